@@ -1,0 +1,21 @@
+# The two commands: `make demo` and `make test`. Both install what is missing
+# (scripts/install-deps.sh), build native + Wasm, then run.
+.PHONY: demo test build deps fuzz bench clean
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	@scripts/build.sh
+
+demo: build
+	@scripts/demo.sh
+
+test: build
+	@scripts/run-tests.sh
+
+fuzz: deps
+	@scripts/fuzz.sh 60
+
+clean:
+	rm -rf build build-wasm build-fuzz .test-output

@@ -1,0 +1,33 @@
+/* svc loader for one shop (served at {sdk_url}/<api_id>/loader.js). Tiny on purpose:
+   it queues _svc calls, then loads the Wasm SDK once. Loading it twice is harmless. */
+(function (w, d) {
+  var svc = w._svc = w._svc || {};
+  if (svc.config) return;
+  svc.config = { apiId: __SVC_API_ID__, base: __SVC_BASE_URL__ };
+  var queue = svc.q = svc.q || [];
+  ["initCSE", "updateWidgetSku"].forEach(function (name) {
+    if (!svc[name]) svc[name] = function () { queue.push([name, arguments]); };
+  });
+  function hideWidgets() {
+    var widgets = d.querySelectorAll("div[data-svc-widget-id]");
+    for (var i = 0; i < widgets.length; i++) {
+      var target = widgets[i].closest(".-svc-widget-container") || widgets[i];
+      target.hidden = true;
+      target.style.setProperty("display", "none", "important");
+    }
+  }
+  var style = d.createElement("link");
+  style.rel = "stylesheet";
+  style.href = svc.config.base + "/sdk/svc.css";
+  var script = d.createElement("script");
+  script.async = true;
+  script.src = svc.config.base + "/sdk/sdk.js";
+  script.onerror = function () {
+    if (d.readyState === "loading") d.addEventListener("DOMContentLoaded", hideWidgets);
+    else hideWidgets();
+    try { console.warn("[svc] the SDK could not be loaded; widgets are hidden"); } catch (e) {}
+  };
+  var head = d.head || d.getElementsByTagName("head")[0];
+  head.appendChild(style);
+  head.appendChild(script);
+})(window, document);

@@ -1,0 +1,21 @@
+#pragma once
+// `svc-server demo setup`: the demo tenant, its generated catalog and the import,
+// in one idempotent step. Only the API ID is kept in the data dir; the tenant's
+// secret is never written anywhere (the demo needs none).
+#include <string>
+
+#include "core/Result.hpp"
+#include "feed/FeedImporter.hpp"
+#include "store/SqliteStorage.hpp"
+
+namespace svc {
+
+struct DemoSetupResult {
+    std::string apiId;
+    std::string firstSku;
+    FeedImportReport report;
+};
+
+Result<DemoSetupResult> setupDemo(SqliteStorage& storage, const std::string& dataDir);
+
+}  // namespace svc

@@ -1,0 +1,222 @@
+#include "http/ApiServer.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "http/HttpErrors.hpp"
+#include "http/StaticFiles.hpp"
+#include "widget/ContentRequest.hpp"
+
+namespace svc {
+namespace {
+
+constexpr const char* kApiIdPattern = "([A-Za-z0-9-]{1,64})";
+thread_local std::chrono::steady_clock::time_point requestStarted;
+
+void replaceAll(std::string& text, const std::string& from, const std::string& to) {
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
+}
+
+bool isSafeHostHeader(const std::string& host) {
+    if (host.empty() || host.size() > 255) return false;
+    for (char c : host) {
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == ':' || c == '[' || c == ']')) return false;
+    }
+    return true;
+}
+
+void allowAnyOrigin(httplib::Response& response) {
+    response.set_header("Access-Control-Allow-Origin", "*");
+    response.set_header("Vary", "Origin");
+}
+
+std::string readFile(const std::filesystem::path& path) {
+    std::ifstream file(path, std::ios::binary);
+    std::ostringstream content;
+    content << file.rdbuf();
+    return content.str();
+}
+
+}  // namespace
+
+ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage)
+    : options_(std::move(options)),
+      storage_(storage),
+      tenants_(storage.tenants()),
+      recommendations_(storage.catalog()),
+      widgetContent_(recommendations_),
+      graphql_(recommendations_) {
+    // Defaults of Debian's cpp-httplib cost ~44 ms per keep-alive request (Nagle plus
+    // delayed ACK) and close connections after 5 requests; see docs/adr/0005.
+    server_.set_tcp_nodelay(true);
+    server_.set_keep_alive_max_count(100000);
+    server_.set_keep_alive_timeout(30);
+    server_.set_read_timeout(10, 0);
+    server_.set_write_timeout(10, 0);
+    server_.set_payload_max_length(8 * 1024 * 1024);
+    int threads = options_.threads;
+    server_.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+    registerRoutes();
+}
+
+ApiServer::~ApiServer() { stop(); }
+
+Result<int> ApiServer::bind() {
+    if (options_.port == 0) {
+        port_ = server_.bind_to_any_port(options_.host);
+        if (port_ <= 0) return Error::unavailable("cannot listen on " + options_.host + " (any port)");
+    } else {
+        if (!server_.bind_to_port(options_.host, options_.port)) {
+            return Error::unavailable("cannot listen on " + options_.host + ":" + std::to_string(options_.port) +
+                                      " (in use, or not an address of this machine)");
+        }
+        port_ = options_.port;
+    }
+    return port_;
+}
+
+void ApiServer::run() { server_.listen_after_bind(); }
+
+void ApiServer::stop() {
+    if (server_.is_running()) server_.stop();
+}
+
+std::optional<Tenant> ApiServer::tenantByApiId(const std::string& apiId) {
+    auto tenant = tenants_.findByApiId(apiId);
+    if (!tenant || !*tenant) return std::nullopt;
+    return **tenant;
+}
+
+std::string ApiServer::publicBaseUrl(const httplib::Request& request) const {
+    std::string host = request.get_header_value("Host");
+    if (!isSafeHostHeader(host)) host = options_.host + ":" + std::to_string(port_);
+    return "http://" + host;
+}
+
+void ApiServer::registerRoutes() {
+    server_.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
+        requestStarted = std::chrono::steady_clock::now();
+        return httplib::Server::HandlerResponse::Unhandled;
+    });
+    server_.set_logger([this](const httplib::Request& request, const httplib::Response& response) {
+        double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - requestStarted).count();
+        metrics_.recordRequest(routeLabel(request.method, request.path), response.status, seconds);
+    });
+    server_.set_error_handler([](const httplib::Request&, httplib::Response& response) {
+        if (!response.body.empty()) return;
+        int status = response.status;
+        sendError(response, status == 404 ? Error::notFound("no such resource") : Error::invalidArgument("request refused"));
+        response.status = status;  // keep httplib's own status (413, 405, ...)
+    });
+    server_.set_exception_handler([](const httplib::Request&, httplib::Response& response, std::exception_ptr) {
+        sendError(response, Error::internal("unexpected failure"));
+    });
+
+    server_.Get("/healthz", [this](const httplib::Request&, httplib::Response& response) {
+        auto probe = storage_.tenants().findByApiId("");
+        if (!probe) return sendError(response, probe.error());
+        response.set_header("Cache-Control", "no-store");
+        response.set_content(R"({"status":"ok"})", "application/json");
+    });
+    server_.Get("/metrics", [this](const httplib::Request&, httplib::Response& response) {
+        response.set_content(metrics_.render(), "text/plain; version=0.0.4");
+    });
+    server_.Get(std::string("/") + kApiIdPattern + "/loader\\.js",
+                [this](const httplib::Request& request, httplib::Response& response) { serveLoader(request, response); });
+    server_.Get(std::string("/") + kApiIdPattern + "/content",
+                [this](const httplib::Request& request, httplib::Response& response) { serveContent(request, response); });
+    server_.Get("/sdk/(.+)", [this](const httplib::Request& request, httplib::Response& response) { serveSdkAsset(request, response); });
+    server_.Post("/graphql", [this](const httplib::Request& request, httplib::Response& response) { serveGraphql(request, response); });
+    server_.Options("/graphql", [](const httplib::Request&, httplib::Response& response) {
+        allowAnyOrigin(response);
+        response.set_header("Access-Control-Allow-Methods", "POST, GET, OPTIONS");
+        response.set_header("Access-Control-Allow-Headers", "content-type, x-api-id");
+        response.set_header("Access-Control-Max-Age", "86400");
+        response.status = 204;
+    });
+    server_.Get("/demo", [](const httplib::Request&, httplib::Response& response) { response.set_redirect("/demo/"); });
+    server_.Get("/demo/(.*)", [this](const httplib::Request& request, httplib::Response& response) { serveDemo(request, response); });
+}
+
+void ApiServer::serveLoader(const httplib::Request& request, httplib::Response& response) {
+    auto tenant = tenantByApiId(request.matches[1]);
+    if (!tenant) return sendError(response, Error::notFound("unknown API ID"));
+    auto loader = StaticFiles(options_.assetsDir + "/loader").read("loader.js");
+    if (!loader) return sendError(response, Error::unavailable("loader.js is missing from " + options_.assetsDir));
+    std::string script = loader->content;
+    replaceAll(script, "__SVC_API_ID__", nlohmann::json(tenant->apiId).dump());
+    replaceAll(script, "__SVC_BASE_URL__", nlohmann::json(publicBaseUrl(request)).dump());
+    // Short cache: the loader is the stable URL in shops' pages; the SDK behind it may change.
+    response.set_header("Cache-Control", "public, max-age=300");
+    response.set_content(script, "text/javascript; charset=utf-8");
+}
+
+void ApiServer::serveSdkAsset(const httplib::Request& request, httplib::Response& response) {
+    auto file = StaticFiles(options_.assetsDir + "/sdk").read(request.matches[1]);
+    if (!file) return sendError(response, Error::notFound("no such SDK file"));
+    allowAnyOrigin(response);
+    response.set_header("Cache-Control", "public, max-age=3600");
+    response.set_content(file->content, file->contentType);
+}
+
+void ApiServer::serveContent(const httplib::Request& request, httplib::Response& response) {
+    allowAnyOrigin(response);
+    auto tenant = tenantByApiId(request.matches[1]);
+    if (!tenant) return sendError(response, Error::notFound("unknown API ID"));
+    auto values = [&](const char* key) {
+        std::vector<std::string> list;
+        size_t count = request.get_param_value_count(key);
+        for (size_t i = 0; i < count; ++i) list.push_back(request.get_param_value(key, i));
+        return list;
+    };
+    auto widgets = ContentRequest::fromParameters(values("w"), values("t"), values("s"), values("i"));
+    if (!widgets) return sendError(response, widgets.error());
+    auto content = widgetContent_.contentFor(*tenant, *widgets);
+    if (!content) return sendError(response, content.error());
+    // Shared caches may keep content briefly; the request carries no cookie or secret.
+    response.set_header("Cache-Control", "public, max-age=60");
+    response.set_content(content->toJson(), "application/json");
+}
+
+void ApiServer::serveGraphql(const httplib::Request& request, httplib::Response& response) {
+    allowAnyOrigin(response);
+    auto parsed = graphql::GraphqlService::parseRequestBody(request.body);
+    if (!parsed) {
+        response.status = 400;
+        nlohmann::json body{{"errors", {{{"message", parsed.error().message}}}}};
+        response.set_content(body.dump(), "application/json");
+        return;
+    }
+    std::optional<Tenant> tenant;
+    std::string apiId = request.get_header_value("x-api-id");
+    if (!apiId.empty()) tenant = tenantByApiId(apiId);
+    auto result = graphql_.execute(*parsed, tenant);
+    response.set_header("Cache-Control", "no-store");
+    response.set_content(result.body.dump(), "application/json");
+}
+
+void ApiServer::serveDemo(const httplib::Request& request, httplib::Response& response) {
+    std::string path = request.matches[1];
+    if (path.empty()) path = "index.html";
+    std::filesystem::path demoData = std::filesystem::path(options_.dataDir) / "demo";
+    bool generated = path == "shop.json" || path.rfind("images/", 0) == 0;
+    auto file = StaticFiles(generated ? demoData.string() : options_.assetsDir + "/web-demo").read(path);
+    if (!file) return sendError(response, Error::notFound("no such demo page"));
+    if (path.size() > 5 && path.compare(path.size() - 5, 5, ".html") == 0) {
+        // The demo shop embeds the loader snippet for the demo tenant, like a real shop would.
+        auto tenantFile = nlohmann::json::parse(readFile(demoData / "tenant.json"), nullptr, false);
+        std::string apiId = tenantFile.is_object() ? tenantFile.value("apiId", "") : "";
+        bool wellFormed = !apiId.empty() && apiId.find_first_not_of("0123456789abcdefABCDEF-") == std::string::npos;
+        if (!wellFormed) return sendError(response, Error::notFound("no demo tenant: run `svc-server demo setup` first"));
+        replaceAll(file->content, "__SVC_API_ID__", apiId);
+        replaceAll(file->content, "__SVC_SDK_URL__", publicBaseUrl(request));
+    }
+    response.set_header("Cache-Control", generated ? "public, max-age=86400" : "no-cache");
+    response.set_content(file->content, file->contentType);
+}
+
+}  // namespace svc

@@ -1,0 +1,58 @@
+#pragma once
+// svc-server's HTTP surface on cpp-httplib: SDK delivery, widget content,
+// GraphQL, the demo shop, health and metrics.
+#include <httplib.h>
+
+#include <memory>
+#include <string>
+
+#include "graphql/GraphqlService.hpp"
+#include "http/Metrics.hpp"
+#include "recommend/RecommendationService.hpp"
+#include "recommend/WidgetContentService.hpp"
+#include "store/SqliteStorage.hpp"
+#include "tenant/TenantService.hpp"
+
+namespace svc {
+
+struct ServerOptions {
+    std::string host = "127.0.0.1";
+    int port = 8080;  // 0: any free port (tests)
+    std::string dataDir;
+    std::string assetsDir;  // holds sdk/, loader/, web-demo/
+    int threads = 16;
+};
+
+class ApiServer {
+public:
+    ApiServer(ServerOptions options, SqliteStorage& storage);
+    ~ApiServer();
+    // Binds the listening socket; returns the port or an error naming the address.
+    Result<int> bind();
+    // Serves until stop(); blocks.
+    void run();
+    void stop();
+    int port() const { return port_; }
+
+private:
+    void registerRoutes();
+    std::optional<Tenant> tenantByApiId(const std::string& apiId);
+    void serveLoader(const httplib::Request& request, httplib::Response& response);
+    void serveContent(const httplib::Request& request, httplib::Response& response);
+    void serveGraphql(const httplib::Request& request, httplib::Response& response);
+    void serveDemo(const httplib::Request& request, httplib::Response& response);
+    void serveSdkAsset(const httplib::Request& request, httplib::Response& response);
+    std::string publicBaseUrl(const httplib::Request& request) const;
+
+    ServerOptions options_;
+    SqliteStorage& storage_;
+    TenantService tenants_;
+    RecommendationService recommendations_;
+    WidgetContentService widgetContent_;
+    graphql::GraphqlService graphql_;
+    Metrics metrics_;
+    httplib::Server server_;
+    int port_ = 0;
+};
+
+}  // namespace svc

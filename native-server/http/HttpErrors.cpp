@@ -1,0 +1,30 @@
+#include "http/HttpErrors.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace svc {
+
+int httpStatusFor(ErrorCode code) {
+    switch (code) {
+        case ErrorCode::InvalidArgument: return 400;
+        case ErrorCode::Unauthenticated: return 401;
+        case ErrorCode::PermissionDenied: return 403;
+        case ErrorCode::NotFound: return 404;
+        case ErrorCode::AlreadyExists: return 409;
+        case ErrorCode::ResourceExhausted: return 429;
+        case ErrorCode::Unavailable: return 503;
+        case ErrorCode::Internal: return 500;
+    }
+    return 500;
+}
+
+void sendError(httplib::Response& response, const Error& error) {
+    response.status = httpStatusFor(error.code);
+    // Internal details (SQLite messages, paths) stay in the log, not in the answer.
+    bool hideDetail = error.code == ErrorCode::Internal || error.code == ErrorCode::Unavailable;
+    nlohmann::json body{{"error", {{"code", errorCodeName(error.code)},
+                                   {"message", hideDetail ? "the service could not complete the request" : error.message}}}};
+    response.set_content(body.dump(), "application/json");
+}
+
+}  // namespace svc

@@ -1,0 +1,50 @@
+#include "http/StaticFiles.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace svc {
+
+bool StaticFiles::isSafeRelativePath(const std::string& path) {
+    if (path.empty() || path.front() == '/' || path.find('\\') != std::string::npos || path.find('\0') != std::string::npos) {
+        return false;
+    }
+    size_t start = 0;
+    while (start <= path.size()) {
+        size_t end = path.find('/', start);
+        if (end == std::string::npos) end = path.size();
+        std::string segment = path.substr(start, end - start);
+        if (segment.empty() || segment.front() == '.') return false;  // "..", ".", hidden files
+        start = end + 1;
+    }
+    return true;
+}
+
+std::string StaticFiles::contentTypeFor(const std::string& path) {
+    auto extension = std::filesystem::path(path).extension().string();
+    if (extension == ".html") return "text/html; charset=utf-8";
+    if (extension == ".js" || extension == ".mjs") return "text/javascript; charset=utf-8";
+    if (extension == ".css") return "text/css; charset=utf-8";
+    if (extension == ".json") return "application/json";
+    if (extension == ".wasm") return "application/wasm";
+    if (extension == ".svg") return "image/svg+xml";
+    if (extension == ".png") return "image/png";
+    if (extension == ".jpg" || extension == ".jpeg") return "image/jpeg";
+    if (extension == ".csv") return "text/csv; charset=utf-8";
+    return "application/octet-stream";
+}
+
+std::optional<StaticFile> StaticFiles::read(const std::string& relativePath) const {
+    if (!isSafeRelativePath(relativePath)) return std::nullopt;
+    std::filesystem::path full = std::filesystem::path(root_) / relativePath;
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(full, error)) return std::nullopt;
+    std::ifstream file(full, std::ios::binary);
+    if (!file) return std::nullopt;
+    std::ostringstream content;
+    content << file.rdbuf();
+    return StaticFile{content.str(), contentTypeFor(relativePath)};
+}
+
+}  // namespace svc

@@ -1,0 +1,68 @@
+#include "store/SqliteTenantStore.hpp"
+
+#include <ctime>
+
+namespace svc {
+namespace {
+
+constexpr const char* kColumns = "id, api_id, name, feed_id, secret_hash, currency, locale";
+
+Tenant readTenant(const SqliteStatement& row) {
+    Tenant tenant;
+    tenant.id = row.integer(0);
+    tenant.apiId = row.text(1);
+    tenant.name = row.text(2);
+    tenant.feedId = row.text(3);
+    tenant.secretHash = row.text(4);
+    tenant.currency = row.text(5);
+    tenant.locale = row.text(6);
+    return tenant;
+}
+
+}  // namespace
+
+Result<Tenant> SqliteTenantStore::create(const Tenant& tenant) {
+    std::lock_guard lock(mutex_);
+    auto existing = db_.prepare("SELECT 1 FROM tenants WHERE api_id = ?");
+    if (!existing) return existing.error();
+    existing->bind(1, tenant.apiId);
+    auto found = existing->step();
+    if (!found) return found.error();
+    if (*found) return Error::alreadyExists("tenant with API ID " + tenant.apiId + " exists");
+    auto insert = db_.prepare(
+        "INSERT INTO tenants(api_id, name, feed_id, secret_hash, currency, locale, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    if (!insert) return insert.error();
+    insert->bind(1, tenant.apiId).bind(2, tenant.name).bind(3, tenant.feedId).bind(4, tenant.secretHash);
+    insert->bind(5, tenant.currency).bind(6, tenant.locale).bind(7, static_cast<int64_t>(std::time(nullptr)));
+    if (auto status = insert->run(); !status) return status.error();
+    Tenant stored = tenant;
+    stored.id = db_.lastInsertRowId();
+    return stored;
+}
+
+Result<std::optional<Tenant>> SqliteTenantStore::findByApiId(const std::string& apiId) {
+    std::lock_guard lock(mutex_);
+    auto query = db_.prepare(std::string("SELECT ") + kColumns + " FROM tenants WHERE api_id = ?");
+    if (!query) return query.error();
+    query->bind(1, apiId);
+    auto row = query->step();
+    if (!row) return row.error();
+    if (!*row) return std::optional<Tenant>{};
+    return std::optional<Tenant>{readTenant(*query)};
+}
+
+Result<std::vector<Tenant>> SqliteTenantStore::list() {
+    std::lock_guard lock(mutex_);
+    auto query = db_.prepare(std::string("SELECT ") + kColumns + " FROM tenants ORDER BY id");
+    if (!query) return query.error();
+    std::vector<Tenant> tenants;
+    while (true) {
+        auto row = query->step();
+        if (!row) return row.error();
+        if (!*row) break;
+        tenants.push_back(readTenant(*query));
+    }
+    return tenants;
+}
+
+}  // namespace svc

@@ -1,0 +1,21 @@
+#pragma once
+#include <mutex>
+
+#include "store/SqliteDatabase.hpp"
+#include "store/TenantStore.hpp"
+
+namespace svc {
+
+class SqliteTenantStore : public TenantStore {
+public:
+    SqliteTenantStore(SqliteDatabase& db, std::mutex& mutex) : db_(db), mutex_(mutex) {}
+    Result<Tenant> create(const Tenant& tenant) override;
+    Result<std::optional<Tenant>> findByApiId(const std::string& apiId) override;
+    Result<std::vector<Tenant>> list() override;
+
+private:
+    SqliteDatabase& db_;
+    std::mutex& mutex_;
+};
+
+}  // namespace svc

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs everything svc needs on a Debian 12 machine. Idempotent and quick when
+# everything is present: apt-get runs only for missing packages, npm ci only when
+# the lock file changed since the last install.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DEBIAN_PACKAGES=(
+  cmake g++ make pkg-config
+  emscripten            # em++ 3.1.6 + binaryen for the Wasm SDK
+  nodejs npm            # emcc's optimizer and the test tooling
+  libsqlite3-dev sqlite3
+  libcurl4-openssl-dev
+  nlohmann-json3-dev
+  libcpp-httplib-dev
+  doctest-dev
+  libcli11-dev
+  libsodium-dev
+  chromium              # e2e browser; Playwright cannot download its own here
+  clang-14 libclang-rt-14-dev  # libFuzzer targets
+  wrk                   # HTTP benchmarks
+)
+
+missing=()
+for package in "${DEBIAN_PACKAGES[@]}"; do
+  # node/npm may come from elsewhere (e.g. nodesource); accept the commands.
+  if [[ $package == nodejs ]] && command -v node >/dev/null; then continue; fi
+  if [[ $package == npm ]] && command -v npm >/dev/null; then continue; fi
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}"
+  SUDO=""
+  [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# npm packages (Playwright, graphql-js, csv-spectrum, ...) live in e2e/.
+stamp=e2e/node_modules/.svc-lock-stamp
+if [[ ! -f $stamp ]] || ! cmp -s e2e/package-lock.json "$stamp"; then
+  echo "install-deps: npm ci in e2e/"
+  (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
+  cp e2e/package-lock.json "$stamp"
+fi

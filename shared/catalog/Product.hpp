@@ -1,0 +1,41 @@
+#pragma once
+// One purchasable variant (SKU) as the catalog keeps it. Content is computed per
+// main SKU (model + colour); variants of one main SKU differ by size only.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace svc {
+
+struct Product {
+    std::string sku;
+    std::string mainSku;
+    std::string model;
+    std::string variant;
+    std::string name;
+    std::string deeplink;
+    std::string image;
+    std::string thumbnail;
+    std::string brand;
+    std::string color;
+    std::string description;
+    std::vector<std::string> categoryPaths;  // breadcrumbs, e.g. "Women > Clothing > Jeans"
+    int64_t stock = 0;                       // 0 = not available; a flag or a quantity
+    std::optional<int64_t> retailPrice;      // cents
+    std::optional<int64_t> discountPrice;    // cents, the selling price
+    std::optional<int64_t> lowestPrice30d;   // cents, where the law requires it
+    std::map<std::string, std::string> properties;  // every further feed column
+    bool deleted = false;
+
+    bool available() const { return !deleted && stock > 0; }
+    // The price a shopper pays: the discount price when given, else the retail price.
+    std::optional<int64_t> sellingPrice() const { return discountPrice ? discountPrice : retailPrice; }
+    const std::string& primaryCategory() const {
+        static const std::string none;
+        return categoryPaths.empty() ? none : categoryPaths.front();
+    }
+};
+
+}  // namespace svc

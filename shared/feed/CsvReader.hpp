@@ -1,0 +1,61 @@
+#pragma once
+// Streaming CSV reader: bytes go in chunk by chunk, complete records come out, so a
+// feed of any size is read in constant memory. Follows the feed rules of the spec
+// (delimiter, double-quote qualifier with "" escapes, UTF-8) and tolerates what real
+// feeds contain: CRLF, a UTF-8 BOM, quoted newlines, unquoted values.
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace svc {
+
+struct CsvRecord {
+    std::vector<std::string> fields;
+    size_t line = 0;  // 1-based physical line where the record starts
+};
+
+enum class CsvIssueKind { UnterminatedQuote, CharacterAfterClosingQuote };
+
+struct CsvIssue {
+    CsvIssueKind kind;
+    size_t line = 0;    // 1-based line of the record
+    size_t column = 0;  // 1-based field number
+    std::string message;
+};
+
+class CsvSink {
+public:
+    virtual ~CsvSink() = default;
+    virtual void onRecord(const CsvRecord& record) = 0;
+    // The record could not be read; reading continues with the next line.
+    virtual void onMalformedRecord(const CsvIssue& issue) = 0;
+};
+
+class CsvReader {
+public:
+    explicit CsvReader(char delimiter = ';');
+
+    void feed(std::string_view chunk, CsvSink& sink);
+    // Flushes the last record (a file need not end with a newline).
+    void finish(CsvSink& sink);
+
+private:
+    enum class State { FieldStart, Unquoted, Quoted, QuoteInQuoted, AfterMalformed };
+
+    void endField();
+    void endRecord(CsvSink& sink);
+    void malformed(CsvSink& sink, CsvIssueKind kind, std::string message);
+
+    char delimiter_;
+    State state_ = State::FieldStart;
+    CsvRecord record_;
+    std::string field_;
+    size_t line_ = 1;
+    bool atStart_ = true;       // for the optional UTF-8 byte-order mark
+    size_t bomMatched_ = 0;
+    bool pendingCarriageReturn_ = false;
+    bool recordHasContent_ = false;
+};
+
+}  // namespace svc

@@ -1,0 +1,76 @@
+#include "feed/FeedImporter.hpp"
+
+namespace svc {
+
+FeedImporter::FeedImporter(CatalogImport& import, FeedImportOptions options)
+    : import_(import), options_(std::move(options)), reader_(options_.delimiter) {}
+
+void FeedImporter::reject(RowError error) {
+    ++report_.rejected;
+    if (report_.errors.size() < FeedImportReport::kMaxReportedErrors) report_.errors.push_back(std::move(error));
+}
+
+void FeedImporter::onRecord(const CsvRecord& record) {
+    if (failure_) return;
+    if (!headerSeen_) {
+        headerSeen_ = true;
+        auto mapper = FeedRowMapper::fromHeader(record.fields, options_.identifier);
+        if (!mapper) {
+            failure_ = Error::invalidArgument("line " + std::to_string(record.line) + ": " + mapper.error().message);
+            return;
+        }
+        mapper_ = std::make_unique<FeedRowMapper>(std::move(*mapper));
+        return;
+    }
+    ++report_.rowsRead;
+    auto mapped = mapper_->map(record.fields, record.line);
+    if (auto* error = std::get_if<RowError>(&mapped)) {
+        reject(std::move(*error));
+        return;
+    }
+    auto& product = std::get<Product>(mapped);
+    if (!seenIdentifiers_.insert(product.sku).second) {
+        reject({RowErrorKind::DuplicateIdentifier, record.line, 0,
+                options_.identifier + ": '" + product.sku + "' appeared on an earlier line; this row is ignored"});
+        return;
+    }
+    if (auto status = import_.upsert(product, mapper_->presentFields(), mapper_->hasPropertyColumns()); !status) {
+        failure_ = status.error();
+    }
+}
+
+void FeedImporter::onMalformedRecord(const CsvIssue& issue) {
+    if (failure_) return;
+    if (!headerSeen_) {
+        headerSeen_ = true;
+        failure_ = Error::invalidArgument("line " + std::to_string(issue.line) + ": header is not valid CSV: " + issue.message);
+        return;
+    }
+    ++report_.rowsRead;
+    RowErrorKind kind = issue.kind == CsvIssueKind::UnterminatedQuote ? RowErrorKind::UnterminatedQuote : RowErrorKind::MalformedQuote;
+    reject({kind, issue.line, issue.column, issue.message});
+}
+
+Status FeedImporter::feed(std::string_view chunk) {
+    if (failure_) return *failure_;
+    reader_.feed(chunk, *this);
+    if (failure_) return *failure_;
+    return Status::success();
+}
+
+Result<FeedImportReport> FeedImporter::finish() {
+    if (!failure_) reader_.finish(*this);
+    if (failure_) return *failure_;
+    if (!headerSeen_) return Error::invalidArgument("line 1: the feed is empty (no header)");
+    if (!options_.delta && report_.rowsRead == report_.rejected) {
+        // A full feed without one valid row would delete the whole catalog: refuse it.
+        return Error::invalidArgument("the full feed has no valid row (" + std::to_string(report_.rejected) +
+                                      " rejected); nothing was applied");
+    }
+    auto counts = import_.commit(!options_.delta);
+    if (!counts) return counts.error();
+    report_.counts = *counts;
+    return report_;
+}
+
+}  // namespace svc

@@ -1,0 +1,29 @@
+#pragma once
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace svc {
+
+// Why one feed row was rejected. The row is skipped; the rest of the feed goes on.
+enum class RowErrorKind {
+    TooFewFields,
+    TooManyFields,
+    UnterminatedQuote,
+    MalformedQuote,
+    InvalidUtf8,
+    InvalidInteger,
+    MissingIdentifier,
+    DuplicateIdentifier,
+};
+
+std::string_view rowErrorKindName(RowErrorKind kind);
+
+struct RowError {
+    RowErrorKind kind;
+    size_t line = 0;     // 1-based line in the file
+    size_t column = 0;   // 1-based field number; 0 when the whole row is meant
+    std::string message; // names the column, e.g. "retail-price: '12,99' is not an integer number of cents"
+};
+
+}  // namespace svc

@@ -1,0 +1,35 @@
+#include "graphql/GraphqlError.hpp"
+
+namespace svc::graphql {
+
+std::string errorTypeFor(ErrorCode code) {
+    switch (code) {
+        case ErrorCode::Unauthenticated:
+        case ErrorCode::PermissionDenied: return "Unauthorized";
+        case ErrorCode::InvalidArgument: return "BadRequest";
+        case ErrorCode::NotFound: return "NotFound";
+        case ErrorCode::ResourceExhausted: return "LimitExceeded";
+        case ErrorCode::Unavailable: return "ServiceUnavailable";
+        case ErrorCode::AlreadyExists: return "Conflict";
+        case ErrorCode::Internal: return "InternalFailure";
+    }
+    return "InternalFailure";
+}
+
+nlohmann::ordered_json GraphqlError::toJson() const {
+    // Field order as the spec's error example: path, data, errorType, errorInfo, locations, message.
+    nlohmann::ordered_json entry;
+    entry["path"] = path ? *path : nlohmann::ordered_json(nullptr);
+    entry["data"] = nullptr;
+    entry["errorType"] = errorType;
+    entry["errorInfo"] = nullptr;
+    auto locationList = nlohmann::ordered_json::array();
+    for (const auto& location : locations) {
+        locationList.push_back({{"line", location.line}, {"column", location.column}, {"sourceName", nullptr}});
+    }
+    entry["locations"] = locationList;
+    entry["message"] = message;
+    return entry;
+}
+
+}  // namespace svc::graphql

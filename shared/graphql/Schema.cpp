@@ -1,0 +1,74 @@
+#include "graphql/Schema.hpp"
+
+#include <algorithm>
+
+namespace svc::graphql {
+
+const ArgumentDefinition* FieldDefinition::argument(const std::string& argumentName) const {
+    for (const auto& argument : arguments) {
+        if (argument.name == argumentName) return &argument;
+    }
+    return nullptr;
+}
+
+const FieldDefinition* TypeDefinition::field(const std::string& fieldName) const {
+    for (const auto& definition : fields) {
+        if (definition.name == fieldName) return &definition;
+    }
+    return nullptr;
+}
+
+TypeReference parseTypeReference(const std::string& text) {
+    TypeReference result;
+    std::string body = text;
+    bool nonNull = !body.empty() && body.back() == '!';
+    if (nonNull) body.pop_back();
+    if (!body.empty() && body.front() == '[') {
+        result.kind = TypeReference::Kind::List;
+        result.ofType = std::make_shared<TypeReference>(parseTypeReference(body.substr(1, body.size() - 2)));
+    } else {
+        result.kind = TypeReference::Kind::Named;
+        result.name = body;
+    }
+    if (nonNull) {
+        TypeReference wrapper;
+        wrapper.kind = TypeReference::Kind::NonNull;
+        wrapper.ofType = std::make_shared<TypeReference>(result);
+        return wrapper;
+    }
+    return result;
+}
+
+const std::string& namedType(const TypeReference& type) {
+    const TypeReference* current = &type;
+    while (current->kind != TypeReference::Kind::Named) current = current->ofType.get();
+    return current->name;
+}
+
+Schema::Schema() {
+    for (const char* scalar : {"Int", "Float", "String", "Boolean", "ID"}) {
+        TypeDefinition type;
+        type.kind = TypeDefinition::Kind::Scalar;
+        type.name = scalar;
+        addType(std::move(type));
+    }
+}
+
+void Schema::addType(TypeDefinition type) {
+    std::string name = type.name;
+    types_[name] = std::move(type);
+}
+
+const TypeDefinition* Schema::type(const std::string& name) const {
+    auto it = types_.find(name);
+    return it == types_.end() ? nullptr : &it->second;
+}
+
+bool Schema::isPossibleType(const std::string& abstractOrObject, const std::string& objectType) const {
+    if (abstractOrObject == objectType) return true;
+    const TypeDefinition* abstract = type(abstractOrObject);
+    if (!abstract) return false;
+    return std::find(abstract->possibleTypes.begin(), abstract->possibleTypes.end(), objectType) != abstract->possibleTypes.end();
+}
+
+}  // namespace svc::graphql

@@ -1,0 +1,70 @@
+#pragma once
+// A GraphQL type system: what the validator checks documents against and what the
+// executor completes values by.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "graphql/Ast.hpp"
+
+namespace svc::graphql {
+
+struct ArgumentDefinition {
+    std::string name;
+    TypeReference type;
+    std::optional<nlohmann::json> defaultValue;
+    std::string description;
+};
+
+struct FieldDefinition {
+    std::string name;
+    TypeReference type;
+    std::vector<ArgumentDefinition> arguments;
+    std::string description;
+    std::optional<std::string> deprecationReason;
+
+    const ArgumentDefinition* argument(const std::string& argumentName) const;
+};
+
+struct TypeDefinition {
+    enum class Kind { Scalar, Object, Interface, Union, Enum, InputObject };
+    Kind kind = Kind::Object;
+    std::string name;
+    std::string description;
+    std::vector<FieldDefinition> fields;           // Object, Interface
+    std::vector<std::string> interfaces;           // Object
+    std::vector<std::string> possibleTypes;        // Union, Interface
+    std::vector<std::string> enumValues;           // Enum
+    std::vector<ArgumentDefinition> inputFields;   // InputObject
+
+    const FieldDefinition* field(const std::string& fieldName) const;
+    bool isLeaf() const { return kind == Kind::Scalar || kind == Kind::Enum; }
+    bool isComposite() const { return kind == Kind::Object || kind == Kind::Interface || kind == Kind::Union; }
+};
+
+// Parses a type reference such as "[ID!]!".
+TypeReference parseTypeReference(const std::string& text);
+// The named type at the bottom of list and non-null wrappers.
+const std::string& namedType(const TypeReference& type);
+
+class Schema {
+public:
+    Schema();  // with the built-in scalars
+    void addType(TypeDefinition type);
+    const TypeDefinition* type(const std::string& name) const;
+    const std::map<std::string, TypeDefinition>& types() const { return types_; }
+    const std::string& queryTypeName() const { return queryType_; }
+    void setQueryType(std::string name) { queryType_ = std::move(name); }
+    // True when a value of `type` may be returned for an object of `objectType` (same type, or an
+    // interface/union the object belongs to).
+    bool isPossibleType(const std::string& abstractOrObject, const std::string& objectType) const;
+
+private:
+    std::map<std::string, TypeDefinition> types_;
+    std::string queryType_ = "Query";
+};
+
+}  // namespace svc::graphql

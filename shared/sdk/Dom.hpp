@@ -1,0 +1,35 @@
+#pragma once
+// The page as the SDK logic sees it. The browser adapter (wasm-sdk/BrowserDom)
+// implements it with emscripten::val; native tests implement it in memory, so the
+// SDK's logic is tested without a browser.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace svc {
+
+using NodeId = int;
+
+class Dom {
+public:
+    virtual ~Dom() = default;
+    // Widget elements (div[data-svc-widget-id]) that the SDK has not claimed yet
+    // (no data-svc-state attribute).
+    virtual std::vector<NodeId> unclaimedWidgets() = 0;
+    // Claimed widgets of one type (data-svc-widget-id) that are still in the page.
+    virtual std::vector<NodeId> claimedWidgetsOfType(const std::string& widgetType) = 0;
+    virtual std::optional<std::string> attribute(NodeId node, std::string_view name) = 0;
+    virtual void setAttribute(NodeId node, std::string_view name, const std::string& value) = 0;
+    // Replaces the element's children with markup the SDK rendered (escaped).
+    virtual void removeAttribute(NodeId node, std::string_view name) = 0;
+    virtual void setContent(NodeId node, const std::string& html) = 0;
+    // Hides the enclosing .-svc-widget-container, or the element when it has none.
+    virtual void hide(NodeId node) = 0;
+    virtual void show(NodeId node) = 0;
+    // The SDK is done with the node; the adapter may drop its handle.
+    virtual void release(NodeId node) = 0;
+    virtual void warn(const std::string& message) = 0;
+};
+
+}  // namespace svc

@@ -1,0 +1,55 @@
+#pragma once
+// Storage of the product catalog, owned by the domain: feed, GraphQL and
+// recommendation code see only this interface. SQLite implements it today;
+// PostgreSQL can later without touching them.
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "catalog/Product.hpp"
+#include "core/Result.hpp"
+#include "feed/FeedColumns.hpp"
+
+namespace svc {
+
+struct ImportCounts {
+    int64_t inserted = 0;
+    int64_t updated = 0;
+    int64_t unchanged = 0;
+    int64_t markedDeleted = 0;
+};
+
+// One import, applied atomically: nothing is visible before commit(), and an
+// import destroyed without commit() leaves the catalog exactly as before.
+class CatalogImport {
+public:
+    virtual ~CatalogImport() = default;
+    // Inserts or updates one product; only `fields` (the feed's columns) are written,
+    // so a stock-and-price feed never blanks names or images. Properties are
+    // replaced when `replaceProperties` is set (the feed has property columns).
+    virtual Status upsert(const Product& product, const std::set<FeedField>& fields, bool replaceProperties) = 0;
+    // Full feeds mark every product of the tenant not upserted in this import as deleted.
+    virtual Result<ImportCounts> commit(bool markMissingDeleted) = 0;
+};
+
+struct CatalogStats {
+    int64_t products = 0;   // not deleted
+    int64_t available = 0;  // not deleted and in stock
+};
+
+class CatalogStore {
+public:
+    virtual ~CatalogStore() = default;
+    virtual Result<std::unique_ptr<CatalogImport>> beginImport(int64_t tenantId) = 0;
+    // All variants of the article named by a SKU or a main SKU (deleted ones included;
+    // callers filter). Empty when the id is unknown.
+    virtual Result<std::vector<Product>> articleVariants(int64_t tenantId, const std::string& skuOrMainSku) = 0;
+    // Available variants whose primary category equals `categoryPath`, at most `limit` rows.
+    virtual Result<std::vector<Product>> availableInCategory(int64_t tenantId, const std::string& categoryPath,
+                                                             size_t limit) = 0;
+    virtual Result<CatalogStats> stats(int64_t tenantId) = 0;
+};
+
+}  // namespace svc

@@ -1,0 +1,21 @@
+#pragma once
+// Storage of tenants, owned by the domain: no SQL or file path crosses this line.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/Result.hpp"
+#include "tenant/Tenant.hpp"
+
+namespace svc {
+
+class TenantStore {
+public:
+    virtual ~TenantStore() = default;
+    // Stores a new tenant and returns it with its id set. AlreadyExists on a duplicate API ID.
+    virtual Result<Tenant> create(const Tenant& tenant) = 0;
+    virtual Result<std::optional<Tenant>> findByApiId(const std::string& apiId) = 0;
+    virtual Result<std::vector<Tenant>> list() = 0;
+};
+
+}  // namespace svc

@@ -1,0 +1,18 @@
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace svc {
+
+// A shop using svc. The API secret itself is never stored: only its hash.
+struct Tenant {
+    int64_t id = 0;
+    std::string apiId;       // random UUID, public (it is in the loader URL)
+    std::string name;
+    std::string feedId;      // random UUID naming the tenant's default feed
+    std::string secretHash;  // see native-server/tenant/SecretHasher
+    std::string currency = "EUR";
+    std::string locale = "de-DE";
+};
+
+}  // namespace svc

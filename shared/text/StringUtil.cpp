@@ -1,0 +1,60 @@
+#include "text/StringUtil.hpp"
+
+#include <cctype>
+#include <charconv>
+
+namespace svc {
+
+std::string_view trim(std::string_view text) {
+    size_t start = 0;
+    size_t end = text.size();
+    while (start < end && std::isspace(static_cast<unsigned char>(text[start]))) ++start;
+    while (end > start && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
+    return text.substr(start, end - start);
+}
+
+std::string toLower(std::string_view text) {
+    std::string out(text);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::vector<std::string> splitList(std::string_view text, char separator) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    while (start <= text.size()) {
+        size_t end = text.find(separator, start);
+        if (end == std::string_view::npos) end = text.size();
+        std::string_view part = trim(text.substr(start, end - start));
+        if (!part.empty()) parts.emplace_back(part);
+        start = end + 1;
+    }
+    return parts;
+}
+
+std::optional<int64_t> parseInt64(std::string_view text) {
+    if (text.empty()) return std::nullopt;
+    int64_t value = 0;
+    const char* begin = text.data();
+    if (*begin == '+') ++begin;
+    auto [end, error] = std::from_chars(begin, text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return value;
+}
+
+std::string urlEncode(std::string_view text) {
+    static const char* hex = "0123456789ABCDEF";
+    std::string out;
+    for (unsigned char c : text) {
+        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+            out += static_cast<char>(c);
+        } else {
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    return out;
+}
+
+}  // namespace svc

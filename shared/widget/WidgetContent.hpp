@@ -1,0 +1,38 @@
+#pragma once
+// What the content endpoint returns for the widgets of one page, and its JSON
+// form. Written by the server, read by the SDK: one definition for both.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/Result.hpp"
+
+namespace svc {
+
+struct ContentItem {
+    std::string sku;      // the variant to add to the cart
+    std::string mainSku;
+    std::string name;
+    std::string brand;
+    std::string url;
+    std::string image;
+    int64_t price = 0;                   // selling price, cents
+    std::optional<int64_t> retailPrice;  // shown crossed out when above price
+};
+
+struct WidgetContent {
+    std::vector<ContentItem> items;
+};
+
+struct ContentResponse {
+    std::string currency = "EUR";
+    std::string locale = "de-DE";
+    std::vector<WidgetContent> widgets;  // same order as the request
+
+    std::string toJson() const;
+    // Refuses malformed or incomplete JSON with a message naming the path.
+    static Result<ContentResponse> fromJson(const std::string& text);
+};
+
+}  // namespace svc
