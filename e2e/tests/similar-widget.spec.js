@@ -75,3 +75,9 @@ test("the loader is served per API ID and refuses unknown ones", async ({ reques
   expect(wasm.headers()["content-type"]).toBe("application/wasm");
   expect(wasm.headers()["cache-control"]).toContain("max-age");
 });
+
+test("the loader stays under 1 KB gzipped", async ({ request }) => {
+  const zlib = require("node:zlib");
+  const loader = await (await request.get(base() + "/" + process.env.SVC_API_ID + "/loader.js")).body();
+  expect(zlib.gzipSync(loader, { level: 9 }).length).toBeLessThanOrEqual(1024);
+});

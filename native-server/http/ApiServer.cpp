@@ -167,13 +167,9 @@ void ApiServer::serveContent(const httplib::Request& request, httplib::Response&
     allowAnyOrigin(response);
     auto tenant = tenantByApiId(request.matches[1]);
     if (!tenant) return sendError(response, Error::notFound("unknown API ID"));
-    auto values = [&](const char* key) {
-        std::vector<std::string> list;
-        size_t count = request.get_param_value_count(key);
-        for (size_t i = 0; i < count; ++i) list.push_back(request.get_param_value(key, i));
-        return list;
-    };
-    auto widgets = ContentRequest::fromParameters(values("w"), values("t"), values("s"), values("i"));
+    size_t queryStart = request.target.find('?');
+    std::string_view query = queryStart == std::string::npos ? std::string_view() : std::string_view(request.target).substr(queryStart + 1);
+    auto widgets = ContentRequest::fromQueryString(query);
     if (!widgets) return sendError(response, widgets.error());
     auto content = widgetContent_.contentFor(*tenant, *widgets);
     if (!content) return sendError(response, content.error());

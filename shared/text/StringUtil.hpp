@@ -15,5 +15,7 @@ std::vector<std::string> splitList(std::string_view text, char separator);
 std::optional<int64_t> parseInt64(std::string_view text);
 // Percent-encoding for a URL query value (RFC 3986 unreserved kept).
 std::string urlEncode(std::string_view text);
+// Decodes %XX and '+' (form encoding); nullopt for a malformed escape.
+std::optional<std::string> urlDecode(std::string_view text);
 
 }  // namespace svc

@@ -16,6 +16,28 @@ std::string ContentRequest::toQueryString(const std::vector<WidgetSpec>& widgets
     return query;
 }
 
+Result<std::vector<WidgetSpec>> ContentRequest::fromQueryString(std::string_view query) {
+    std::vector<std::string> types, touchpoints, skus, setIds;
+    size_t start = 0;
+    while (start < query.size()) {
+        size_t end = query.find('&', start);
+        if (end == std::string_view::npos) end = query.size();
+        std::string_view pair = query.substr(start, end - start);
+        start = end + 1;
+        if (pair.empty()) continue;
+        size_t equals = pair.find('=');
+        std::string_view key = pair.substr(0, equals);
+        auto value = urlDecode(equals == std::string_view::npos ? std::string_view() : pair.substr(equals + 1));
+        if (!value) return Error::invalidArgument(std::string(key) + ": malformed percent-encoding");
+        if (key == "w") types.push_back(std::move(*value));
+        else if (key == "t") touchpoints.push_back(std::move(*value));
+        else if (key == "s") skus.push_back(std::move(*value));
+        else if (key == "i") setIds.push_back(std::move(*value));
+        // Other parameters (cache busters, versions) are ignored.
+    }
+    return fromParameters(types, touchpoints, skus, setIds);
+}
+
 Result<std::vector<WidgetSpec>> ContentRequest::fromParameters(const std::vector<std::string>& types,
                                                                const std::vector<std::string>& touchpoints,
                                                                const std::vector<std::string>& skus,

@@ -14,6 +14,9 @@ class ContentRequest {
 public:
     // "w=SIMILAR&t=product&s=SKU-1&i=&w=..." : one (w, t, s, i) group per widget, in page order.
     static std::string toQueryString(const std::vector<WidgetSpec>& widgets);
+    // Parses a query string made by toQueryString. Repeated identical pairs are
+    // meaningful here (two widgets of one type), so no generic query parser is used.
+    static Result<std::vector<WidgetSpec>> fromQueryString(std::string_view query);
     // Parses the parallel parameter lists back; errors name the parameter and widget index.
     static Result<std::vector<WidgetSpec>> fromParameters(const std::vector<std::string>& types,
                                                           const std::vector<std::string>& touchpoints,

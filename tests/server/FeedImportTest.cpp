@@ -1,0 +1,189 @@
+#include <doctest/doctest.h>
+
+#include "ServerFixture.hpp"
+#include "feed/FeedFileImport.hpp"
+#include "recommend/RecommendationService.hpp"
+
+using namespace svc;
+
+namespace {
+
+const std::vector<std::string> kHeader = {"sku", "main-sku", "model", "stock", "variant", "name", "retail-price",
+                                          "discount-price", "deeplink", "image", "category-path", "marke", "farbe"};
+
+std::vector<std::string> row(const std::string& sku, const std::string& mainSku, const std::string& stock,
+                             const std::string& name, const std::string& price = "4999") {
+    return {sku, mainSku, "M1", stock, "M", name, price, price, "https://shop.example/p/" + sku,
+            "https://shop.example/i/" + mainSku + ".jpg", "Women > Jeans", "Brand", "Blue"};
+}
+
+struct Catalog {
+    test::TempDir dir;
+    std::unique_ptr<SqliteStorage> storage;
+    Tenant tenant;
+    Catalog() {
+        auto opened = SqliteStorage::open(dir.path());
+        REQUIRE(opened);
+        storage = std::move(*opened);
+        auto created = TenantService(storage->tenants()).create("Shop");
+        REQUIRE(created);
+        tenant = created->tenant;
+    }
+    Result<FeedImportReport> import(const std::string& csv, bool delta = false, const std::string& identifier = "sku") {
+        FeedImportOptions options;
+        options.delta = delta;
+        options.identifier = identifier;
+        return importFeedFile(storage->catalog(), tenant.id, dir.file("feed.csv", csv), options);
+    }
+    std::vector<Product> variants(const std::string& id) {
+        auto found = storage->catalog().articleVariants(tenant.id, id);
+        REQUIRE(found);
+        return *found;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("a full feed inserts, a repeated feed changes nothing, a changed row is an update") {
+    Catalog catalog;
+    std::string feed = test::feedCsv({kHeader, row("A-S", "A", "3", "Jeans A"), row("A-M", "A", "0", "Jeans A"),
+                                      row("B-S", "B", "5", "Jeans B")});
+    auto first = catalog.import(feed);
+    REQUIRE(first);
+    CHECK(first->rowsRead == 3);
+    CHECK(first->counts.inserted == 3);
+    CHECK(first->counts.updated == 0);
+
+    auto again = catalog.import(feed);
+    REQUIRE(again);
+    CHECK(again->counts.inserted == 0);
+    CHECK(again->counts.unchanged == 3);
+
+    auto changed = catalog.import(test::feedCsv({kHeader, row("A-S", "A", "3", "Jeans A"), row("A-M", "A", "7", "Jeans A"),
+                                                 row("B-S", "B", "5", "Jeans B")}));
+    REQUIRE(changed);
+    CHECK(changed->counts.updated == 1);
+    CHECK(changed->counts.unchanged == 2);
+    auto a = catalog.variants("A-M");
+    REQUIRE(a.size() == 2);
+    CHECK(a[1].sku == "A-S");
+    CHECK(a[0].stock == 7);
+}
+
+TEST_CASE("full feeds mark missing products deleted; delta feeds leave them alone") {
+    Catalog catalog;
+    REQUIRE(catalog.import(test::feedCsv({kHeader, row("A-S", "A", "3", "A"), row("B-S", "B", "5", "B")})));
+
+    auto delta = catalog.import(test::feedCsv({kHeader, row("A-S", "A", "9", "A")}), /*delta=*/true);
+    REQUIRE(delta);
+    CHECK(delta->counts.markedDeleted == 0);
+    CHECK_FALSE(catalog.variants("B-S").front().deleted);
+    CHECK(catalog.variants("A-S").front().stock == 9);
+
+    auto full = catalog.import(test::feedCsv({kHeader, row("A-S", "A", "9", "A")}));
+    REQUIRE(full);
+    CHECK(full->counts.markedDeleted == 1);
+    CHECK(catalog.variants("B-S").front().deleted);
+
+    // A deleted product that comes back is live again.
+    auto back = catalog.import(test::feedCsv({kHeader, row("A-S", "A", "9", "A"), row("B-S", "B", "5", "B")}));
+    REQUIRE(back);
+    CHECK(back->counts.updated == 1);
+    CHECK_FALSE(catalog.variants("B-S").front().deleted);
+}
+
+TEST_CASE("a stock-and-price feed updates only its columns") {
+    Catalog catalog;
+    REQUIRE(catalog.import(test::feedCsv({kHeader, row("A-S", "A", "3", "Jeans A", "4999")})));
+    auto partial = catalog.import(test::feedCsv({{"sku", "stock", "discount-price"}, {"A-S", "0", "2999"}}), true);
+    REQUIRE(partial);
+    CHECK(partial->counts.updated == 1);
+    auto product = catalog.variants("A-S").front();
+    CHECK(product.stock == 0);
+    CHECK(product.discountPrice == 2999);
+    CHECK(product.retailPrice == 4999);
+    CHECK(product.name == "Jeans A");
+    CHECK(product.mainSku == "A");
+    CHECK(product.categoryPaths == std::vector<std::string>{"Women > Jeans"});
+}
+
+TEST_CASE("bad rows are rejected with line, column and reason; good rows still apply") {
+    Catalog catalog;
+    std::string csv = test::feedCsv({kHeader, row("A-S", "A", "3", "A"), row("B-S", "B", "lots", "B"), row("A-S", "A", "1", "dup")});
+    csv += "\"C-S\";\"C\"\n";                  // too few fields
+    csv += test::feedCsv({row("D-S", "D", "2", "D", "12,99")});
+    auto report = catalog.import(csv);
+    REQUIRE(report);
+    CHECK(report->rowsRead == 5);
+    CHECK(report->rejected == 4);
+    CHECK(report->counts.inserted == 1);
+    REQUIRE(report->errors.size() == 4);
+    CHECK(report->errors[0].kind == RowErrorKind::InvalidInteger);
+    CHECK(report->errors[0].line == 3);
+    CHECK(report->errors[0].column == 4);
+    CHECK(report->errors[0].message == "stock: 'lots' is not a non-negative integer");
+    CHECK(report->errors[1].kind == RowErrorKind::DuplicateIdentifier);
+    CHECK(report->errors[1].line == 4);
+    CHECK(report->errors[2].kind == RowErrorKind::TooFewFields);
+    CHECK(report->errors[2].line == 5);
+    CHECK(report->errors[3].kind == RowErrorKind::InvalidInteger);
+    CHECK(report->errors[3].message == "retail-price: '12,99' is not a non-negative integer number of cents");
+}
+
+TEST_CASE("a file that is not a usable feed changes nothing") {
+    Catalog catalog;
+    REQUIRE(catalog.import(test::feedCsv({kHeader, row("A-S", "A", "3", "A")})));
+    auto notCsv = catalog.import("PK\x03\x04 this is a zip file, not a feed\n\x01\x02");
+    REQUIRE_FALSE(notCsv);
+    CHECK(notCsv.error().code == ErrorCode::InvalidArgument);
+    CHECK(notCsv.error().message.find("identifier column 'sku' is missing") != std::string::npos);
+    auto allBad = catalog.import(test::feedCsv({kHeader, row("", "A", "3", "A")}));
+    REQUIRE_FALSE(allBad);
+    CHECK(allBad.error().message.find("no valid row") != std::string::npos);
+    auto variants = catalog.variants("A-S");
+    REQUIRE(variants.size() == 1);
+    CHECK_FALSE(variants.front().deleted);
+}
+
+TEST_CASE("the identifier column named by the upload is the record key") {
+    Catalog catalog;
+    auto report = catalog.import(test::feedCsv({{"product_id", "name", "stock"}, {"P-1", "Belt", "4"}}), false, "product_id");
+    REQUIRE(report);
+    CHECK(report->counts.inserted == 1);
+    auto variants = catalog.variants("P-1");
+    REQUIRE(variants.size() == 1);
+    CHECK(variants.front().name == "Belt");
+    CHECK(variants.front().mainSku == "P-1");
+}
+
+TEST_CASE("readers keep the previous catalog until an import commits") {
+    Catalog catalog;
+    REQUIRE(catalog.import(test::feedCsv({kHeader, row("A-S", "A", "3", "Old name")})));
+    auto import = catalog.storage->catalog().beginImport(catalog.tenant.id);
+    REQUIRE(import);
+    Product changed = catalog.variants("A-S").front();
+    changed.name = "New name";
+    REQUIRE((*import)->upsert(changed, {FeedField::Sku, FeedField::Name}, false));
+    CHECK(catalog.variants("A-S").front().name == "Old name");
+    REQUIRE((*import)->commit(false));
+    CHECK(catalog.variants("A-S").front().name == "New name");
+
+    // An import abandoned without commit leaves nothing behind.
+    {
+        auto abandoned = catalog.storage->catalog().beginImport(catalog.tenant.id);
+        REQUIRE(abandoned);
+        changed.name = "Never";
+        REQUIRE((*abandoned)->upsert(changed, {FeedField::Sku, FeedField::Name}, false));
+    }
+    CHECK(catalog.variants("A-S").front().name == "New name");
+}
+
+TEST_CASE("tenants never see each other's products") {
+    Catalog catalog;
+    auto other = TenantService(catalog.storage->tenants()).create("Other");
+    REQUIRE(other);
+    REQUIRE(catalog.import(test::feedCsv({kHeader, row("A-S", "A", "3", "Mine")})));
+    auto theirs = catalog.storage->catalog().articleVariants(other->tenant.id, "A-S");
+    REQUIRE(theirs);
+    CHECK(theirs->empty());
+}

@@ -1,0 +1,78 @@
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "ServerFixture.hpp"
+#include "tenant/SecretHasher.hpp"
+
+using namespace svc;
+
+TEST_CASE("a tenant gets random UUIDs and a secret that is stored only as a hash") {
+    test::TempDir dir;
+    auto storage = SqliteStorage::open(dir.path());
+    REQUIRE(storage);
+    TenantService tenants((*storage)->tenants());
+    auto first = tenants.create("Shop One");
+    auto second = tenants.create("Shop Two");
+    REQUIRE(first);
+    REQUIRE(second);
+    std::regex uuidV4("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+    CHECK(std::regex_match(first->tenant.apiId, uuidV4));
+    CHECK(std::regex_match(first->tenant.feedId, uuidV4));
+    CHECK(first->tenant.apiId != second->tenant.apiId);
+    CHECK(first->apiSecret != second->apiSecret);
+    CHECK(first->apiSecret.size() >= 43);
+
+    // The secret's bytes appear nowhere in the database files; its hash does.
+    storage->reset();
+    std::string bytes;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+        std::ifstream file(entry.path(), std::ios::binary);
+        std::stringstream content;
+        content << file.rdbuf();
+        bytes += content.str();
+    }
+    CHECK(bytes.find(first->apiSecret) == std::string::npos);
+    CHECK(bytes.find(SecretHasher::hash(first->apiSecret)) != std::string::npos);
+}
+
+TEST_CASE("authentication needs the matching API ID and secret") {
+    test::TempDir dir;
+    auto storage = SqliteStorage::open(dir.path());
+    REQUIRE(storage);
+    TenantService tenants((*storage)->tenants());
+    auto one = tenants.create("Shop One");
+    auto two = tenants.create("Shop Two");
+    REQUIRE(one);
+    REQUIRE(two);
+    CHECK(tenants.authenticate(one->tenant.apiId, one->apiSecret));
+    auto swapped = tenants.authenticate(one->tenant.apiId, two->apiSecret);
+    REQUIRE_FALSE(swapped);
+    CHECK(swapped.error().code == ErrorCode::Unauthenticated);
+    CHECK_FALSE(tenants.authenticate("", one->apiSecret));
+    CHECK_FALSE(tenants.authenticate(one->tenant.apiId, ""));
+    CHECK_FALSE(tenants.authenticate("unknown", one->apiSecret));
+    auto blank = tenants.create("   ");
+    REQUIRE_FALSE(blank);
+    CHECK(blank.error().message == "name: must not be empty");
+}
+
+TEST_CASE("tenants survive a restart (reopened database, migrations idempotent)") {
+    test::TempDir dir;
+    std::string apiId;
+    {
+        auto storage = SqliteStorage::open(dir.path());
+        REQUIRE(storage);
+        auto created = TenantService((*storage)->tenants()).create("Persistent Shop");
+        REQUIRE(created);
+        apiId = created->tenant.apiId;
+    }
+    auto reopened = SqliteStorage::open(dir.path());
+    REQUIRE(reopened);
+    auto found = (*reopened)->tenants().findByApiId(apiId);
+    REQUIRE(found);
+    REQUIRE(found->has_value());
+    CHECK((*found)->name == "Persistent Shop");
+}
