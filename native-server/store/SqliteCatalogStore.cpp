@@ -43,6 +43,16 @@ Product readProduct(const SqliteStatement& row) {
     return product;
 }
 
+Result<std::vector<Product>> readProducts(SqliteStatement& query) {
+    std::vector<Product> products;
+    while (true) {
+        auto row = query.step();
+        if (!row) return row.error();
+        if (!*row) return products;
+        products.push_back(readProduct(query));
+    }
+}
+
 std::string categoryPathsJson(const Product& product) { return nlohmann::json(product.categoryPaths).dump(); }
 
 std::string propertiesJson(const Product& product) {
@@ -202,14 +212,7 @@ Result<std::vector<Product>> SqliteCatalogStore::articleVariants(int64_t tenantI
                                  "(SELECT main_sku FROM products WHERE tenant_id = ?1 AND sku = ?2), ?2) ORDER BY sku");
     if (!query) return query.error();
     query->bind(1, tenantId).bind(2, skuOrMainSku);
-    std::vector<Product> products;
-    while (true) {
-        auto row = query->step();
-        if (!row) return row.error();
-        if (!*row) break;
-        products.push_back(readProduct(*query));
-    }
-    return products;
+    return readProducts(*query);
 }
 
 Result<std::vector<Product>> SqliteCatalogStore::availableInCategory(int64_t tenantId, const std::string& categoryPath,
@@ -220,14 +223,7 @@ Result<std::vector<Product>> SqliteCatalogStore::availableInCategory(int64_t ten
                                  " ORDER BY main_sku, sku LIMIT ?");
     if (!query) return query.error();
     query->bind(1, tenantId).bind(2, categoryPath).bind(3, static_cast<int64_t>(limit));
-    std::vector<Product> products;
-    while (true) {
-        auto row = query->step();
-        if (!row) return row.error();
-        if (!*row) break;
-        products.push_back(readProduct(*query));
-    }
-    return products;
+    return readProducts(*query);
 }
 
 Result<CatalogStats> SqliteCatalogStore::stats(int64_t tenantId) {

@@ -25,6 +25,12 @@ void CsvReader::endRecord(CsvSink& sink) {
     state_ = State::FieldStart;
 }
 
+void CsvReader::endLine(CsvSink& sink, char terminator) {
+    pendingCarriageReturn_ = terminator == '\r';  // a following '\n' belongs to this line end
+    endRecord(sink);
+    ++line_;
+}
+
 void CsvReader::malformed(CsvSink& sink, CsvIssueKind kind, std::string message) {
     sink.onMalformedRecord({kind, record_.line, record_.fields.size() + 1, std::move(message)});
     record_.fields.clear();
@@ -66,9 +72,7 @@ void CsvReader::feed(std::string_view chunk, CsvSink& sink) {
                     recordHasContent_ = true;
                     endField();
                 } else if (c == '\n' || c == '\r') {
-                    pendingCarriageReturn_ = c == '\r';
-                    endRecord(sink);
-                    ++line_;
+                    endLine(sink, c);
                 } else {
                     field_ += c;
                     recordHasContent_ = true;
@@ -80,9 +84,7 @@ void CsvReader::feed(std::string_view chunk, CsvSink& sink) {
                     endField();
                     state_ = State::FieldStart;
                 } else if (c == '\n' || c == '\r') {
-                    pendingCarriageReturn_ = c == '\r';
-                    endRecord(sink);
-                    ++line_;
+                    endLine(sink, c);
                 } else {
                     field_ += c;  // a quote inside an unquoted value is kept literally
                 }
@@ -103,9 +105,7 @@ void CsvReader::feed(std::string_view chunk, CsvSink& sink) {
                     endField();
                     state_ = State::FieldStart;
                 } else if (c == '\n' || c == '\r') {
-                    pendingCarriageReturn_ = c == '\r';
-                    endRecord(sink);
-                    ++line_;
+                    endLine(sink, c);
                 } else {
                     malformed(sink, CsvIssueKind::CharacterAfterClosingQuote,
                               std::string("unexpected character '") + c + "' after a closing quote");

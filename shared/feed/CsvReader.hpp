@@ -45,6 +45,7 @@ private:
 
     void endField();
     void endRecord(CsvSink& sink);
+    void endLine(CsvSink& sink, char terminator);
     void malformed(CsvSink& sink, CsvIssueKind kind, std::string message);
 
     char delimiter_;

@@ -23,7 +23,7 @@ struct RowError {
     RowErrorKind kind;
     size_t line = 0;     // 1-based line in the file
     size_t column = 0;   // 1-based field number; 0 when the whole row is meant
-    std::string message; // names the column, e.g. "retail-price: '12,99' is not an integer number of cents"
+    std::string message; // names the column, e.g. "retail-price: '12,99' is not a non-negative integer number of cents"
 };
 
 }  // namespace svc

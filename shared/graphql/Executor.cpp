@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
 
 #include "text/StringUtil.hpp"
 
@@ -24,7 +25,13 @@ public:
             bool present = provided.is_object() && provided.contains(definition.name);
             if (!present) {
                 if (definition.defaultValue) {
-                    coerced_[definition.name] = literalToJson(definition.defaultValue);
+                    nlohmann::json value = literalToJson(definition.defaultValue);
+                    std::string problem;
+                    if (!inputValueFits(value, definition.type, problem)) {
+                        requestError("Variable '" + definition.name + "' has an invalid default value: " + problem, definition.location);
+                        return false;
+                    }
+                    coerced_[definition.name] = value;
                 } else if (definition.type.kind == TypeReference::Kind::NonNull) {
                     requestError("Variable '" + definition.name + "' has an invalid value: it is required and was not provided",
                                  definition.location);
@@ -32,7 +39,7 @@ public:
                 }
                 continue;
             }
-            const nlohmann::json& value = provided.at(definition.name);
+            nlohmann::json value = provided.at(definition.name);
             std::string problem;
             if (!inputValueFits(value, definition.type, problem)) {
                 requestError("Variable '" + definition.name + "' has an invalid value: " + problem, definition.location);
@@ -117,7 +124,10 @@ private:
         return nullptr;
     }
 
-    bool inputValueFits(const nlohmann::json& value, const TypeReference& type, std::string& problem) const {
+    // Input coercion (GraphQL spec 3.x "Input Coercion"): checks `value` against `type` and
+    // rewrites it in place: a single value given for a list becomes a list of one, and
+    // input-object fields that were left out get their defaults.
+    bool inputValueFits(nlohmann::json& value, const TypeReference& type, std::string& problem) const {
         if (type.kind == TypeReference::Kind::NonNull) {
             if (value.is_null()) {
                 problem = "null for non-null type " + type.toString();
@@ -127,8 +137,12 @@ private:
         }
         if (value.is_null()) return true;
         if (type.kind == TypeReference::Kind::List) {
-            if (!value.is_array()) return inputValueFits(value, *type.ofType, problem);  // input coercion of a single item
-            for (const auto& item : value) {
+            if (!value.is_array()) {
+                if (!inputValueFits(value, *type.ofType, problem)) return false;
+                value = nlohmann::json::array({value});
+                return true;
+            }
+            for (auto& item : value) {
                 if (!inputValueFits(item, *type.ofType, problem)) return false;
             }
             return true;
@@ -174,9 +188,19 @@ private:
                 return false;
             }
             for (const auto& field : definition->inputFields) {
-                nlohmann::json fieldValue = value.contains(field.name) ? value.at(field.name) : nlohmann::json(nullptr);
-                if (!value.contains(field.name) && field.defaultValue) continue;
-                if (!inputValueFits(fieldValue, field.type, problem)) {
+                if (!value.contains(field.name)) {
+                    if (field.defaultValue) {
+                        value[field.name] = *field.defaultValue;
+                        continue;
+                    }
+                    nlohmann::json missing = nullptr;
+                    if (!inputValueFits(missing, field.type, problem)) {
+                        problem = "field '" + field.name + "': " + problem;
+                        return false;
+                    }
+                    continue;
+                }
+                if (!inputValueFits(value[field.name], field.type, problem)) {
                     problem = "field '" + field.name + "': " + problem;
                     return false;
                 }
@@ -208,6 +232,15 @@ private:
 
     void collectFields(const std::string& objectType, const SelectionSet& selections,
                        std::vector<std::pair<std::string, std::vector<const Field*>>>& grouped) const {
+        std::set<std::string> visitedFragments;
+        collectFields(objectType, selections, grouped, visitedFragments);
+    }
+
+    // CollectFields of the GraphQL spec (6.3.2): each fragment is expanded at most once
+    // per selection set, which also makes a cyclic document harmless here.
+    void collectFields(const std::string& objectType, const SelectionSet& selections,
+                       std::vector<std::pair<std::string, std::vector<const Field*>>>& grouped,
+                       std::set<std::string>& visitedFragments) const {
         for (const auto& selection : selections) {
             switch (selection.kind) {
                 case Selection::Kind::Field: {
@@ -227,15 +260,16 @@ private:
                     const auto& fragment = selection.inlineFragment;
                     if (!shouldInclude(fragment.directives)) break;
                     if (!fragment.typeCondition.empty() && !schema_.isPossibleType(fragment.typeCondition, objectType)) break;
-                    collectFields(objectType, fragment.selectionSet, grouped);
+                    collectFields(objectType, fragment.selectionSet, grouped, visitedFragments);
                     break;
                 }
                 case Selection::Kind::FragmentSpread: {
                     if (!shouldInclude(selection.spread.directives)) break;
+                    if (!visitedFragments.insert(selection.spread.name).second) break;
                     for (const auto& fragment : document_.fragments) {
                         if (fragment.name != selection.spread.name) continue;
                         if (!schema_.isPossibleType(fragment.typeCondition, objectType)) break;
-                        collectFields(objectType, fragment.selectionSet, grouped);
+                        collectFields(objectType, fragment.selectionSet, grouped, visitedFragments);
                     }
                     break;
                 }
@@ -285,7 +319,11 @@ private:
         }
         SelectionSet merged;
         for (const Field* each : fields) merged.insert(merged.end(), each->selectionSet.begin(), each->selectionSet.end());
-        return completeValue(definition.type, *resolved, merged, field, path, propagate);
+        bool nullReported = false;
+        ordered_json value = completeValue(definition.type, *resolved, merged, field, path, nullReported);
+        // A null in a non-null field nulls the parent object (GraphQL spec 6.4.4).
+        if (value.is_null() && definition.type.kind == TypeReference::Kind::NonNull) propagate = true;
+        return value;
     }
 
     ordered_json handleNull(const TypeReference& type, bool& propagate) {
@@ -293,17 +331,19 @@ private:
         return nullptr;
     }
 
+    // Completes a resolved value by its type. `nullReported` is set when the returned null
+    // stems from an error already in `errors`, so wrappers above add no second error.
     ordered_json completeValue(const TypeReference& type, const ResolvedValue& resolved, const SelectionSet& selections,
-                               const Field& field, const ordered_json& path, bool& propagate) {
+                               const Field& field, const ordered_json& path, bool& nullReported) {
         if (type.kind == TypeReference::Kind::NonNull) {
-            bool innerPropagate = false;
-            ordered_json value = completeValue(*type.ofType, resolved, selections, field, path, innerPropagate);
+            bool innerReported = false;
+            ordered_json value = completeValue(*type.ofType, resolved, selections, field, path, innerReported);
             if (value.is_null()) {
-                if (!innerPropagate) {
+                if (!innerReported) {
                     fieldError("Cannot return null for non-nullable type: '" + namedType(type) + "' within parent", "InternalFailure",
                                field.location, path);
                 }
-                propagate = true;
+                nullReported = true;
             }
             return value;
         }
@@ -312,16 +352,18 @@ private:
             const auto* items = std::get_if<std::vector<ResolvedValue>>(&resolved.value);
             if (!items) {
                 fieldError("Expected a list for field " + field.name, "InternalFailure", field.location, path);
+                nullReported = true;
                 return nullptr;
             }
             ordered_json list = ordered_json::array();
             for (size_t i = 0; i < items->size(); ++i) {
                 ordered_json itemPath = path;
                 itemPath.push_back(i);
-                bool itemPropagate = false;
-                ordered_json item = completeValue(*type.ofType, (*items)[i], selections, field, itemPath, itemPropagate);
-                if (itemPropagate) {
+                bool itemReported = false;
+                ordered_json item = completeValue(*type.ofType, (*items)[i], selections, field, itemPath, itemReported);
+                if (item.is_null() && type.ofType->kind == TypeReference::Kind::NonNull) {
                     // A null in a list of non-null items nulls the whole list.
+                    nullReported = true;
                     return nullptr;
                 }
                 list.push_back(std::move(item));
@@ -337,11 +379,16 @@ private:
         const auto* object = std::get_if<ObjectPtr>(&resolved.value);
         if (!object) {
             fieldError("Expected an object for field " + field.name, "InternalFailure", field.location, path);
+            nullReported = true;
             return nullptr;
         }
         bool childPropagate = false;
         ordered_json value = executeSelectionSet(selections, *object, path, childPropagate);
-        return childPropagate ? ordered_json(nullptr) : value;
+        if (childPropagate) {
+            nullReported = true;
+            return nullptr;
+        }
+        return value;
     }
 
     const Schema& schema_;

@@ -27,7 +27,8 @@ struct ResolvedValue {
     static ResolvedValue list(std::vector<ResolvedValue> items) { return {std::move(items)}; }
 };
 
-// Arguments after coercion: every defined argument present (defaults applied), as JSON.
+// Arguments after coercion, as a JSON object: given arguments and those with defaults;
+// a nullable argument without default that was not given is absent.
 using ArgumentValues = nlohmann::json;
 
 class ObjectResolver {

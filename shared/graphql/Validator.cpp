@@ -1,5 +1,6 @@
 #include "graphql/Validator.hpp"
 
+#include <algorithm>
 #include <set>
 
 namespace svc::graphql {
@@ -45,6 +46,15 @@ public:
                 }
             }
         }
+        std::set<std::string> inCycle;
+        for (const auto& fragment : document_.fragments) {
+            std::vector<std::string> path;
+            if (inCycle.count(fragment.name)) continue;
+            if (reachesItself(fragment.name, fragment.selectionSet, path)) {
+                inCycle.insert(path.begin(), path.end());
+                report("FragmentCycle", "Fragment cycles not allowed", fragment.location, "");
+            }
+        }
         std::set<std::string> fragmentNames;
         for (const auto& fragment : document_.fragments) {
             if (!fragmentNames.insert(fragment.name).second) {
@@ -59,6 +69,35 @@ public:
     }
 
 private:
+    const FragmentDefinition* fragmentNamed(const std::string& name) const {
+        for (const auto& fragment : document_.fragments) {
+            if (fragment.name == name) return &fragment;
+        }
+        return nullptr;
+    }
+
+    // Depth-first over spreads (through fields and inline fragments): does `start` spread itself?
+    bool reachesItself(const std::string& start, const SelectionSet& selections, std::vector<std::string>& path) const {
+        for (const auto& selection : selections) {
+            const SelectionSet* inner = nullptr;
+            if (selection.kind == Selection::Kind::Field) inner = &selection.field.selectionSet;
+            else if (selection.kind == Selection::Kind::InlineFragment) inner = &selection.inlineFragment.selectionSet;
+            if (inner) {
+                if (reachesItself(start, *inner, path)) return true;
+                continue;
+            }
+            const std::string& name = selection.spread.name;
+            if (name == start) return true;
+            if (std::find(path.begin(), path.end(), name) != path.end()) continue;  // another cycle, found from its own start
+            const FragmentDefinition* target = fragmentNamed(name);
+            if (!target) continue;
+            path.push_back(name);
+            if (reachesItself(start, target->selectionSet, path)) return true;
+            path.pop_back();
+        }
+        return false;
+    }
+
     void report(const std::string& type, const std::string& detail, SourceLocation location, const std::string& path) {
         GraphqlError error;
         error.message = "Validation error of type " + type + ": " + detail + (path.empty() ? "" : " @ '" + path + "'");

@@ -12,7 +12,7 @@ std::string currencySymbol(std::string_view code) {
     return std::string(code);
 }
 
-std::string groupThousands(int64_t units, char separator) {
+std::string groupThousands(uint64_t units, char separator) {
     std::string digits = std::to_string(units);
     std::string out;
     int count = 0;
@@ -39,9 +39,10 @@ std::string MoneyFormatter::decimalAmount(int64_t cents) {
 
 std::string MoneyFormatter::format(int64_t cents) const {
     bool negative = cents < 0;
-    int64_t magnitude = negative ? -cents : cents;
-    int64_t units = magnitude / 100;
-    int64_t fractionValue = magnitude % 100;
+    // Unsigned magnitude: negating INT64_MIN as a signed value is undefined.
+    uint64_t magnitude = negative ? static_cast<uint64_t>(-(cents + 1)) + 1 : static_cast<uint64_t>(cents);
+    uint64_t units = magnitude / 100;
+    uint64_t fractionValue = magnitude % 100;
     std::string fraction = (fractionValue < 10 ? "0" : "") + std::to_string(fractionValue);
     std::string sign = negative ? "-" : "";
     std::string language = locale_.substr(0, 2);

@@ -17,7 +17,7 @@ void SdkController::finish(NodeId node, const char* state) {
 }
 
 ContentBatch SdkController::scan() {
-    std::vector<std::pair<NodeId, WidgetSpec>> claimed;
+    std::vector<PendingWidget> claimed;
     for (NodeId node : dom_.unclaimedWidgets()) {
         auto spec = WidgetSpec::fromAttributes([&](std::string_view name) { return dom_.attribute(node, name); });
         if (!spec) {
@@ -31,11 +31,11 @@ ContentBatch SdkController::scan() {
             break;
         }
         dom_.setAttribute(node, "data-svc-state", "loading");
-        claimed.emplace_back(node, std::move(*spec));
+        claimed.push_back({node, std::move(*spec)});
     }
     if (claimed.empty()) return {};
     std::vector<WidgetSpec> specs;
-    for (const auto& [node, spec] : claimed) specs.push_back(spec);
+    for (const auto& widget : claimed) specs.push_back(widget.spec);
     ContentBatch batch{nextBatchId_++, ContentRequest::toQueryString(specs)};
     batches_[batch.id] = std::move(claimed);
     return batch;
@@ -53,7 +53,9 @@ void SdkController::applyContent(int batchId, const std::string& responseText) {
     WidgetRenderer renderer(MoneyFormatter(response->currency, response->locale));
     auto& widgets = batch->second;
     for (size_t i = 0; i < widgets.size(); ++i) {
-        const auto& [node, spec] = widgets[i];
+        if (widgets[i].superseded) continue;
+        NodeId node = widgets[i].node;
+        const WidgetSpec& spec = widgets[i].spec;
         std::string html = renderer.render(spec, response->widgets[i]);
         if (html.empty()) {
             dom_.hide(node);
@@ -70,9 +72,10 @@ void SdkController::applyContent(int batchId, const std::string& responseText) {
 void SdkController::failBatch(int batchId, const std::string& cause) {
     auto batch = batches_.find(batchId);
     if (batch == batches_.end()) return;
-    for (const auto& [node, spec] : batch->second) {
-        dom_.hide(node);
-        finish(node, "failed");
+    for (const auto& widget : batch->second) {
+        if (widget.superseded) continue;
+        dom_.hide(widget.node);
+        finish(widget.node, "failed");
     }
     warnOnce(cause);
     batches_.erase(batch);
@@ -90,9 +93,11 @@ ContentBatch SdkController::updateWidgetSku(const std::string& widgetType, const
     }
     for (NodeId node : dom_.claimedWidgetsOfType(widgetType)) {
         if (dom_.attribute(node, "data-svc-state") == std::optional<std::string>("loading")) {
-            // Its earlier request may still answer; drop the node from that batch first.
+            // Its earlier request may still answer: that answer must not touch it any more.
             for (auto& [id, widgets] : batches_) {
-                std::erase_if(widgets, [node](const auto& entry) { return entry.first == node; });
+                for (auto& widget : widgets) {
+                    if (widget.node == node) widget.superseded = true;
+                }
             }
         }
         dom_.setAttribute(node, "data-sku", sku);
@@ -104,7 +109,9 @@ ContentBatch SdkController::updateWidgetSku(const std::string& widgetType, const
 
 size_t SdkController::pendingWidgetCount() const {
     size_t count = 0;
-    for (const auto& [id, widgets] : batches_) count += widgets.size();
+    for (const auto& [id, widgets] : batches_) {
+        for (const auto& widget : widgets) count += widget.superseded ? 0 : 1;
+    }
     return count;
 }
 

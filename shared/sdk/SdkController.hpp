@@ -40,7 +40,14 @@ private:
 
     Dom& dom_;
     int nextBatchId_ = 1;
-    std::map<int, std::vector<std::pair<NodeId, WidgetSpec>>> batches_;
+    struct PendingWidget {
+        NodeId node;
+        WidgetSpec spec;
+        // Taken over by a later request (updateWidgetSku); its answer here is ignored, but
+        // the entry stays so that response positions keep matching the other widgets.
+        bool superseded = false;
+    };
+    std::map<int, std::vector<PendingWidget>> batches_;
     std::set<std::string> warned_;
 };
 

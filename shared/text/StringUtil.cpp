@@ -36,7 +36,11 @@ std::optional<int64_t> parseInt64(std::string_view text) {
     if (text.empty()) return std::nullopt;
     int64_t value = 0;
     const char* begin = text.data();
-    if (*begin == '+') ++begin;
+    // One leading '+' is allowed, and only before a digit ("+-1" is not a number).
+    if (*begin == '+') {
+        ++begin;
+        if (begin == text.data() + text.size() || !std::isdigit(static_cast<unsigned char>(*begin))) return std::nullopt;
+    }
     auto [end, error] = std::from_chars(begin, text.data() + text.size(), value);
     if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
     return value;

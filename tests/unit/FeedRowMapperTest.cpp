@@ -1,0 +1,261 @@
+// Unit tests of feed/FeedRowMapper: header checks and the mapping of one record to a Product.
+#include <doctest/doctest.h>
+
+#include "TestSupport.hpp"
+
+#include <optional>
+#include <set>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "feed/FeedColumns.hpp"
+#include "feed/FeedRowMapper.hpp"
+
+using svc::FeedField;
+using svc::FeedRowMapper;
+using svc::Product;
+using svc::RowError;
+using svc::RowErrorKind;
+
+namespace {
+
+using Row = std::vector<std::string>;
+
+FeedRowMapper mapperFor(const Row& header, const std::string& identifier = "sku") {
+    auto mapper = FeedRowMapper::fromHeader(header, identifier);
+    REQUIRE_MESSAGE(mapper.ok(), (mapper.ok() ? std::string() : mapper.error().message));
+    return std::move(mapper).value();
+}
+
+Product mapOk(const FeedRowMapper& mapper, const Row& fields, size_t line = 2) {
+    auto mapped = mapper.map(fields, line);
+    if (auto* error = std::get_if<RowError>(&mapped)) FAIL("unexpected row error: " << error->message);
+    return std::get<Product>(mapped);
+}
+
+}  // namespace
+
+TEST_CASE("FeedRowMapper::fromHeader refuses unusable headers with a message naming the column") {
+    struct HeaderCase {
+        Row header;
+        std::string identifier;
+        std::string message;
+    };
+    const std::vector<HeaderCase> cases{
+        {{"name", "stock"}, "sku", "header: identifier column 'sku' is missing"},
+        {{"sku", "name"}, "product_id", "header: identifier column 'product_id' is missing"},
+        {{"sku", "name"}, " Product_ID ", "header: identifier column 'product_id' is missing"},
+        {{"sku", "name"}, "", "identifier: must name a column"},
+        {{"sku", "name"}, "   ", "identifier: must name a column"},
+        {{"sku", "name", "Name"}, "sku", "header column 3: column 'name' appears twice"},
+        {{"SKU", " sku "}, "sku", "header column 2: column 'sku' appears twice"},
+        {{"sku", "marke", "brand"}, "sku", "header column 3: 'brand' maps to marke, which an earlier column already provides"},
+        {{"sku", "color", "Farbe"}, "sku", "header column 3: 'farbe' maps to farbe, which an earlier column already provides"},
+        {{"sku", "category-path", "kategorie1"}, "sku",
+         "header column 3: 'kategorie1' maps to category-path, which an earlier column already provides"},
+        {{"sku", "description", "name", "beschreibung"}, "sku",
+         "header column 4: 'beschreibung' maps to beschreibung, which an earlier column already provides"},
+        {{"sku", "", "name"}, "sku", "header column 2: empty column name"},
+        {{"sku", "name", "  "}, "sku", "header column 3: empty column name"},
+        {{"sku", "na\xFFme"}, "sku", "header column 2: invalid UTF-8"},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.message);
+        auto mapper = FeedRowMapper::fromHeader(c.header, c.identifier);
+        REQUIRE_FALSE(mapper.ok());
+        CHECK(mapper.error().code == svc::ErrorCode::InvalidArgument);
+        CHECK(mapper.error().message == c.message);
+    }
+}
+
+TEST_CASE("FeedRowMapper: header names are matched case-insensitively and trimmed") {
+    auto mapper = mapperFor({" SKU ", "Name", "STOCK", "Retail-Price"});
+    CHECK(mapper.columnCount() == 4);
+    CHECK(mapper.presentFields() == std::set<FeedField>{FeedField::Sku, FeedField::Name, FeedField::Stock, FeedField::RetailPrice});
+    Product product = mapOk(mapper, {"A-1", "Jeans", "3", "4999"});
+    CHECK(product.sku == "A-1");
+    CHECK(product.name == "Jeans");
+    CHECK(product.stock == 3);
+    CHECK(product.retailPrice == std::optional<int64_t>(4999));
+}
+
+TEST_CASE("FeedRowMapper: an identifier column other than sku is the record key") {
+    auto mapper = mapperFor({"product_id", "sku", "name"}, "product_id");
+    // "sku" is then an ordinary column, kept as a property.
+    CHECK(mapper.presentFields() == std::set<FeedField>{FeedField::Sku, FeedField::Name});
+    CHECK(mapper.hasPropertyColumns());
+    Product product = mapOk(mapper, {"P-9", "legacy-sku", "Shirt"});
+    CHECK(product.sku == "P-9");
+    CHECK(product.mainSku == "P-9");
+    CHECK(product.name == "Shirt");
+    CHECK(product.properties == std::map<std::string, std::string>{{"sku", "legacy-sku"}});
+}
+
+TEST_CASE("FeedRowMapper::map rejects bad rows with kind, line, column and message") {
+    const Row header{"sku", "name", "retail-price", "discount-price", "stock"};
+    auto mapper = mapperFor(header);
+    struct RowCase {
+        Row fields;
+        RowErrorKind kind;
+        size_t column;
+        std::string message;
+    };
+    const std::vector<RowCase> cases{
+        {{"A", "N", "100"}, RowErrorKind::TooFewFields, 3, "expected 5 fields, found 3"},
+        {{"A"}, RowErrorKind::TooFewFields, 1, "expected 5 fields, found 1"},
+        {{"A", "N", "1", "1", "1", "extra"}, RowErrorKind::TooManyFields, 6, "expected 5 fields, found 6"},
+        {{"A", "N", "12,99", "", "1"}, RowErrorKind::InvalidInteger, 3, "retail-price: '12,99' is not a non-negative integer number of cents"},
+        {{"A", "N", "12.99", "", "1"}, RowErrorKind::InvalidInteger, 3, "retail-price: '12.99' is not a non-negative integer number of cents"},
+        {{"A", "N", "", "-5", "1"}, RowErrorKind::InvalidInteger, 4, "discount-price: '-5' is not a non-negative integer number of cents"},
+        {{"A", "N", "", "1e3", "1"}, RowErrorKind::InvalidInteger, 4, "discount-price: '1e3' is not a non-negative integer number of cents"},
+        {{"A", "N", "", "", "yes"}, RowErrorKind::InvalidInteger, 5, "stock: 'yes' is not a non-negative integer"},
+        {{"A", "N", "", "", "-1"}, RowErrorKind::InvalidInteger, 5, "stock: '-1' is not a non-negative integer"},
+        {{"A", "N", "", "", "99999999999999999999"}, RowErrorKind::InvalidInteger, 5,
+         "stock: '99999999999999999999' is not a non-negative integer"},
+        {{"A", "\xC3", "", "", "1"}, RowErrorKind::InvalidUtf8, 2, "name: invalid UTF-8 at byte 1"},
+        {{"A", "ab\xC3\x28", "", "", "1"}, RowErrorKind::InvalidUtf8, 2, "name: invalid UTF-8 at byte 3"},
+        {{"A", "ok", "", "\xED\xA0\x80", "1"}, RowErrorKind::InvalidUtf8, 4, "discount-price: invalid UTF-8 at byte 1"},
+        {{"", "N", "", "", "1"}, RowErrorKind::MissingIdentifier, 1, "sku: identifier is empty"},
+        {{"  ", "N", "", "", "1"}, RowErrorKind::MissingIdentifier, 1, "sku: identifier is empty"},
+        // The first bad column wins.
+        {{"A", "N", "x", "y", "z"}, RowErrorKind::InvalidInteger, 3, "retail-price: 'x' is not a non-negative integer number of cents"},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.message);
+        auto mapped = mapper.map(c.fields, 7);
+        REQUIRE(std::holds_alternative<RowError>(mapped));
+        const auto& error = std::get<RowError>(mapped);
+        CHECK(error.kind == c.kind);
+        CHECK(error.line == 7);
+        CHECK(error.column == c.column);
+        CHECK(error.message == c.message);
+    }
+}
+
+TEST_CASE("FeedRowMapper: an empty identifier names the identifier column wherever it is") {
+    auto mapper = mapperFor({"name", "stock", "Product_ID"}, "product_id");
+    auto mapped = mapper.map({"Shirt", "1", ""}, 12);
+    REQUIRE(std::holds_alternative<RowError>(mapped));
+    const auto& error = std::get<RowError>(mapped);
+    CHECK(error.kind == RowErrorKind::MissingIdentifier);
+    CHECK(error.line == 12);
+    CHECK(error.column == 3);
+    CHECK(error.message == "product_id: identifier is empty");
+}
+
+TEST_CASE("FeedRowMapper: numbers and prices") {
+    auto mapper = mapperFor({"sku", "stock", "retail-price", "discount-price", "lowest-price-30d"});
+    SUBCASE("values are trimmed and parsed") {
+        Product product = mapOk(mapper, {"A", " 12 ", " 5999", "4999 ", "0"});
+        CHECK(product.stock == 12);
+        CHECK(product.retailPrice == std::optional<int64_t>(5999));
+        CHECK(product.discountPrice == std::optional<int64_t>(4999));
+        CHECK(product.lowestPrice30d == std::optional<int64_t>(0));
+        CHECK(product.sellingPrice() == std::optional<int64_t>(4999));
+        CHECK(product.available());
+    }
+    SUBCASE("an empty price means no such price, an empty stock means 0") {
+        Product product = mapOk(mapper, {"A", "", "", "  ", ""});
+        CHECK(product.stock == 0);
+        CHECK_FALSE(product.retailPrice.has_value());
+        CHECK_FALSE(product.discountPrice.has_value());
+        CHECK_FALSE(product.lowestPrice30d.has_value());
+        CHECK_FALSE(product.available());
+    }
+}
+
+TEST_CASE("FeedRowMapper: text fields, category paths and properties") {
+    auto mapper = mapperFor({"sku", "main-sku", "model", "variant", "name", "deeplink", "image", "thumbnail",
+                             "category-path", "brand", "color", "description", "Material", "Pflege"});
+    CHECK(mapper.hasPropertyColumns());
+    Product product = mapOk(mapper, {" S-1 ", "M-1", "Mod", "XL", " Jeans ", "https://x/p", "https://x/i.jpg", "https://x/t.jpg",
+                                     "Women > Jeans, Men > Jeans ,, Sale ,", "Acme", "Blue", "  <b>Soft</b> ", " Cotton ", ""});
+    CHECK(product.sku == "S-1");
+    CHECK(product.mainSku == "M-1");
+    CHECK(product.model == "Mod");
+    CHECK(product.variant == "XL");
+    CHECK(product.name == "Jeans");
+    CHECK(product.deeplink == "https://x/p");
+    CHECK(product.image == "https://x/i.jpg");
+    CHECK(product.thumbnail == "https://x/t.jpg");
+    CHECK(product.categoryPaths == std::vector<std::string>{"Women > Jeans", "Men > Jeans", "Sale"});
+    CHECK(product.primaryCategory() == "Women > Jeans");
+    CHECK(product.brand == "Acme");
+    CHECK(product.color == "Blue");
+    CHECK(product.description == "  <b>Soft</b> ");  // kept verbatim
+    // Unknown columns become properties under their lower-case name; empty values are left out.
+    CHECK(product.properties == std::map<std::string, std::string>{{"material", " Cotton "}});
+}
+
+TEST_CASE("FeedRowMapper: German column names map to the same fields as the English ones") {
+    auto mapper = mapperFor({"sku", "marke", "farbe", "kategorie1", "beschreibung"});
+    CHECK_FALSE(mapper.hasPropertyColumns());
+    Product product = mapOk(mapper, {"A", "Acme", "Rot", "Damen > Kleider", "Schön"});
+    CHECK(product.brand == "Acme");
+    CHECK(product.color == "Rot");
+    CHECK(product.categoryPaths == std::vector<std::string>{"Damen > Kleider"});
+    CHECK(product.description == "Schön");
+}
+
+TEST_CASE("FeedRowMapper: a partial feed reports exactly the fields it has") {
+    auto mapper = mapperFor({"sku", "stock", "discount-price"});
+    CHECK(mapper.presentFields() == std::set<FeedField>{FeedField::Sku, FeedField::Stock, FeedField::DiscountPrice});
+    CHECK_FALSE(mapper.hasPropertyColumns());
+    CHECK(mapper.columnCount() == 3);
+}
+
+TEST_CASE("FeedRowMapper: main-sku defaults to the sku") {
+    SUBCASE("without a main-sku column") {
+        auto mapper = mapperFor({"sku", "name"});
+        CHECK(mapOk(mapper, {"S-1", "x"}).mainSku == "S-1");
+    }
+    SUBCASE("with an empty main-sku value") {
+        auto mapper = mapperFor({"sku", "main-sku"});
+        CHECK(mapOk(mapper, {"S-1", ""}).mainSku == "S-1");
+        CHECK(mapOk(mapper, {"S-2", "  "}).mainSku == "S-2");
+        CHECK(mapOk(mapper, {"S-3", "M-3"}).mainSku == "M-3");
+    }
+}
+
+TEST_CASE("FeedColumns: aliases, canonical names and price fields") {
+    struct AliasCase {
+        const char* column;
+        std::optional<FeedField> field;
+    };
+    const std::vector<AliasCase> cases{
+        {"sku", FeedField::Sku},          {"MAIN-SKU", FeedField::MainSku},   {" model ", FeedField::Model},
+        {"stock", FeedField::Stock},      {"variant", FeedField::Variant},    {"name", FeedField::Name},
+        {"retail-price", FeedField::RetailPrice}, {"discount-price", FeedField::DiscountPrice},
+        {"deeplink", FeedField::Deeplink}, {"image", FeedField::Image},       {"thumbnail", FeedField::Thumbnail},
+        {"category-path", FeedField::CategoryPaths}, {"Kategorie1", FeedField::CategoryPaths},
+        {"marke", FeedField::Brand},      {"brand", FeedField::Brand},        {"farbe", FeedField::Color},
+        {"color", FeedField::Color},      {"beschreibung", FeedField::Description}, {"description", FeedField::Description},
+        {"lowest-price-30d", FeedField::LowestPrice30d}, {"colour", std::nullopt}, {"price", std::nullopt}, {"", std::nullopt},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.column);
+        CHECK(svc::feedFieldForColumn(c.column) == c.field);
+    }
+    CHECK(svc::feedFieldName(FeedField::Brand) == "marke");
+    CHECK(svc::feedFieldName(FeedField::CategoryPaths) == "category-path");
+    CHECK(svc::feedFieldName(FeedField::LowestPrice30d) == "lowest-price-30d");
+    CHECK(svc::isPriceField(FeedField::RetailPrice));
+    CHECK(svc::isPriceField(FeedField::DiscountPrice));
+    CHECK(svc::isPriceField(FeedField::LowestPrice30d));
+    CHECK_FALSE(svc::isPriceField(FeedField::Stock));
+}
+
+TEST_CASE("RowError: kind names are stable snake_case") {
+    struct NameCase {
+        RowErrorKind kind;
+        const char* name;
+    };
+    const std::vector<NameCase> cases{
+        {RowErrorKind::TooFewFields, "too_few_fields"},       {RowErrorKind::TooManyFields, "too_many_fields"},
+        {RowErrorKind::UnterminatedQuote, "unterminated_quote"}, {RowErrorKind::MalformedQuote, "malformed_quote"},
+        {RowErrorKind::InvalidUtf8, "invalid_utf8"},         {RowErrorKind::InvalidInteger, "invalid_integer"},
+        {RowErrorKind::MissingIdentifier, "missing_identifier"}, {RowErrorKind::DuplicateIdentifier, "duplicate_identifier"},
+    };
+    for (const auto& c : cases) CHECK(svc::rowErrorKindName(c.kind) == c.name);
+}

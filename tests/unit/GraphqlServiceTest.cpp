@@ -1,0 +1,215 @@
+// Unit tests of graphql/GraphqlService with svc's content schema (graphql/ContentSchema),
+// over an in-memory CatalogStore double.
+#include <doctest/doctest.h>
+
+#include "TestSupport.hpp"
+
+#include <string>
+#include <vector>
+
+#include "FakeCatalogStore.hpp"
+#include "graphql/Cursor.hpp"
+#include "graphql/GraphqlService.hpp"
+
+using svc::RecommendationService;
+using svc::Tenant;
+using svc::graphql::GraphqlRequest;
+using svc::graphql::GraphqlResponse;
+using svc::graphql::GraphqlService;
+using svc::testing::FakeCatalogStore;
+using svc::testing::makeProduct;
+
+namespace {
+
+FakeCatalogStore contentStore() {
+    FakeCatalogStore store;
+    auto& products = store.products[1];
+    auto withLook = [](svc::Product product, std::string color, std::string brand, std::string model) {
+        product.color = std::move(color);
+        product.brand = std::move(brand);
+        product.model = std::move(model);
+        return product;
+    };
+    products.push_back(withLook(makeProduct("A-S", "A", "Women > Jeans", 5000), "Blue", "Acme", "M-A"));
+    products.push_back(withLook(makeProduct("B-S", "B", "Women > Jeans", 5000), "Blue", "Acme", "M-B"));  // score 8
+    products.push_back(withLook(makeProduct("C-S", "C", "Women > Jeans", 5000), "Red", "Acme", "M-C"));   // score 6
+    products.push_back(withLook(makeProduct("D-S", "D", "Women > Jeans", 5000), "Red", "Other", "M-D"));  // score 5
+    products.push_back(withLook(makeProduct("E-S", "E", "Men > Shirts", 5000), "Blue", "Acme", "M-E"));   // other category
+    products.push_back(withLook(makeProduct("F-S", "F", "Women > Jeans", 5000, 0), "Blue", "", ""));      // sold out
+    return store;
+}
+
+Tenant tenant() {
+    Tenant t;
+    t.id = 1;
+    return t;
+}
+
+GraphqlResponse run(FakeCatalogStore& store, const std::string& query, const nlohmann::json& variables = nlohmann::json::object(),
+                    bool authorised = true) {
+    RecommendationService recommendations(store);
+    GraphqlService service(recommendations);
+    GraphqlRequest request;
+    request.query = query;
+    request.variables = variables;
+    return service.execute(request, authorised ? std::optional<Tenant>(tenant()) : std::nullopt);
+}
+
+std::string cursor(size_t index) { return svc::graphql::encodeCursor(index, "similarProducts"); }
+
+}  // namespace
+
+TEST_CASE("GraphqlService::parseRequestBody reads query, operationName and variables") {
+    auto full = GraphqlService::parseRequestBody(R"({"query":"{ a }","operationName":"Op","variables":{"x":1}})");
+    REQUIRE(full.ok());
+    CHECK(full->query == "{ a }");
+    CHECK(full->operationName == "Op");
+    CHECK(full->variables == nlohmann::json{{"x", 1}});
+    auto minimal = GraphqlService::parseRequestBody(R"({"query":"{ a }","operationName":null,"variables":null})");
+    REQUIRE(minimal.ok());
+    CHECK(minimal->operationName == "");
+    CHECK(minimal->variables == nlohmann::json::object());
+
+    struct BodyCase {
+        std::string body;
+        std::string message;
+    };
+    const std::vector<BodyCase> cases{
+        {"", "body: not valid JSON"},
+        {"{query}", "body: not valid JSON"},
+        {"[]", "body: must be a JSON object"},
+        {R"("{ a }")", "body: must be a JSON object"},
+        {"{}", "query: must be a string"},
+        {R"({"query":null})", "query: must be a string"},
+        {R"({"query":{"a":1}})", "query: must be a string"},
+        {R"({"query":"{ a }","operationName":5})", "operationName: must be a string or null"},
+        {R"({"query":"{ a }","variables":[1]})", "variables: must be an object or null"},
+        {R"({"query":"{ a }","variables":"{}"})", "variables: must be an object or null"},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.body);
+        auto request = GraphqlService::parseRequestBody(c.body);
+        REQUIRE_FALSE(request.ok());
+        CHECK(request.error().code == svc::ErrorCode::InvalidArgument);
+        CHECK(request.error().message == c.message);
+    }
+}
+
+TEST_CASE("GraphqlService::execute: syntax and validation errors are document errors") {
+    FakeCatalogStore store = contentStore();
+    SUBCASE("syntax error") {
+        GraphqlResponse response = run(store, "{ product(id: \"A\") { id }");
+        CHECK(response.outcome == GraphqlResponse::Outcome::InvalidDocument);
+        CHECK(response.body.dump() ==
+              R"({"data":null,"errors":[{"path":null,"data":null,"errorType":"InvalidSyntax","errorInfo":null,)"
+              R"("locations":[{"line":1,"column":26,"sourceName":null}],"message":"Invalid Syntax : offending token <EOF>, expected a name"}]})");
+    }
+    SUBCASE("validation errors, all of them") {
+        GraphqlResponse response = run(store, "{ product { nope } shop }");
+        CHECK(response.outcome == GraphqlResponse::Outcome::InvalidDocument);
+        CHECK(response.body["data"].is_null());
+        std::vector<std::string> messages;
+        for (const auto& error : response.body["errors"]) {
+            CHECK(error["errorType"] == "ValidationError");
+            messages.push_back(error["message"].get<std::string>());
+        }
+        CHECK(messages == std::vector<std::string>{
+                              "Validation error of type MissingFieldArgument: Missing field argument id @ 'product'",
+                              "Validation error of type FieldUndefined: Field 'nope' in type 'Product' is undefined @ 'product/nope'",
+                              "Validation error of type FieldUndefined: Field 'shop' in type 'Query' is undefined @ 'shop'",
+                          });
+        CHECK(store.calls.empty());
+    }
+}
+
+TEST_CASE("GraphqlService::execute without a tenant: every field is Unauthorized") {
+    FakeCatalogStore store = contentStore();
+    GraphqlResponse response = run(store, "{ product(id: \"A\") { id } }", nlohmann::json::object(), false);
+    CHECK(response.outcome == GraphqlResponse::Outcome::Executed);
+    CHECK(response.body.dump() ==
+          R"({"data":{"product":null},"errors":[{"path":["product"],"data":null,"errorType":"Unauthorized","errorInfo":null,)"
+          R"("locations":[{"line":1,"column":3,"sourceName":null}],"message":"Not Authorized to access product on type Query"}]})");
+    CHECK(store.calls.empty());
+}
+
+TEST_CASE("GraphqlService::execute: a product and its similar products, page by page") {
+    FakeCatalogStore store = contentStore();
+    const std::string query =
+        "query ($id: ID!, $after: String) { product(id: $id) { id name brand modelId url "
+        "similarProducts(first: 2, after: $after) { edges { cursor node { id name } } pageInfo { endCursor hasNextPage } } } }";
+    GraphqlResponse first = run(store, query, {{"id", "A-S"}});
+    CHECK(first.outcome == GraphqlResponse::Outcome::Executed);
+    CHECK(first.body.dump() ==
+          R"({"data":{"product":{"id":"A","name":"Name of A","brand":"Acme","modelId":"M-A","url":"https://shop.example/A",)"
+          R"("similarProducts":{"edges":[{"cursor":")" + cursor(0) + R"(","node":{"id":"B","name":"Name of B"}},)"
+          R"({"cursor":")" + cursor(1) + R"(","node":{"id":"C","name":"Name of C"}}],)"
+          R"("pageInfo":{"endCursor":")" + cursor(1) + R"(","hasNextPage":true}}}}})");
+
+    GraphqlResponse second = run(store, query, {{"id", "A"}, {"after", cursor(1)}});
+    CHECK(second.body["data"]["product"]["similarProducts"].dump() ==
+          R"({"edges":[{"cursor":")" + cursor(2) + R"(","node":{"id":"D","name":"Name of D"}}],"pageInfo":{"endCursor":")" +
+              cursor(2) + R"(","hasNextPage":false}})");
+
+    GraphqlResponse past = run(store, query, {{"id", "A"}, {"after", cursor(2)}});
+    CHECK(past.body["data"]["product"]["similarProducts"].dump() == R"({"edges":[],"pageInfo":{"endCursor":null,"hasNextPage":false}})");
+}
+
+TEST_CASE("GraphqlService::execute: null brand and model, unknown and sold-out products") {
+    FakeCatalogStore store = contentStore();
+    GraphqlResponse soldOut = run(store, "{ product(id: \"F\") { id } }");
+    CHECK(soldOut.body.dump() == R"({"data":{"product":null}})");
+    GraphqlResponse unknown = run(store, "{ product(id: \"nope\") { id } }");
+    CHECK(unknown.body.dump() == R"({"data":{"product":null}})");
+    store.products[1].push_back(makeProduct("G-S", "G", "Women > Jeans", 5000));
+    GraphqlResponse bare = run(store, "{ product(id: \"G\") { brand modelId } }");
+    CHECK(bare.body.dump() == R"({"data":{"product":{"brand":null,"modelId":null}}})");
+}
+
+TEST_CASE("GraphqlService::execute: bad paging arguments are field errors naming the argument") {
+    struct PagingCase {
+        std::string arguments;
+        std::string message;
+    };
+    const std::vector<PagingCase> cases{
+        {"first: 101", "first: at most 100 items per page"},
+        {"first: -1", "first: must not be negative"},
+        {"after: \"bogus\"", "after: not a cursor of similarProducts"},
+        {"after: \"" + svc::graphql::encodeCursor(0, "otherList") + "\"", "after: not a cursor of similarProducts"},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.arguments);
+        FakeCatalogStore store = contentStore();
+        GraphqlResponse response = run(store, "{ product(id: \"A\") { similarProducts(" + c.arguments + ") { edges { cursor } } } }");
+        CHECK(response.outcome == GraphqlResponse::Outcome::Executed);
+        CHECK(response.body["data"].dump() == R"({"product":null})");  // similarProducts is non-null
+        REQUIRE(response.body["errors"].size() == 1);
+        CHECK(response.body["errors"][0]["message"] == c.message);
+        CHECK(response.body["errors"][0]["errorType"] == "BadRequest");
+        CHECK(response.body["errors"][0]["path"].dump() == R"(["product","similarProducts"])");
+    }
+    SUBCASE("first: 100 is allowed, and the store is asked for one more than the page") {
+        FakeCatalogStore store = contentStore();
+        GraphqlResponse response = run(store, "{ product(id: \"A\") { similarProducts(first: 100) { pageInfo { hasNextPage } } } }");
+        CHECK(response.body.dump() == R"({"data":{"product":{"similarProducts":{"pageInfo":{"hasNextPage":false}}}}})");
+    }
+}
+
+TEST_CASE("GraphqlService::execute: invalid variables are a request error") {
+    FakeCatalogStore store = contentStore();
+    GraphqlResponse response = run(store, "query ($id: ID!) { product(id: $id) { id } }");
+    CHECK(response.outcome == GraphqlResponse::Outcome::RequestError);
+    CHECK(response.body["data"].is_null());
+    CHECK(response.body["errors"][0]["message"] == "Variable 'id' has an invalid value: it is required and was not provided");
+    CHECK(response.body["errors"][0]["path"].is_null());
+    CHECK(store.calls.empty());
+}
+
+TEST_CASE("GraphqlService::execute: a store failure is a field error with its errorType") {
+    FakeCatalogStore store = contentStore();
+    store.failure = svc::Error::unavailable("database is locked");
+    GraphqlResponse response = run(store, "{ product(id: \"A\") { id } }");
+    CHECK(response.outcome == GraphqlResponse::Outcome::Executed);
+    CHECK(response.body["data"].dump() == R"({"product":null})");
+    CHECK(response.body["errors"][0]["message"] == "database is locked");
+    CHECK(response.body["errors"][0]["errorType"] == "ServiceUnavailable");
+}

@@ -1,0 +1,403 @@
+// Unit tests of sdk/SdkController against an in-memory page (a Dom implementation).
+#include <doctest/doctest.h>
+
+#include "TestSupport.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "money/MoneyFormatter.hpp"
+#include "sdk/SdkController.hpp"
+#include "widget/WidgetContent.hpp"
+#include "widget/WidgetRenderer.hpp"
+
+using svc::ContentBatch;
+using svc::NodeId;
+using svc::SdkController;
+
+namespace {
+
+// The page: nodes in page order (by id), each with attributes, content and visibility.
+class MemoryDom : public svc::Dom {
+public:
+    struct Node {
+        std::map<std::string, std::string> attributes;
+        std::string content;
+        bool hidden = false;
+        bool inContainer = false;      // inside a .-svc-widget-container
+        bool containerHidden = false;  // that container's visibility
+        int releases = 0;
+    };
+    std::map<NodeId, Node> nodes;
+    std::vector<std::string> warnings;
+
+    NodeId addWidget(std::map<std::string, std::string> attributes, bool inContainer = false) {
+        NodeId id = nextId_++;
+        nodes[id].attributes = std::move(attributes);
+        nodes[id].inContainer = inContainer;
+        return id;
+    }
+    NodeId addSimilar(const std::string& sku, bool inContainer = false) {
+        return addWidget({{"data-svc-widget-id", "SIMILAR"}, {"data-touchpoint", "product"}, {"data-sku", sku}}, inContainer);
+    }
+    std::optional<std::string> state(NodeId node) const { return get(node, "data-svc-state"); }
+    std::optional<std::string> get(NodeId node, const std::string& name) const {
+        const auto& attributes = nodes.at(node).attributes;
+        auto it = attributes.find(name);
+        return it == attributes.end() ? std::nullopt : std::optional<std::string>(it->second);
+    }
+    bool visible(NodeId node) const { return !nodes.at(node).hidden && !nodes.at(node).containerHidden; }
+
+    std::vector<NodeId> unclaimedWidgets() override {
+        std::vector<NodeId> result;
+        for (const auto& [id, node] : nodes) {
+            if (node.attributes.count("data-svc-widget-id") && !node.attributes.count("data-svc-state")) result.push_back(id);
+        }
+        return result;
+    }
+    std::vector<NodeId> claimedWidgetsOfType(const std::string& widgetType) override {
+        std::vector<NodeId> result;
+        for (const auto& [id, node] : nodes) {
+            auto type = node.attributes.find("data-svc-widget-id");
+            if (type != node.attributes.end() && type->second == widgetType && node.attributes.count("data-svc-state")) {
+                result.push_back(id);
+            }
+        }
+        return result;
+    }
+    std::optional<std::string> attribute(NodeId node, std::string_view name) override { return get(node, std::string(name)); }
+    void setAttribute(NodeId node, std::string_view name, const std::string& value) override {
+        nodes.at(node).attributes[std::string(name)] = value;
+    }
+    void removeAttribute(NodeId node, std::string_view name) override { nodes.at(node).attributes.erase(std::string(name)); }
+    void setContent(NodeId node, const std::string& html) override { nodes.at(node).content = html; }
+    void hide(NodeId node) override {
+        Node& n = nodes.at(node);
+        (n.inContainer ? n.containerHidden : n.hidden) = true;
+    }
+    void show(NodeId node) override {
+        Node& n = nodes.at(node);
+        (n.inContainer ? n.containerHidden : n.hidden) = false;
+    }
+    void release(NodeId node) override { ++nodes.at(node).releases; }
+    void warn(const std::string& message) override { warnings.push_back(message); }
+
+private:
+    NodeId nextId_ = 1;
+};
+
+std::string itemJson(const std::string& sku, const std::string& name, int64_t price) {
+    return R"({"sku":")" + sku + R"(","mainSku":")" + sku + R"(","name":")" + name + R"(","brand":"","url":"/p/)" + sku +
+           R"(","image":"","price":)" + std::to_string(price) + "}";
+}
+
+// widgets: per widget, the items' JSON joined by commas ("" for no items).
+std::string responseJson(const std::vector<std::string>& widgets, const std::string& currency = "EUR",
+                         const std::string& locale = "de-DE") {
+    std::string json = R"({"currency":")" + currency + R"(","locale":")" + locale + R"(","widgets":[)";
+    for (size_t i = 0; i < widgets.size(); ++i) {
+        if (i) json += ",";
+        json += R"({"items":[)" + widgets[i] + "]}";
+    }
+    return json + "]}";
+}
+
+}  // namespace
+
+TEST_CASE("SdkController::scan: an invalid widget is hidden with exactly one warning naming the attribute") {
+    MemoryDom dom;
+    NodeId noSku = dom.addWidget({{"data-svc-widget-id", "SIMILAR"}, {"data-touchpoint", "product"}});
+    NodeId alsoNoSku = dom.addWidget({{"data-svc-widget-id", "SIMILAR"}, {"data-touchpoint", "product"}}, true);
+    NodeId badTouchpoint = dom.addWidget({{"data-svc-widget-id", "SET"}, {"data-touchpoint", "pdp"}, {"data-sku", "A"}});
+    SdkController controller(dom);
+
+    ContentBatch batch = controller.scan();
+    CHECK(batch.id == 0);
+    CHECK(batch.query == "");
+    CHECK(dom.nodes[noSku].hidden);
+    CHECK(dom.nodes[alsoNoSku].containerHidden);  // the container is hidden, not the element
+    CHECK_FALSE(dom.nodes[alsoNoSku].hidden);
+    CHECK(dom.nodes[badTouchpoint].hidden);
+    for (NodeId node : {noSku, alsoNoSku, badTouchpoint}) {
+        CHECK(dom.state(node) == std::optional<std::string>("invalid"));
+        CHECK(dom.nodes[node].releases == 1);
+    }
+    // Two widgets with the same problem: one warning; a different problem: its own warning.
+    CHECK(dom.warnings == std::vector<std::string>{
+                              "[svc] widget hidden: data-sku: required for SIMILAR",
+                              "[svc] widget hidden: data-touchpoint: 'pdp' is not one of product, cart-layer, cart, content, category, search"});
+    CHECK(controller.pendingWidgetCount() == 0);
+}
+
+TEST_CASE("SdkController::scan: valid widgets in page order, one query, marked loading; a second scan claims nothing") {
+    MemoryDom dom;
+    NodeId first = dom.addSimilar("A&B");
+    NodeId invalid = dom.addWidget({{"data-svc-widget-id", "nope"}, {"data-touchpoint", "product"}});
+    NodeId second = dom.addWidget({{"data-svc-widget-id", "SET-Custom"}, {"data-touchpoint", "cart"}, {"data-set-id", "look-1"}});
+    NodeId notAWidget = dom.addWidget({{"class", "teaser"}});
+    SdkController controller(dom);
+
+    ContentBatch batch = controller.scan();
+    CHECK(batch.id == 1);
+    CHECK(batch.query == "w=SIMILAR&t=product&s=A%26B&i=&w=SET-Custom&t=cart&s=&i=look-1");
+    CHECK(dom.state(first) == std::optional<std::string>("loading"));
+    CHECK(dom.state(second) == std::optional<std::string>("loading"));
+    CHECK(dom.state(invalid) == std::optional<std::string>("invalid"));
+    CHECK(dom.state(notAWidget) == std::nullopt);
+    CHECK(dom.visible(first));
+    CHECK(dom.visible(second));
+    CHECK(controller.pendingWidgetCount() == 2);
+    CHECK(dom.warnings.size() == 1);
+
+    ContentBatch again = controller.scan();
+    CHECK(again.id == 0);
+    CHECK(again.query == "");
+    CHECK(controller.pendingWidgetCount() == 2);
+    CHECK(dom.warnings.size() == 1);
+
+    // A widget added later is claimed by the next scan, in a new batch.
+    NodeId late = dom.addSimilar("C");
+    ContentBatch third = controller.scan();
+    CHECK(third.id == 2);
+    CHECK(third.query == "w=SIMILAR&t=product&s=C&i=");
+    CHECK(dom.state(late) == std::optional<std::string>("loading"));
+}
+
+TEST_CASE("SdkController::scan: at most kMaxWidgets widgets per batch, the rest in the next scan") {
+    MemoryDom dom;
+    std::vector<NodeId> nodes;
+    for (int i = 0; i < 30; ++i) nodes.push_back(dom.addSimilar("S" + std::to_string(i)));
+    SdkController controller(dom);
+    ContentBatch first = controller.scan();
+    CHECK(first.id == 1);
+    CHECK(controller.pendingWidgetCount() == 24);
+    CHECK(dom.state(nodes[23]) == std::optional<std::string>("loading"));
+    CHECK(dom.state(nodes[24]) == std::nullopt);
+    ContentBatch second = controller.scan();
+    CHECK(second.id == 2);
+    CHECK(second.query.rfind("w=SIMILAR&t=product&s=S24&i=", 0) == 0);
+    CHECK(controller.pendingWidgetCount() == 30);
+}
+
+TEST_CASE("SdkController::applyContent renders widgets with items and hides those without") {
+    MemoryDom dom;
+    NodeId withItems = dom.addSimilar("A", true);
+    NodeId withoutItems = dom.addSimilar("B", true);
+    SdkController controller(dom);
+    ContentBatch batch = controller.scan();
+    REQUIRE(batch.id != 0);
+
+    const std::string response =
+        responseJson({itemJson("X-1", "Blue <Jeans>", 4999) + "," + itemJson("X-2", "Red Shirt", 123456), ""}, "USD", "en-US");
+    controller.applyContent(batch.id, response);
+
+    CHECK(dom.state(withItems) == std::optional<std::string>("rendered"));
+    CHECK(dom.visible(withItems));
+    const std::string& html = dom.nodes[withItems].content;
+    CHECK(html.find("Blue &lt;Jeans&gt;") != std::string::npos);
+    CHECK(html.find("Red Shirt") != std::string::npos);
+    CHECK(html.find("$1,234.56") != std::string::npos);  // the response's currency and locale
+    // Exactly what the renderer makes of the response.
+    auto parsed = svc::ContentResponse::fromJson(response);
+    REQUIRE(parsed.ok());
+    svc::WidgetSpec spec;
+    spec.sku = "A";
+    CHECK(html == svc::WidgetRenderer(svc::MoneyFormatter("USD", "en-US")).render(spec, parsed->widgets[0]));
+
+    CHECK(dom.state(withoutItems) == std::optional<std::string>("empty"));
+    CHECK(dom.nodes[withoutItems].containerHidden);
+    CHECK(dom.nodes[withoutItems].content == "");
+    CHECK(dom.warnings.empty());
+    CHECK(controller.pendingWidgetCount() == 0);
+
+    // The batch is done: a repeated answer changes nothing.
+    controller.applyContent(batch.id, responseJson({"", ""}));
+    CHECK(dom.state(withItems) == std::optional<std::string>("rendered"));
+    CHECK(dom.visible(withItems));
+}
+
+TEST_CASE("SdkController::applyContent: a widget hidden before is shown when it gets content") {
+    MemoryDom dom;
+    NodeId node = dom.addSimilar("A");
+    dom.nodes[node].hidden = true;
+    SdkController controller(dom);
+    ContentBatch batch = controller.scan();
+    controller.applyContent(batch.id, responseJson({itemJson("X", "Name", 100)}));
+    CHECK(dom.visible(node));
+    CHECK(dom.state(node) == std::optional<std::string>("rendered"));
+}
+
+TEST_CASE("SdkController::applyContent: an unusable response hides the whole batch with one warning") {
+    struct BadResponse {
+        const char* name;
+        std::string body;
+        std::string warning;
+    };
+    const std::vector<BadResponse> cases{
+        {"not JSON", "<html>502</html>", "[svc] content unavailable (content: not a JSON object)"},
+        {"malformed item", responseJson({itemJson("X", "N", 1), R"({"sku":"Y"})"}),
+         "[svc] content unavailable (content.widgets[1].items[0]: needs string sku, name and url)"},
+        {"too few widgets", responseJson({itemJson("X", "N", 1)}),
+         "[svc] content unavailable (content response has the wrong number of widgets)"},
+        {"too many widgets", responseJson({"", "", ""}),
+         "[svc] content unavailable (content response has the wrong number of widgets)"},
+    };
+    for (const auto& c : cases) {
+        SUBCASE(c.name) {
+            MemoryDom dom;
+            NodeId a = dom.addSimilar("A");
+            NodeId b = dom.addSimilar("B");
+            SdkController controller(dom);
+            ContentBatch batch = controller.scan();
+            controller.applyContent(batch.id, c.body);
+            for (NodeId node : {a, b}) {
+                CHECK(dom.state(node) == std::optional<std::string>("failed"));
+                CHECK_FALSE(dom.visible(node));
+                CHECK(dom.nodes[node].content == "");
+            }
+            CHECK(dom.warnings == std::vector<std::string>{c.warning});
+            CHECK(controller.pendingWidgetCount() == 0);
+        }
+    }
+}
+
+TEST_CASE("SdkController::failBatch hides the batch and warns once per cause") {
+    MemoryDom dom;
+    NodeId a = dom.addSimilar("A");
+    SdkController controller(dom);
+    ContentBatch first = controller.scan();
+    NodeId b = dom.addSimilar("B");
+    ContentBatch second = controller.scan();
+    NodeId c = dom.addSimilar("C");
+    ContentBatch third = controller.scan();
+    REQUIRE(first.id != second.id);
+    REQUIRE(second.id != third.id);
+
+    controller.failBatch(first.id, "network error");
+    controller.failBatch(second.id, "network error");
+    controller.failBatch(third.id, "HTTP 503");
+    for (NodeId node : {a, b, c}) {
+        CHECK(dom.state(node) == std::optional<std::string>("failed"));
+        CHECK_FALSE(dom.visible(node));
+    }
+    CHECK(dom.warnings == std::vector<std::string>{"[svc] network error", "[svc] HTTP 503"});
+    CHECK(controller.pendingWidgetCount() == 0);
+
+    // Unknown or finished batches are ignored, also for warnings.
+    controller.failBatch(first.id, "late cause");
+    controller.failBatch(99, "unknown batch");
+    CHECK(dom.warnings.size() == 2);
+}
+
+TEST_CASE("SdkController::updateWidgetSku re-claims the widgets of one type with the new SKU") {
+    MemoryDom dom;
+    NodeId similarOne = dom.addSimilar("OLD");
+    NodeId set = dom.addWidget({{"data-svc-widget-id", "SET"}, {"data-touchpoint", "product"}, {"data-sku", "OLD"}});
+    NodeId similarTwo = dom.addSimilar("OLD", true);
+    SdkController controller(dom);
+    ContentBatch batch = controller.scan();
+    controller.applyContent(batch.id, responseJson({itemJson("X", "N", 1), itemJson("Y", "N", 1), ""}));
+    REQUIRE(dom.state(similarTwo) == std::optional<std::string>("empty"));
+
+    ContentBatch update = controller.updateWidgetSku("SIMILAR", "NEW 1");
+    CHECK(update.id == batch.id + 1);
+    CHECK(update.query == "w=SIMILAR&t=product&s=NEW%201&i=&w=SIMILAR&t=product&s=NEW%201&i=");
+    CHECK(dom.get(similarOne, "data-sku") == std::optional<std::string>("NEW 1"));
+    CHECK(dom.get(similarTwo, "data-sku") == std::optional<std::string>("NEW 1"));
+    CHECK(dom.get(set, "data-sku") == std::optional<std::string>("OLD"));
+    CHECK(dom.state(similarOne) == std::optional<std::string>("loading"));
+    CHECK(dom.state(similarTwo) == std::optional<std::string>("loading"));
+    CHECK(dom.state(set) == std::optional<std::string>("rendered"));
+    CHECK(controller.pendingWidgetCount() == 2);
+
+    // The new content replaces the old and shows the widget that was empty.
+    controller.applyContent(update.id, responseJson({itemJson("N-1", "New One", 1), itemJson("N-2", "New Two", 1)}));
+    CHECK(dom.nodes[similarOne].content.find("New One") != std::string::npos);
+    CHECK(dom.nodes[similarTwo].content.find("New Two") != std::string::npos);
+    CHECK(dom.visible(similarTwo));
+    CHECK(dom.warnings.empty());
+}
+
+TEST_CASE("SdkController::updateWidgetSku: a widget still loading leaves its earlier batch") {
+    MemoryDom dom;
+    NodeId node = dom.addSimilar("OLD");
+    SdkController controller(dom);
+    ContentBatch first = controller.scan();
+    ContentBatch update = controller.updateWidgetSku("SIMILAR", "NEW");
+    CHECK(update.id == first.id + 1);
+    CHECK(update.query == "w=SIMILAR&t=product&s=NEW&i=");
+    CHECK(controller.pendingWidgetCount() == 1);  // counted once, in the new batch
+    controller.applyContent(update.id, responseJson({itemJson("N", "New content", 1)}));
+    CHECK(dom.state(node) == std::optional<std::string>("rendered"));
+    CHECK(dom.nodes[node].content.find("New content") != std::string::npos);
+    CHECK(controller.pendingWidgetCount() == 0);
+}
+
+// Regression test (bug found and fixed): sdk/SdkController.cpp updateWidgetSku erases a loading widget from its earlier
+// batch, but applyContent then compares the response's widget count (the server answers
+// for every widget it was asked for) with the shrunken batch: the counts differ, so the
+// other widgets of that batch are hidden as "failed" with the warning "content unavailable
+// (content response has the wrong number of widgets)" instead of being rendered. (Even
+// with the count check relaxed, response index i no longer matches batch index i.)
+TEST_CASE("SdkController: the other widgets of a batch still render after updateWidgetSku took one out") {
+    MemoryDom dom;
+    NodeId similar = dom.addSimilar("OLD");
+    NodeId set = dom.addWidget({{"data-svc-widget-id", "SET"}, {"data-touchpoint", "product"}, {"data-sku", "S"}});
+    SdkController controller(dom);
+    ContentBatch first = controller.scan();
+    ContentBatch update = controller.updateWidgetSku("SIMILAR", "NEW");
+    REQUIRE(update.id != 0);
+
+    // The server answers the first request for both widgets it was asked for.
+    controller.applyContent(first.id, responseJson({itemJson("O", "Old similar", 1), itemJson("T", "Set item", 1)}));
+    CHECK(dom.state(set) == std::optional<std::string>("rendered"));
+    CHECK(dom.nodes[set].content.find("Set item") != std::string::npos);
+    CHECK(dom.state(similar) == std::optional<std::string>("loading"));  // waits for its own batch
+    CHECK(dom.nodes[similar].content.find("Old similar") == std::string::npos);
+    CHECK(dom.warnings.empty());
+}
+
+TEST_CASE("SdkController::updateWidgetSku refuses unknown widget types and empty SKUs with one warning") {
+    struct RefusalCase {
+        std::string type;
+        std::string sku;
+        std::string warning;
+    };
+    const std::vector<RefusalCase> cases{
+        {"FOO", "A", "[svc] updateWidgetSku: widgetId 'FOO' is not one of SET, SIMILAR, SET-Custom"},
+        {"similar", "A", "[svc] updateWidgetSku: widgetId 'similar' is not one of SET, SIMILAR, SET-Custom"},
+        {"SET-Compose", "A", "[svc] updateWidgetSku: widgetId 'SET-Compose' is not one of SET, SIMILAR, SET-Custom"},
+        {"SIMILAR", "", "[svc] updateWidgetSku: sku must be a non-empty string"},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.warning);
+        MemoryDom dom;
+        NodeId node = dom.addSimilar("OLD");
+        SdkController controller(dom);
+        ContentBatch first = controller.scan();
+        ContentBatch refused = controller.updateWidgetSku(c.type, c.sku);
+        CHECK(refused.id == 0);
+        CHECK(refused.query == "");
+        ContentBatch refusedAgain = controller.updateWidgetSku(c.type, c.sku);
+        CHECK(refusedAgain.id == 0);
+        CHECK(dom.warnings == std::vector<std::string>{c.warning});  // once, not per call
+        CHECK(dom.get(node, "data-sku") == std::optional<std::string>("OLD"));
+        CHECK(dom.state(node) == std::optional<std::string>("loading"));
+        CHECK(controller.pendingWidgetCount() == 1);
+        (void)first;
+    }
+}
+
+TEST_CASE("SdkController::updateWidgetSku also repairs a widget that was invalid for lack of a SKU") {
+    MemoryDom dom;
+    NodeId node = dom.addWidget({{"data-svc-widget-id", "SET"}, {"data-touchpoint", "product"}});
+    SdkController controller(dom);
+    CHECK(controller.scan().id == 0);
+    REQUIRE(dom.state(node) == std::optional<std::string>("invalid"));
+    ContentBatch batch = controller.updateWidgetSku("SET", "A");
+    CHECK(batch.id != 0);
+    CHECK(batch.query == "w=SET&t=product&s=A&i=");
+    CHECK(dom.state(node) == std::optional<std::string>("loading"));
+}

@@ -1,0 +1,150 @@
+// Unit tests of graphql/Validator against the test schema of GraphqlTestSchema.hpp.
+#include <doctest/doctest.h>
+
+#include "TestSupport.hpp"
+
+#include <string>
+#include <vector>
+
+#include "GraphqlTestSchema.hpp"
+#include "graphql/Parser.hpp"
+#include "graphql/Validator.hpp"
+
+using svc::graphql::GraphqlError;
+using svc::graphql::Parser;
+using svc::graphql::Validator;
+using svc::graphql::testing::testSchema;
+
+namespace {
+
+// Each error as "<message> (line:column)".
+std::vector<std::string> validate(const std::string& query) {
+    Parser parser(query);
+    auto document = parser.parseDocument();
+    REQUIRE_MESSAGE(document.ok(), (document.ok() ? std::string() : document.error().message));
+    std::vector<std::string> shown;
+    for (const GraphqlError& error : Validator(testSchema()).validate(*document)) {
+        CHECK(error.errorType == "ValidationError");
+        CHECK_FALSE(error.path.has_value());
+        REQUIRE(error.locations.size() == 1);
+        shown.push_back(error.message + " (" + std::to_string(error.locations[0].line) + ":" +
+                        std::to_string(error.locations[0].column) + ")");
+    }
+    return shown;
+}
+
+}  // namespace
+
+TEST_CASE("Validator: valid documents give no errors") {
+    const std::vector<std::string> valid{
+        "{ hello }",
+        "{ __typename hello count sort tags }",
+        "{ a: hello b: hello }",
+        "{ product(sku: \"A\") { sku name price { amount cents } related { sku } } }",
+        "query Q($s: String!) { product(sku: $s) { ...P } } fragment P on Product { name }",
+        "query ($s: String!) { ...Root } fragment Root on Query { product(sku: $s) { sku } }",  // used inside a fragment
+        "query ($b: Boolean!) { hello @skip(if: $b) count @include(if: true) }",
+        "{ node(id: 1) { sku ... on Product { name } } }",
+        "{ greet(name: \"x\") }",                        // punctuation has a default
+        "{ products { sku } }",                           // every argument optional
+        "query ($f: Filter, $l: [Int], $s: Sort) { echo(filter: $f, list: $l, sort: $s) }",
+        "query A { hello } query B { count }",
+    };
+    for (const auto& query : valid) {
+        CAPTURE(query);
+        CHECK(validate(query) == std::vector<std::string>{});
+    }
+}
+
+TEST_CASE("Validator: each error type with its exact message and location") {
+    struct ErrorCase {
+        std::string query;
+        std::vector<std::string> errors;
+    };
+    const std::vector<ErrorCase> cases{
+        {"{ foo }", {"Validation error of type FieldUndefined: Field 'foo' in type 'Query' is undefined @ 'foo' (1:3)"}},
+        {"{ product(sku: \"A\") { bogus } }",
+         {"Validation error of type FieldUndefined: Field 'bogus' in type 'Product' is undefined @ 'product/bogus' (1:23)"}},
+        {"{ p: product(sku: \"A\") {\n  x: nope } }",
+         {"Validation error of type FieldUndefined: Field 'nope' in type 'Product' is undefined @ 'p/x' (2:3)"}},
+        {"{ product { sku } }",
+         {"Validation error of type MissingFieldArgument: Missing field argument sku @ 'product' (1:3)"}},
+        {"{ greet(punctuation: \"?\") }",
+         {"Validation error of type MissingFieldArgument: Missing field argument name @ 'greet' (1:3)"}},
+        {"{ hello(x: 1) }", {"Validation error of type UnknownArgument: Unknown field argument x @ 'hello' (1:9)"}},
+        {"{ product(sku: \"A\", sku: \"B\") { sku } }",
+         {"Validation error of type DuplicateArgumentNames: There can be only one argument named sku @ 'product' (1:21)"}},
+        {"{ product(sku: \"A\") }",
+         {"Validation error of type SubSelectionRequired: Sub selection required for type Product of field product @ 'product' (1:3)"}},
+        {"{ products }",
+         {"Validation error of type SubSelectionRequired: Sub selection required for type [Product!]! of field products @ 'products' (1:3)"}},
+        {"{ hello { x } }",
+         {"Validation error of type SubSelectionNotAllowed: Sub selection not allowed on leaf type String of field hello @ 'hello' (1:3)"}},
+        {"{ product(sku: \"A\") { sku { x } } }",
+         {"Validation error of type SubSelectionNotAllowed: Sub selection not allowed on leaf type ID! of field sku @ 'product/sku' (1:23)"}},
+        {"{ __typename { x } }",
+         {"Validation error of type SubSelectionNotAllowed: Sub selection not allowed on leaf type String! of field __typename @ '__typename' (1:3)"}},
+        {"{ ...F }", {"Validation error of type UndefinedFragment: Undefined fragment F (1:3)"}},
+        {"{ product(sku: \"A\") { ...Missing } }",
+         {"Validation error of type UndefinedFragment: Undefined fragment Missing @ 'product' (1:23)"}},
+        {"{ ... on Nope { hello } }", {"Validation error of type UnknownType: Unknown type Nope (1:3)"}},
+        {"{ ...F } fragment F on Nope { hello }", {"Validation error of type UnknownType: Unknown type Nope (1:10)"}},
+        {"query ($v: Nope) { hello }",
+         {"Validation error of type UnknownType: Unknown type Nope (1:8)", "Validation error of type UnusedVariable: Unused variable v (1:8)"}},
+        {"query ($p: Product) { node(id: $p) { sku } }",
+         {"Validation error of type NonInputTypeOnVariable: Input variable p type Product is not an input type (1:8)"}},
+        {"{ product(sku: $s) { sku } }", {"Validation error of type UndefinedVariable: Undefined variable s (1:16)"}},
+        {"{ echo(list: [1, $x], filter: {brand: $y}) }",
+         {"Validation error of type UndefinedVariable: Undefined variable x (1:18)",
+          "Validation error of type UndefinedVariable: Undefined variable y (1:39)"}},
+        {"query Q($s: String!, $unused: Int) { product(sku: $s) { sku } }",
+         {"Validation error of type UnusedVariable: Unused variable unused (1:22)"}},
+        {"{ hello @foo }", {"Validation error of type UnknownDirective: Unknown directive foo @ 'hello' (1:9)"}},
+        {"{ hello @skip }", {"Validation error of type MissingDirectiveArgument: Missing directive argument if @ 'hello' (1:9)"}},
+        {"{ hello @include(if: true, unless: false) }",
+         {"Validation error of type UnknownDirective: Unknown directive argument unless @ 'hello' (1:28)"}},
+        {"{ hello } query Q { count }",
+         {"Validation error of type LoneAnonymousOperation: Anonymous operation with other operations (1:1)"}},
+        {"query Q { hello }\nquery Q { count }",
+         {"Validation error of type DuplicateOperationName: There can be only one operation named 'Q' (2:1)"}},
+        {"mutation { hello }",
+         {"Validation error of type UnknownOperation: The schema does not support operation type 'mutation' (1:1)"}},
+        {"{ hello } fragment F on Query { count }", {"Validation error of type UnusedFragment: Unused fragment F (1:11)"}},
+        {"{ ...F } fragment F on Query { count } fragment F on Query { hello }",
+         {"Validation error of type DuplicateFragmentName: There can be only one fragment named 'F' (1:40)"}},
+        // Several errors in one document, in document order.
+        {"{ foo product { bar } }",
+         {"Validation error of type FieldUndefined: Field 'foo' in type 'Query' is undefined @ 'foo' (1:3)",
+          "Validation error of type MissingFieldArgument: Missing field argument sku @ 'product' (1:7)",
+          "Validation error of type FieldUndefined: Field 'bar' in type 'Product' is undefined @ 'product/bar' (1:17)"}},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.query);
+        CHECK(validate(c.query) == c.errors);
+    }
+}
+
+TEST_CASE("Validator: a fragment spread is checked against the fragment's type where it is used") {
+    CHECK(validate("{ product(sku: \"A\") { ...P } } fragment P on Product { name nope }") ==
+          std::vector<std::string>{
+              "Validation error of type FieldUndefined: Field 'nope' in type 'Product' is undefined @ 'product/nope' (1:61)"});
+}
+
+TEST_CASE("Validator: a fragment that spreads itself terminates") {
+    // Whatever is reported, validation must return rather than recurse forever.
+    std::vector<std::string> errors = validate("{ ...A } fragment A on Query { hello ...B } fragment B on Query { ...A }");
+    for (const auto& error : errors) CHECK(error.find("Validation error of type") == 0);
+}
+
+// Regression test (bug found and fixed): graphql/Validator.cpp does not report fragment cycles (the GraphQL rule "Fragments
+// must not form cycles"): "{ ...A } fragment A on Query { hello ...A }" validates with no
+// error, and graphql/Executor.cpp collectFields then follows the spread forever and crashes
+// the process with a stack overflow (SIGSEGV). A hostile query kills svc-server.
+TEST_CASE("Validator: fragment cycles are refused") {
+    for (const std::string query : {"{ ...A } fragment A on Query { hello ...A }",
+                                    "{ ...A } fragment A on Query { ...B } fragment B on Query { hello ...A }",
+                                    "{ product(sku: \"A\") { ...P } } fragment P on Product { related { ...P } ... on Product { ...P } }"}) {
+        CAPTURE(query);
+        CHECK_FALSE(validate(query).empty());
+    }
+}
