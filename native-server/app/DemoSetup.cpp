@@ -7,12 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "demo/DemoCatalogGenerator.hpp"
-#include "feed/FeedFileImport.hpp"
 #include "tenant/TenantService.hpp"
 
 namespace svc {
 
-Result<DemoSetupResult> setupDemo(SqliteStorage& storage, const std::string& dataDir) {
+Result<DemoSetupResult> setupDemo(SqliteStorage& storage, FeedImportService& imports, const std::string& dataDir) {
     namespace fs = std::filesystem;
     fs::path demoDir = fs::path(dataDir) / "demo";
     fs::path tenantFile = demoDir / "tenant.json";
@@ -38,13 +37,14 @@ Result<DemoSetupResult> setupDemo(SqliteStorage& storage, const std::string& dat
     DemoCatalogGenerator generator;
     auto summary = generator.generate(demoDir.string());
     if (!summary) return summary.error();
-    auto report = importFeedFile(storage.catalog(), tenant->id, summary->feedPath, FeedImportOptions{});
-    if (!report) return report.error();
+    auto outcome = imports.importFile(*tenant, summary->feedPath, FeedImportOptions{}, "demo");
+    if (!outcome) return outcome.error();
+    if (outcome->record.status != ImportStatus::Applied) return Error::internal("demo import: " + outcome->record.message);
 
     std::ofstream out(tenantFile, std::ios::trunc);
     out << nlohmann::json{{"apiId", tenant->apiId}, {"name", tenant->name}}.dump(2) << "\n";
     if (!out) return Error::unavailable("cannot write " + tenantFile.string());
-    return DemoSetupResult{tenant->apiId, summary->firstSku, *report};
+    return DemoSetupResult{tenant->apiId, summary->firstSku, outcome->report};
 }
 
 }  // namespace svc

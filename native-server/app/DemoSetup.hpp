@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/Result.hpp"
-#include "feed/FeedImporter.hpp"
+#include "feed/FeedImportService.hpp"
 #include "store/SqliteStorage.hpp"
 
 namespace svc {
@@ -16,6 +16,6 @@ struct DemoSetupResult {
     FeedImportReport report;
 };
 
-Result<DemoSetupResult> setupDemo(SqliteStorage& storage, const std::string& dataDir);
+Result<DemoSetupResult> setupDemo(SqliteStorage& storage, FeedImportService& imports, const std::string& dataDir);
 
 }  // namespace svc

@@ -12,7 +12,9 @@
 #include <nlohmann/json.hpp>
 
 #include "app/DemoSetup.hpp"
-#include "feed/FeedFileImport.hpp"
+#include "feed/ImportJson.hpp"
+#include "security/ServerKeys.hpp"
+#include "store/EncryptedFileBlobStore.hpp"
 #include "http/ApiServer.hpp"
 #include "store/SqliteStorage.hpp"
 #include "tenant/TenantService.hpp"
@@ -30,17 +32,6 @@ std::string defaultAssetsDir() {
     auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
     if (error) return "share/svc";
     return (exe.parent_path().parent_path() / "share" / "svc").string();
-}
-
-nlohmann::json reportJson(const FeedImportReport& report) {
-    nlohmann::json errors = nlohmann::json::array();
-    for (const auto& error : report.errors) {
-        errors.push_back({{"line", error.line}, {"column", error.column}, {"kind", rowErrorKindName(error.kind)},
-                          {"message", error.message}});
-    }
-    return {{"rowsRead", report.rowsRead}, {"inserted", report.counts.inserted}, {"updated", report.counts.updated},
-            {"unchanged", report.counts.unchanged}, {"rejected", report.rejected},
-            {"markedDeleted", report.counts.markedDeleted}, {"errors", errors}};
 }
 
 Result<std::pair<std::string, int>> parseListen(const std::string& listen) {
@@ -61,6 +52,8 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     if (!address) return fail(address.error());
     auto storage = SqliteStorage::open(dataDir);
     if (!storage) return fail(storage.error());
+    auto keys = ServerKeys::loadOrCreate(dataDir);
+    if (!keys) return fail(keys.error());
 
     // Signals are taken by one thread with sigwait, so shutdown runs as normal code.
     sigset_t signals;
@@ -75,7 +68,7 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     options.dataDir = dataDir;
     options.assetsDir = assetsDir;
     options.threads = threads;
-    ApiServer server(options, **storage);
+    ApiServer server(options, **storage, *keys);
     auto port = server.bind();
     if (!port) return fail(port.error());
     std::cout << "svc-server: listening on http://" << options.host << ":" << *port << std::endl;
@@ -92,6 +85,50 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     return 0;
 }
 
+// What every data-dir command needs: storage, keys, the encrypted file store and imports.
+struct DataDirContext {
+    std::unique_ptr<SqliteStorage> storage;
+    std::optional<ServerKeys> keys;
+    std::unique_ptr<EncryptedFileBlobStore> files;
+    std::unique_ptr<FeedImportService> imports;
+
+    static Result<DataDirContext> open(const std::string& dataDir) {
+        DataDirContext context;
+        auto storage = SqliteStorage::open(dataDir);
+        if (!storage) return storage.error();
+        context.storage = std::move(*storage);
+        auto keys = ServerKeys::loadOrCreate(dataDir);
+        if (!keys) return keys.error();
+        context.keys = *keys;
+        context.files = std::make_unique<EncryptedFileBlobStore>(dataDir + "/uploads", context.keys->fileEncryptionKey());
+        context.imports = std::make_unique<FeedImportService>(context.storage->catalog(), context.storage->imports(), *context.files,
+                                                               context.storage->clock());
+        return context;
+    }
+
+    Result<Tenant> tenant(const std::string& apiId) {
+        auto found = storage->tenants().findByApiId(apiId);
+        if (!found) return found.error();
+        if (!*found) return Error::notFound("--api-id: no tenant with API ID " + apiId);
+        return **found;
+    }
+};
+
+void print(const nlohmann::ordered_json& json) { std::cout << json.dump(2) << std::endl; }
+
+// Exit codes of import commands: 0 applied, 1 failed, 3 held for confirmation.
+int importExitCode(const FeedImportRecord& record) {
+    if (record.status == ImportStatus::Failed) {
+        std::cerr << "svc-server: import " << record.id << " failed: " << record.message << "\n";
+        return 1;
+    }
+    if (record.status == ImportStatus::Held) {
+        std::cerr << "svc-server: import " << record.id << " " << record.message << "\n";
+        return 3;
+    }
+    return 0;
+}
+
 }  // namespace
 
 int runCli(int argc, char** argv) {
@@ -99,11 +136,12 @@ int runCli(int argc, char** argv) {
     app.require_subcommand(1);
     std::string dataDir;
     std::string assetsDir = defaultAssetsDir();
+    std::string apiId;
 
     auto* serveCommand = app.add_subcommand("serve", "Serve the HTTP API, the SDK and the demo shop");
     std::string listen = "127.0.0.1:8080";
     int threads = 16;
-    serveCommand->add_option("--data-dir", dataDir, "Data directory (SQLite database, demo catalog)")->required();
+    serveCommand->add_option("--data-dir", dataDir, "Data directory (SQLite databases, keys, uploads, demo catalog)")->required();
     serveCommand->add_option("--listen", listen, "Address to listen on, HOST:PORT")->capture_default_str();
     serveCommand->add_option("--assets-dir", assetsDir, "Directory with sdk/, loader/ and web-demo/")->capture_default_str();
     serveCommand->add_option("--threads", threads, "Worker threads")->check(CLI::Range(1, 512))->capture_default_str();
@@ -114,20 +152,53 @@ int runCli(int argc, char** argv) {
     std::string tenantName;
     tenantCreate->add_option("--data-dir", dataDir, "Data directory")->required();
     tenantCreate->add_option("--name", tenantName, "Shop name")->required();
+    auto* tenantConfigure = tenantCommand->add_subcommand("configure", "Change a tenant's settings");
+    double maxDeleteShare = -1;
+    tenantConfigure->add_option("--data-dir", dataDir, "Data directory")->required();
+    tenantConfigure->add_option("--api-id", apiId, "The tenant's API ID")->required();
+    tenantConfigure->add_option("--max-delete-share", maxDeleteShare,
+                                "A full feed that would delete more than this share of the catalog (0 to 1) is held for confirmation")
+        ->check(CLI::Range(0.0, 1.0))
+        ->required();
 
     auto* feedCommand = app.add_subcommand("feed", "Product feeds");
     feedCommand->require_subcommand(1);
-    auto* feedImport = feedCommand->add_subcommand("import", "Import a CSV feed file for a tenant; prints the import report as JSON");
-    std::string apiId;
     std::string feedFile;
     FeedImportOptions importOptions;
     std::string delimiter = ";";
-    feedImport->add_option("--data-dir", dataDir, "Data directory")->required();
-    feedImport->add_option("--api-id", apiId, "The tenant's API ID")->required();
-    feedImport->add_flag("--delta", importOptions.delta, "Delta feed: only the listed products change");
-    feedImport->add_option("--identifier", importOptions.identifier, "Column that identifies a record")->capture_default_str();
-    feedImport->add_option("--delimiter", delimiter, "Column separator (one character)")->capture_default_str();
-    feedImport->add_option("FILE", feedFile, "CSV feed file")->required();
+    bool force = false;
+    int64_t importId = 0;
+    size_t historyLimit = 20;
+    auto addFeedOptions = [&](CLI::App* command) {
+        command->add_option("--data-dir", dataDir, "Data directory")->required();
+        command->add_option("--api-id", apiId, "The tenant's API ID")->required();
+        command->add_flag("--delta", importOptions.delta, "Delta feed: only the listed products change");
+        command->add_option("--identifier", importOptions.identifier, "Column that identifies a record")->capture_default_str();
+        command->add_option("--delimiter", delimiter, "Column separator (one character)")->capture_default_str();
+        command->add_option("FILE", feedFile, "CSV feed file")->required();
+    };
+    auto* feedImport = feedCommand->add_subcommand("import",
+        "Import a CSV feed file now; prints the history entry as JSON. Exit code 0 applied, 1 failed, 3 held");
+    addFeedOptions(feedImport);
+    feedImport->add_flag("--force", force, "Apply a full feed even if it would delete more than the tenant's max delete share");
+    auto* feedValidate = feedCommand->add_subcommand("validate",
+        "Dry run: report row errors and what importing FILE would change, without changing anything");
+    addFeedOptions(feedValidate);
+    auto* feedHistory = feedCommand->add_subcommand("history", "The tenant's imports, newest first");
+    feedHistory->add_option("--data-dir", dataDir, "Data directory")->required();
+    feedHistory->add_option("--api-id", apiId, "The tenant's API ID")->required();
+    feedHistory->add_option("--limit", historyLimit, "How many")->check(CLI::Range(1, 1000))->capture_default_str();
+    auto addImportIdOptions = [&](CLI::App* command) {
+        command->add_option("--data-dir", dataDir, "Data directory")->required();
+        command->add_option("--api-id", apiId, "The tenant's API ID")->required();
+        command->add_option("--import-id", importId, "The import's id (see `feed history`)")->required()->check(CLI::PositiveNumber);
+    };
+    auto* feedShow = feedCommand->add_subcommand("show", "One import with its row errors");
+    addImportIdOptions(feedShow);
+    auto* feedConfirm = feedCommand->add_subcommand("confirm", "Apply a held import");
+    addImportIdOptions(feedConfirm);
+    auto* feedDiscard = feedCommand->add_subcommand("discard", "Drop a held import without applying it");
+    addImportIdOptions(feedDiscard);
 
     auto* demoCommand = app.add_subcommand("demo", "The demo shop");
     demoCommand->require_subcommand(1);
@@ -142,34 +213,77 @@ int runCli(int argc, char** argv) {
 
     if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads);
 
-    auto storage = SqliteStorage::open(dataDir);
-    if (!storage) return fail(storage.error());
+    auto context = DataDirContext::open(dataDir);
+    if (!context) return fail(context.error());
+    auto& storage = *context->storage;
 
     if (tenantCreate->parsed()) {
-        auto created = TenantService((*storage)->tenants()).create(tenantName);
+        auto created = TenantService(storage.tenants()).create(tenantName);
         if (!created) return fail(created.error());
-        std::cout << nlohmann::json{{"apiId", created->tenant.apiId}, {"apiSecret", created->apiSecret},
-                                    {"feedId", created->tenant.feedId}}.dump(2)
-                  << std::endl;
+        print({{"apiId", created->tenant.apiId}, {"apiSecret", created->apiSecret}, {"feedId", created->tenant.feedId}});
         return 0;
     }
-    if (feedImport->parsed()) {
+    if (tenantConfigure->parsed()) {
+        auto tenant = context->tenant(apiId);
+        if (!tenant) return fail(tenant.error());
+        if (auto status = storage.tenants().setMaxDeleteShare(tenant->id, maxDeleteShare); !status) return fail(status.error());
+        print({{"apiId", tenant->apiId}, {"maxDeleteShare", maxDeleteShare}});
+        return 0;
+    }
+    if (feedImport->parsed() || feedValidate->parsed()) {
         if (delimiter.size() != 1) return fail(Error::invalidArgument("--delimiter: must be exactly one character"));
         importOptions.delimiter = delimiter[0];
-        auto tenant = (*storage)->tenants().findByApiId(apiId);
+        auto tenant = context->tenant(apiId);
         if (!tenant) return fail(tenant.error());
-        if (!*tenant) return fail(Error::notFound("--api-id: no tenant with API ID " + apiId));
-        auto report = importFeedFile((*storage)->catalog(), (*tenant)->id, feedFile, importOptions);
-        if (!report) return fail(report.error());
-        std::cout << reportJson(*report).dump(2) << std::endl;
+        if (feedValidate->parsed()) {
+            auto outcome = context->imports->dryRunFile(*tenant, feedFile, importOptions);
+            if (!outcome) return fail(outcome.error());
+            print(dryRunJson(outcome->report, importOptions.delta, exceedsDeleteShare(outcome->report, importOptions.delta, tenant->maxDeleteShare)));
+            return 0;
+        }
+        auto outcome = context->imports->importFile(*tenant, feedFile, importOptions, "cli", force);
+        if (!outcome) return fail(outcome.error());
+        print(importRecordJson(outcome->record, true));
+        return importExitCode(outcome->record);
+    }
+    if (feedHistory->parsed()) {
+        auto tenant = context->tenant(apiId);
+        if (!tenant) return fail(tenant.error());
+        auto records = storage.imports().list(tenant->id, historyLimit);
+        if (!records) return fail(records.error());
+        auto list = nlohmann::ordered_json::array();
+        for (const auto& record : *records) list.push_back(importRecordJson(record, false));
+        print({{"imports", list}});
+        return 0;
+    }
+    if (feedShow->parsed() || feedConfirm->parsed() || feedDiscard->parsed()) {
+        auto tenant = context->tenant(apiId);
+        if (!tenant) return fail(tenant.error());
+        if (feedConfirm->parsed()) {
+            auto outcome = context->imports->confirm(*tenant, importId);
+            if (!outcome) return fail(outcome.error());
+            print(importRecordJson(outcome->record, true));
+            return importExitCode(outcome->record);
+        }
+        if (feedDiscard->parsed()) {
+            auto record = context->imports->discard(*tenant, importId);
+            if (!record) return fail(record.error());
+            print(importRecordJson(*record, false));
+            return 0;
+        }
+        auto record = storage.imports().find(tenant->id, importId);
+        if (!record) return fail(record.error());
+        if (!*record) return fail(Error::notFound("--import-id: import " + std::to_string(importId) + " does not exist"));
+        print(importRecordJson(**record, true));
         return 0;
     }
     if (demoSetup->parsed()) {
-        auto result = setupDemo(**storage, dataDir);
+        auto result = setupDemo(storage, *context->imports, dataDir);
         if (!result) return fail(result.error());
-        std::cout << nlohmann::json{{"apiId", result->apiId}, {"firstSku", result->firstSku},
-                                    {"import", reportJson(result->report)}}.dump(2)
-                  << std::endl;
+        print({{"apiId", result->apiId}, {"firstSku", result->firstSku},
+               {"import", {{"rowsRead", result->report.rowsRead}, {"inserted", result->report.counts.inserted},
+                           {"updated", result->report.counts.updated}, {"unchanged", result->report.counts.unchanged},
+                           {"rejected", result->report.rejected}, {"markedDeleted", result->report.counts.markedDeleted}}}});
         return 0;
     }
     return 2;

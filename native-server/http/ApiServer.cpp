@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "http/HttpErrors.hpp"
+#include "http/RequestContext.hpp"
+#include "text/StringUtil.hpp"
 #include "http/StaticFiles.hpp"
 #include "widget/ContentRequest.hpp"
 
@@ -19,14 +21,6 @@ thread_local std::chrono::steady_clock::time_point requestStarted;
 
 void replaceAll(std::string& text, const std::string& from, const std::string& to) {
     for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
-}
-
-bool isSafeHostHeader(const std::string& host) {
-    if (host.empty() || host.size() > 255) return false;
-    for (char c : host) {
-        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == ':' || c == '[' || c == ']')) return false;
-    }
-    return true;
 }
 
 void allowAnyOrigin(httplib::Response& response) {
@@ -43,13 +37,19 @@ std::string readFile(const std::filesystem::path& path) {
 
 }  // namespace
 
-ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage)
+ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const ServerKeys& keys)
     : options_(std::move(options)),
       storage_(storage),
       tenants_(storage.tenants()),
       recommendations_(storage.catalog()),
       widgetContent_(recommendations_),
-      graphql_(recommendations_) {
+      graphql_(recommendations_),
+      files_(options_.dataDir + "/uploads", keys.fileEncryptionKey()),
+      signer_(keys.uploadSigningKey()),
+      imports_(storage.catalog(), storage.imports(), files_, storage.clock()),
+      worker_(imports_, storage.imports(), storage.tenants(), storage.clock()),
+      feedRoutes_(tenants_, storage.imports(), imports_, files_, signer_, worker_, storage.clock(), options_.feeds,
+                  [this](const httplib::Request& request) { return baseUrl(request); }) {
     // Defaults of Debian's cpp-httplib cost ~44 ms per keep-alive request (Nagle plus
     // delayed ACK) and close connections after 5 requests; see docs/adr/0005.
     server_.set_tcp_nodelay(true);
@@ -57,13 +57,19 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage)
     server_.set_keep_alive_timeout(30);
     server_.set_read_timeout(10, 0);
     server_.set_write_timeout(10, 0);
-    server_.set_payload_max_length(8 * 1024 * 1024);
+    // The streaming feed routes take large bodies; every other route is limited in the
+    // pre-routing handler, before a body is read into memory.
+    server_.set_payload_max_length(options_.feeds.maxUploadBytes);
     int threads = options_.threads;
     server_.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
     registerRoutes();
+    worker_.start();
 }
 
-ApiServer::~ApiServer() { stop(); }
+ApiServer::~ApiServer() {
+    stop();
+    worker_.stop();
+}
 
 Result<int> ApiServer::bind() {
     if (options_.port == 0) {
@@ -91,15 +97,27 @@ std::optional<Tenant> ApiServer::tenantByApiId(const std::string& apiId) {
     return **tenant;
 }
 
-std::string ApiServer::publicBaseUrl(const httplib::Request& request) const {
-    std::string host = request.get_header_value("Host");
-    if (!isSafeHostHeader(host)) host = options_.host + ":" + std::to_string(port_);
-    return "http://" + host;
+std::string ApiServer::baseUrl(const httplib::Request& request) const {
+    return publicBaseUrl(request, options_.host + ":" + std::to_string(port_));
 }
 
 void ApiServer::registerRoutes() {
-    server_.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
+    server_.set_pre_routing_handler([this](const httplib::Request& request, httplib::Response& response) {
         requestStarted = std::chrono::steady_clock::now();
+        bool streaming = (request.method == "PUT" && request.path.rfind("/feeds/uploads/", 0) == 0) ||
+                         (request.method == "POST" && request.path == "/feeds/validate");
+        if (streaming) return httplib::Server::HandlerResponse::Unhandled;
+        if (request.get_header_value("Transfer-Encoding").find("chunked") != std::string::npos) {
+            sendError(response, Error::invalidArgument("content-length: required (chunked bodies are only taken by feed uploads)"));
+            response.status = 411;
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        auto length = parseInt64(request.get_header_value("Content-Length"));
+        if (length && static_cast<size_t>(*length) > options_.maxRequestBytes) {
+            sendError(response, Error::resourceExhausted("the request body is larger than " + std::to_string(options_.maxRequestBytes) + " bytes"));
+            response.status = 413;
+            return httplib::Server::HandlerResponse::Handled;
+        }
         return httplib::Server::HandlerResponse::Unhandled;
     });
     server_.set_logger([this](const httplib::Request& request, const httplib::Response& response) {
@@ -138,6 +156,7 @@ void ApiServer::registerRoutes() {
         response.set_header("Access-Control-Max-Age", "86400");
         response.status = 204;
     });
+    feedRoutes_.registerOn(server_);
     server_.Get("/demo", [](const httplib::Request&, httplib::Response& response) { response.set_redirect("/demo/"); });
     server_.Get("/demo/(.*)", [this](const httplib::Request& request, httplib::Response& response) { serveDemo(request, response); });
 }
@@ -149,7 +168,7 @@ void ApiServer::serveLoader(const httplib::Request& request, httplib::Response& 
     if (!loader) return sendError(response, Error::unavailable("loader.js is missing from " + options_.assetsDir));
     std::string script = loader->content;
     replaceAll(script, "__SVC_API_ID__", nlohmann::json(tenant->apiId).dump());
-    replaceAll(script, "__SVC_BASE_URL__", nlohmann::json(publicBaseUrl(request)).dump());
+    replaceAll(script, "__SVC_BASE_URL__", nlohmann::json(baseUrl(request)).dump());
     // Short cache: the loader is the stable URL in shops' pages; the SDK behind it may change.
     response.set_header("Cache-Control", "public, max-age=300");
     response.set_content(script, "text/javascript; charset=utf-8");
@@ -209,7 +228,7 @@ void ApiServer::serveDemo(const httplib::Request& request, httplib::Response& re
         bool wellFormed = !apiId.empty() && apiId.find_first_not_of("0123456789abcdefABCDEF-") == std::string::npos;
         if (!wellFormed) return sendError(response, Error::notFound("no demo tenant: run `svc-server demo setup` first"));
         replaceAll(file->content, "__SVC_API_ID__", apiId);
-        replaceAll(file->content, "__SVC_SDK_URL__", publicBaseUrl(request));
+        replaceAll(file->content, "__SVC_SDK_URL__", baseUrl(request));
     }
     response.set_header("Cache-Control", generated ? "public, max-age=86400" : "no-cache");
     response.set_content(file->content, file->contentType);

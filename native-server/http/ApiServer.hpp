@@ -6,8 +6,14 @@
 #include <memory>
 #include <string>
 
+#include "feed/FeedImportService.hpp"
+#include "feed/ImportWorker.hpp"
+#include "feed/UploadSigner.hpp"
 #include "graphql/GraphqlService.hpp"
+#include "http/FeedRoutes.hpp"
 #include "http/Metrics.hpp"
+#include "security/ServerKeys.hpp"
+#include "store/EncryptedFileBlobStore.hpp"
 #include "recommend/RecommendationService.hpp"
 #include "recommend/WidgetContentService.hpp"
 #include "store/SqliteStorage.hpp"
@@ -21,11 +27,13 @@ struct ServerOptions {
     std::string dataDir;
     std::string assetsDir;  // holds sdk/, loader/, web-demo/
     int threads = 16;
+    FeedRoutesOptions feeds;
+    size_t maxRequestBytes = size_t{8} << 20;  // every route but the streaming feed routes
 };
 
 class ApiServer {
 public:
-    ApiServer(ServerOptions options, SqliteStorage& storage);
+    ApiServer(ServerOptions options, SqliteStorage& storage, const ServerKeys& keys);
     ~ApiServer();
     // Binds the listening socket; returns the port or an error naming the address.
     Result<int> bind();
@@ -42,7 +50,7 @@ private:
     void serveGraphql(const httplib::Request& request, httplib::Response& response);
     void serveDemo(const httplib::Request& request, httplib::Response& response);
     void serveSdkAsset(const httplib::Request& request, httplib::Response& response);
-    std::string publicBaseUrl(const httplib::Request& request) const;
+    std::string baseUrl(const httplib::Request& request) const;
 
     ServerOptions options_;
     SqliteStorage& storage_;
@@ -50,6 +58,11 @@ private:
     RecommendationService recommendations_;
     WidgetContentService widgetContent_;
     graphql::GraphqlService graphql_;
+    EncryptedFileBlobStore files_;
+    UploadSigner signer_;
+    FeedImportService imports_;
+    ImportWorker worker_;
+    FeedRoutes feedRoutes_;
     Metrics metrics_;
     httplib::Server server_;
     int port_ = 0;

@@ -36,6 +36,13 @@ std::string routeLabel(const std::string& method, const std::string& path) {
     if (path == "/healthz" || path == "/metrics" || path == "/graphql") route = path;
     else if (path.rfind("/demo/", 0) == 0 || path == "/demo") route = "/demo/*";
     else if (path.rfind("/sdk/", 0) == 0) route = "/sdk/*";
+    else if (path == "/feeds/uploads" || path == "/feeds/imports" || path == "/feeds/validate") route = path;
+    else if (path.rfind("/feeds/uploads/", 0) == 0) route = "/feeds/uploads/:id";
+    else if (path.rfind("/feeds/imports/", 0) == 0) {
+        size_t action = path.find('/', std::string("/feeds/imports/").size());
+        route = "/feeds/imports/:id" + (action == std::string::npos ? std::string() : path.substr(action));
+        if (route != "/feeds/imports/:id" && route != "/feeds/imports/:id/confirm" && route != "/feeds/imports/:id/discard") route = "other";
+    }
     else if (path.size() > 10 && path.compare(path.size() - 10, 10, "/loader.js") == 0) route = "/:apiId/loader.js";
     else if (path.size() > 8 && path.compare(path.size() - 8, 8, "/content") == 0) route = "/:apiId/content";
     else route = "other";

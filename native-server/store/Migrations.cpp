@@ -10,7 +10,7 @@ struct Migration {
     const char* sql;
 };
 
-const std::vector<Migration>& migrations() {
+const std::vector<Migration>& mainMigrations() {
     static const std::vector<Migration> list = {
         {1, R"sql(
 CREATE TABLE tenants (
@@ -21,10 +21,53 @@ CREATE TABLE tenants (
     secret_hash TEXT NOT NULL,
     currency TEXT NOT NULL DEFAULT 'EUR',
     locale TEXT NOT NULL DEFAULT 'de-DE',
+    max_delete_share REAL NOT NULL DEFAULT 0.5,
     created_at INTEGER NOT NULL
 );
-CREATE TABLE products (
+CREATE TABLE feed_imports (
+    id INTEGER PRIMARY KEY,
     tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+    source TEXT NOT NULL,
+    delta INTEGER NOT NULL,
+    identifier TEXT NOT NULL,
+    delimiter TEXT NOT NULL,
+    status TEXT NOT NULL,
+    file_key TEXT NOT NULL DEFAULT '',
+    created_at INTEGER NOT NULL,
+    started_at INTEGER NOT NULL DEFAULT 0,
+    finished_at INTEGER NOT NULL DEFAULT 0,
+    rows_read INTEGER NOT NULL DEFAULT 0,
+    inserted INTEGER NOT NULL DEFAULT 0,
+    updated INTEGER NOT NULL DEFAULT 0,
+    unchanged INTEGER NOT NULL DEFAULT 0,
+    rejected INTEGER NOT NULL DEFAULT 0,
+    marked_deleted INTEGER NOT NULL DEFAULT 0,
+    message TEXT NOT NULL DEFAULT '',
+    row_errors TEXT NOT NULL DEFAULT '[]'
+);
+CREATE INDEX feed_imports_by_tenant ON feed_imports(tenant_id, id);
+CREATE INDEX feed_imports_pending ON feed_imports(status, id) WHERE status IN ('queued', 'running');
+CREATE TABLE feed_uploads (
+    id TEXT PRIMARY KEY,
+    tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+    identifier TEXT NOT NULL,
+    delimiter TEXT NOT NULL,
+    delta INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    consumed_at INTEGER,
+    import_id INTEGER REFERENCES feed_imports(id)
+);
+)sql"},
+    };
+    return list;
+}
+
+const std::vector<Migration>& catalogMigrations() {
+    // tenant_id refers to tenants(id) in the main database (no cross-file foreign keys).
+    static const std::vector<Migration> list = {
+        {1, R"sql(
+CREATE TABLE products (
+    tenant_id INTEGER NOT NULL,
     sku TEXT NOT NULL,
     main_sku TEXT NOT NULL,
     model TEXT NOT NULL DEFAULT '',
@@ -45,6 +88,7 @@ CREATE TABLE products (
     properties TEXT NOT NULL DEFAULT '{}',
     deleted INTEGER NOT NULL DEFAULT 0,
     updated_at INTEGER NOT NULL,
+    last_seen_at INTEGER NOT NULL,
     PRIMARY KEY (tenant_id, sku)
 ) WITHOUT ROWID;
 CREATE INDEX products_by_main_sku ON products(tenant_id, main_sku);
@@ -54,11 +98,15 @@ CREATE INDEX products_available_by_category ON products(tenant_id, primary_categ
     return list;
 }
 
+const std::vector<Migration>& migrationsOf(DatabaseKind kind) {
+    return kind == DatabaseKind::Main ? mainMigrations() : catalogMigrations();
+}
+
 }  // namespace
 
-int latestSchemaVersion() { return migrations().back().version; }
+int latestSchemaVersion(DatabaseKind kind) { return migrationsOf(kind).back().version; }
 
-Status migrate(SqliteDatabase& db) {
+Status migrate(SqliteDatabase& db, DatabaseKind kind) {
     if (auto status = db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)");
         !status) {
         return status;
@@ -68,11 +116,11 @@ Status migrate(SqliteDatabase& db) {
     auto row = query->step();
     if (!row) return row.error();
     int current = static_cast<int>(query->integer(0));
-    if (current > latestSchemaVersion()) {
+    if (current > latestSchemaVersion(kind)) {
         return Error::unavailable("database schema version " + std::to_string(current) +
-                                  " is newer than this svc-server (" + std::to_string(latestSchemaVersion()) + ")");
+                                  " is newer than this svc-server (" + std::to_string(latestSchemaVersion(kind)) + ")");
     }
-    for (const auto& migration : migrations()) {
+    for (const auto& migration : migrationsOf(kind)) {
         if (migration.version <= current) continue;
         auto transaction = SqliteTransaction::begin(db);
         if (!transaction) return transaction.error();

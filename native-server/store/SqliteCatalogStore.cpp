@@ -1,16 +1,20 @@
 #include "store/SqliteCatalogStore.hpp"
 
-#include <ctime>
+#include <unordered_set>
+
 #include <nlohmann/json.hpp>
+
+#include "catalog/Availability.hpp"
+#include "text/JsonWriter.hpp"
 
 namespace svc {
 namespace {
 
 constexpr const char* kProductColumns =
     "sku, main_sku, model, variant, name, deeplink, image, thumbnail, brand, color, description, category_paths, "
-    "stock, retail_price, discount_price, lowest_price_30d, properties, deleted";
+    "stock, retail_price, discount_price, lowest_price_30d, properties, deleted, last_seen_at";
 
-Product readProduct(const SqliteStatement& row) {
+Product readProduct(const SqliteStatement& row, int64_t now) {
     Product product;
     product.sku = row.text(0);
     product.mainSku = row.text(1);
@@ -40,169 +44,237 @@ Product readProduct(const SqliteStatement& row) {
         }
     }
     product.deleted = row.integer(17) != 0;
+    product.lastSeenAt = row.integer(18);
+    product.stale = isStale(product.lastSeenAt, now);
     return product;
 }
 
-Result<std::vector<Product>> readProducts(SqliteStatement& query) {
+Result<std::vector<Product>> readProducts(SqliteStatement& query, int64_t now) {
     std::vector<Product> products;
     while (true) {
         auto row = query.step();
         if (!row) return row.error();
         if (!*row) return products;
-        products.push_back(readProduct(query));
+        products.push_back(readProduct(query, now));
     }
 }
 
-std::string categoryPathsJson(const Product& product) { return nlohmann::json(product.categoryPaths).dump(); }
-
-std::string propertiesJson(const Product& product) {
-    nlohmann::json object = nlohmann::json::object();
-    for (const auto& [key, value] : product.properties) object[key] = value;
-    return object.dump();
-}
-
-// The columns one feed field writes, with their values for a product.
-struct ColumnValue {
-    const char* column;
-    std::variant<std::string, int64_t, std::optional<int64_t>> value;
-};
-
-std::vector<ColumnValue> columnsFor(FeedField field, const Product& product) {
+// The table columns one feed field writes (category paths write two).
+std::vector<const char*> columnsOf(FeedField field) {
     switch (field) {
         case FeedField::Sku: return {};
-        case FeedField::MainSku: return {{"main_sku", product.mainSku}};
-        case FeedField::Model: return {{"model", product.model}};
-        case FeedField::Stock: return {{"stock", product.stock}};
-        case FeedField::Variant: return {{"variant", product.variant}};
-        case FeedField::Name: return {{"name", product.name}};
-        case FeedField::RetailPrice: return {{"retail_price", product.retailPrice}};
-        case FeedField::DiscountPrice: return {{"discount_price", product.discountPrice}};
-        case FeedField::Deeplink: return {{"deeplink", product.deeplink}};
-        case FeedField::Image: return {{"image", product.image}};
-        case FeedField::Thumbnail: return {{"thumbnail", product.thumbnail}};
-        case FeedField::CategoryPaths:
-            return {{"category_paths", categoryPathsJson(product)}, {"primary_category", product.primaryCategory()}};
-        case FeedField::Brand: return {{"brand", product.brand}};
-        case FeedField::Color: return {{"color", product.color}};
-        case FeedField::Description: return {{"description", product.description}};
-        case FeedField::LowestPrice30d: return {{"lowest_price_30d", product.lowestPrice30d}};
+        case FeedField::MainSku: return {"main_sku"};
+        case FeedField::Model: return {"model"};
+        case FeedField::Stock: return {"stock"};
+        case FeedField::Variant: return {"variant"};
+        case FeedField::Name: return {"name"};
+        case FeedField::RetailPrice: return {"retail_price"};
+        case FeedField::DiscountPrice: return {"discount_price"};
+        case FeedField::Deeplink: return {"deeplink"};
+        case FeedField::Image: return {"image"};
+        case FeedField::Thumbnail: return {"thumbnail"};
+        case FeedField::CategoryPaths: return {"category_paths", "primary_category"};
+        case FeedField::Brand: return {"brand"};
+        case FeedField::Color: return {"color"};
+        case FeedField::Description: return {"description"};
+        case FeedField::LowestPrice30d: return {"lowest_price_30d"};
     }
     return {};
 }
 
-void bindValue(SqliteStatement& statement, int index, const ColumnValue& column) {
-    std::visit([&](const auto& value) { statement.bind(index, value); }, column.value);
+// Binds the field's values for `product` from `index` on; returns the next free index.
+int bindField(SqliteStatement& statement, int index, FeedField field, const Product& product, std::string& scratch) {
+    switch (field) {
+        case FeedField::Sku: return index;
+        case FeedField::MainSku: statement.bind(index, product.mainSku); break;
+        case FeedField::Model: statement.bind(index, product.model); break;
+        case FeedField::Stock: statement.bind(index, product.stock); break;
+        case FeedField::Variant: statement.bind(index, product.variant); break;
+        case FeedField::Name: statement.bind(index, product.name); break;
+        case FeedField::RetailPrice: statement.bind(index, product.retailPrice); break;
+        case FeedField::DiscountPrice: statement.bind(index, product.discountPrice); break;
+        case FeedField::Deeplink: statement.bind(index, product.deeplink); break;
+        case FeedField::Image: statement.bind(index, product.image); break;
+        case FeedField::Thumbnail: statement.bind(index, product.thumbnail); break;
+        case FeedField::CategoryPaths:
+            scratch = jsonStringArray(product.categoryPaths);
+            statement.bind(index, scratch);  // bound as a copy (SQLITE_TRANSIENT)
+            statement.bind(index + 1, product.primaryCategory());
+            return index + 2;
+        case FeedField::Brand: statement.bind(index, product.brand); break;
+        case FeedField::Color: statement.bind(index, product.color); break;
+        case FeedField::Description: statement.bind(index, product.description); break;
+        case FeedField::LowestPrice30d: statement.bind(index, product.lowestPrice30d); break;
+    }
+    return index + 1;
 }
 
 class SqliteCatalogImport : public CatalogImport {
 public:
-    SqliteCatalogImport(std::unique_ptr<SqliteDatabase> db, SqliteTransaction transaction, int64_t tenantId)
-        : db_(std::move(db)), transaction_(std::move(transaction)), tenantId_(tenantId) {}
-
-    Status prepare() {
-        if (auto status = db_->execute("CREATE TEMP TABLE IF NOT EXISTS import_seen (sku TEXT PRIMARY KEY) WITHOUT ROWID");
-            !status) {
-            return status;
-        }
-        return db_->execute("DELETE FROM temp.import_seen");
-    }
+    SqliteCatalogImport(std::unique_ptr<SqliteDatabase> db, SqliteTransaction transaction, int64_t tenantId, int64_t now)
+        : db_(std::move(db)), transaction_(std::move(transaction)), tenantId_(tenantId), now_(now) {}
 
     Status upsert(const Product& product, const std::set<FeedField>& fields, bool replaceProperties) override {
-        std::vector<ColumnValue> columns;
-        for (FeedField field : fields) {
-            for (auto& column : columnsFor(field, product)) columns.push_back(std::move(column));
+        if (!select_ || fields != fields_ || replaceProperties != replaceProperties_) {
+            if (auto status = prepareStatements(fields, replaceProperties); !status) return status;
         }
-        if (replaceProperties) columns.push_back({"properties", propertiesJson(product)});
+        seen_.insert(product.sku);
 
-        auto seen = db_->prepare("INSERT OR IGNORE INTO temp.import_seen(sku) VALUES (?)");
-        if (!seen) return seen.error();
-        seen->bind(1, product.sku);
-        if (auto status = seen->run(); !status) return status;
-
-        // Compare with the stored row, so the import reports exact counts and
-        // leaves unchanged rows (and their updated_at) alone.
-        std::string select = "SELECT deleted";
-        for (const auto& column : columns) select += std::string(", ") + column.column + " IS ?";
-        select += " FROM products WHERE tenant_id = ? AND sku = ?";
-        auto existing = db_->prepare(select);
-        if (!existing) return existing.error();
-        int index = 1;
-        for (const auto& column : columns) bindValue(*existing, index++, column);
-        existing->bind(index++, tenantId_).bind(index, product.sku);
-        auto found = existing->step();
+        // Compare with the stored row, so the import reports exact counts and leaves
+        // unchanged rows alone (only "last seen" is refreshed, hourly).
+        select_->reset();
+        int index = bindValues(*select_, 1, product);
+        select_->bind(index, tenantId_).bind(index + 1, product.sku);
+        auto found = select_->step();
         if (!found) return found.error();
-        int64_t now = static_cast<int64_t>(std::time(nullptr));
         if (!*found) {
-            std::string insert = "INSERT INTO products(tenant_id, sku, main_sku, updated_at";
-            std::string values = "VALUES (?, ?, ?, ?";
-            for (const auto& column : columns) {
-                if (std::string(column.column) == "main_sku") continue;
-                insert += std::string(", ") + column.column;
-                values += ", ?";
-            }
-            auto statement = db_->prepare(insert + ") " + values + ")");
-            if (!statement) return statement.error();
-            int position = 1;
-            statement->bind(position++, tenantId_).bind(position++, product.sku).bind(position++, product.mainSku).bind(position++, now);
-            for (const auto& column : columns) {
-                if (std::string(column.column) == "main_sku") continue;
-                bindValue(*statement, position++, column);
-            }
-            if (auto status = statement->run(); !status) return status;
+            insert_->reset();
+            insert_->bind(1, tenantId_).bind(2, product.sku).bind(3, now_).bind(4, now_);
+            int next = 5;
+            if (insertMainSkuSeparately_) insert_->bind(next++, product.mainSku);
+            bindValues(*insert_, next, product);
+            if (auto status = insert_->run(); !status) return status;
             ++counts_.inserted;
             return Status::success();
         }
-        bool unchanged = existing->integer(0) == 0;
-        for (size_t i = 0; i < columns.size() && unchanged; ++i) unchanged = existing->integer(static_cast<int>(i) + 1) != 0;
-        if (unchanged) {
+        bool deleted = select_->integer(0) != 0;
+        int64_t lastSeenAt = select_->integer(1);
+        bool same = !deleted;
+        for (int i = 0; i < columnCount_ && same; ++i) same = select_->integer(i + 2) != 0;
+        if (same) {
             ++counts_.unchanged;
-            return Status::success();
+            if (now_ - lastSeenAt < kSeenResolutionSeconds) return Status::success();
+            touch_->reset();
+            touch_->bind(1, now_).bind(2, tenantId_).bind(3, product.sku);
+            return touch_->run();
         }
-        std::string update = "UPDATE products SET deleted = 0, updated_at = ?";
-        for (const auto& column : columns) update += std::string(", ") + column.column + " = ?";
-        update += " WHERE tenant_id = ? AND sku = ?";
-        auto statement = db_->prepare(update);
-        if (!statement) return statement.error();
-        int position = 1;
-        statement->bind(position++, now);
-        for (const auto& column : columns) bindValue(*statement, position++, column);
-        statement->bind(position++, tenantId_).bind(position, product.sku);
-        if (auto status = statement->run(); !status) return status;
+        update_->reset();
+        update_->bind(1, now_).bind(2, now_);
+        index = bindValues(*update_, 3, product);
+        update_->bind(index, tenantId_).bind(index + 1, product.sku);
+        if (auto status = update_->run(); !status) return status;
         ++counts_.updated;
         return Status::success();
     }
 
+    ImportCounts pendingCounts() const override { return counts_; }
+
+    Result<int64_t> countMissing() override {
+        if (missing_) return static_cast<int64_t>(missing_->size());
+        auto query = db_->prepare("SELECT sku FROM products WHERE tenant_id = ? AND deleted = 0");
+        if (!query) return query.error();
+        query->bind(1, tenantId_);
+        std::vector<std::string> missing;
+        while (true) {
+            auto row = query->step();
+            if (!row) return row.error();
+            if (!*row) break;
+            std::string sku = query->text(0);
+            if (!seen_.count(sku)) missing.push_back(std::move(sku));
+        }
+        missing_ = std::move(missing);
+        return static_cast<int64_t>(missing_->size());
+    }
+
     Result<ImportCounts> commit(bool markMissingDeleted) override {
         if (markMissingDeleted) {
-            auto statement = db_->prepare(
-                "UPDATE products SET deleted = 1, updated_at = ? WHERE tenant_id = ? AND deleted = 0 "
-                "AND sku NOT IN (SELECT sku FROM temp.import_seen)");
-            if (!statement) return statement.error();
-            statement->bind(1, static_cast<int64_t>(std::time(nullptr))).bind(2, tenantId_);
-            if (auto status = statement->run(); !status) return status.error();
-            counts_.markedDeleted = db_->changes();
+            auto missing = countMissing();
+            if (!missing) return missing.error();
+            auto mark = db_->prepare("UPDATE products SET deleted = 1, updated_at = ? WHERE tenant_id = ? AND sku = ?");
+            if (!mark) return mark.error();
+            for (const auto& sku : *missing_) {
+                mark->reset();
+                mark->bind(1, now_).bind(2, tenantId_).bind(3, sku);
+                if (auto status = mark->run(); !status) return status.error();
+            }
+            counts_.markedDeleted = *missing;
         }
         if (auto status = transaction_.commit(); !status) return status.error();
         return counts_;
     }
 
 private:
+    Status prepareStatements(const std::set<FeedField>& fields, bool replaceProperties) {
+        fields_ = fields;
+        replaceProperties_ = replaceProperties;
+        orderedFields_.clear();
+        std::vector<std::string> columns;
+        for (FeedField field : fields) {
+            if (field == FeedField::Sku) continue;
+            orderedFields_.push_back(field);
+            for (const char* column : columnsOf(field)) columns.emplace_back(column);
+        }
+        if (replaceProperties) columns.emplace_back("properties");
+        columnCount_ = static_cast<int>(columns.size());
+
+        // main_sku is NOT NULL: an insert writes it even when the feed has no main-sku column
+        // (then it is the SKU, see FeedRowMapper).
+        bool feedHasMainSku = fields.count(FeedField::MainSku) > 0;
+        std::string select = "SELECT deleted, last_seen_at";
+        std::string insert = std::string("INSERT INTO products(tenant_id, sku, updated_at, last_seen_at") + (feedHasMainSku ? "" : ", main_sku");
+        std::string insertValues = std::string("VALUES (?, ?, ?, ?") + (feedHasMainSku ? "" : ", ?");
+        std::string update = "UPDATE products SET deleted = 0, updated_at = ?, last_seen_at = ?";
+        for (const auto& column : columns) {
+            select += ", " + column + " IS ?";
+            insert += ", " + column;
+            insertValues += ", ?";
+            update += ", " + column + " = ?";
+        }
+        select += " FROM products WHERE tenant_id = ? AND sku = ?";
+        update += " WHERE tenant_id = ? AND sku = ?";
+        insertMainSkuSeparately_ = !feedHasMainSku;
+        auto selectStatement = db_->prepare(select);
+        auto insertStatement = db_->prepare(insert + ") " + insertValues + ")");
+        auto updateStatement = db_->prepare(update);
+        auto touchStatement = db_->prepare("UPDATE products SET last_seen_at = ? WHERE tenant_id = ? AND sku = ?");
+        for (auto* statement : {&selectStatement, &insertStatement, &updateStatement, &touchStatement}) {
+            if (!*statement) return statement->error();
+        }
+        select_.emplace(std::move(*selectStatement));
+        insert_.emplace(std::move(*insertStatement));
+        update_.emplace(std::move(*updateStatement));
+        touch_.emplace(std::move(*touchStatement));
+        return Status::success();
+    }
+
+    int bindValues(SqliteStatement& statement, int index, const Product& product) {
+        for (FeedField field : orderedFields_) index = bindField(statement, index, field, product, scratch_);
+        if (replaceProperties_) {
+            scratchProperties_ = jsonStringObject(product.properties);
+            statement.bind(index++, scratchProperties_);
+        }
+        return index;
+    }
+
     std::unique_ptr<SqliteDatabase> db_;
     SqliteTransaction transaction_;
     int64_t tenantId_;
+    int64_t now_;
     ImportCounts counts_;
+    std::unordered_set<std::string> seen_;
+    std::optional<std::vector<std::string>> missing_;
+    std::set<FeedField> fields_;
+    std::vector<FeedField> orderedFields_;
+    bool replaceProperties_ = false;
+    bool insertMainSkuSeparately_ = false;
+    int columnCount_ = 0;
+    std::optional<SqliteStatement> select_, insert_, update_, touch_;
+    std::string scratch_, scratchProperties_;
 };
 
 }  // namespace
 
-Result<std::unique_ptr<CatalogImport>> SqliteCatalogStore::beginImport(int64_t tenantId) {
+Result<std::unique_ptr<CatalogImport>> SqliteCatalogStore::beginImport(int64_t tenantId, int64_t now) {
     auto db = SqliteDatabase::open(databasePath_);
     if (!db) return db.error();
+    // A larger page cache for the import connection only: imports touch many pages once.
+    // Imports are queued work: waiting for another import is better than failing.
+    if (auto status = (*db)->execute("PRAGMA cache_size = -65536"); !status) return status.error();
+    sqlite3_busy_timeout((*db)->handle(), 15 * 60 * 1000);
     auto transaction = SqliteTransaction::begin(**db);
     if (!transaction) return transaction.error();
-    auto import = std::make_unique<SqliteCatalogImport>(std::move(*db), std::move(*transaction), tenantId);
-    if (auto status = import->prepare(); !status) return status.error();
-    return std::unique_ptr<CatalogImport>(std::move(import));
+    return std::unique_ptr<CatalogImport>(
+        std::make_unique<SqliteCatalogImport>(std::move(*db), std::move(*transaction), tenantId, now));
 }
 
 Result<std::vector<Product>> SqliteCatalogStore::articleVariants(int64_t tenantId, const std::string& skuOrMainSku) {
@@ -212,26 +284,27 @@ Result<std::vector<Product>> SqliteCatalogStore::articleVariants(int64_t tenantI
                                  "(SELECT main_sku FROM products WHERE tenant_id = ?1 AND sku = ?2), ?2) ORDER BY sku");
     if (!query) return query.error();
     query->bind(1, tenantId).bind(2, skuOrMainSku);
-    return readProducts(*query);
+    return readProducts(*query, clock_.nowSeconds());
 }
 
 Result<std::vector<Product>> SqliteCatalogStore::availableInCategory(int64_t tenantId, const std::string& categoryPath,
                                                                      size_t limit) {
     std::lock_guard lock(readerMutex_);
+    int64_t now = clock_.nowSeconds();
     auto query = reader_.prepare(std::string("SELECT ") + kProductColumns +
                                  " FROM products WHERE tenant_id = ? AND primary_category = ? AND deleted = 0 AND stock > 0"
-                                 " ORDER BY main_sku, sku LIMIT ?");
+                                 " AND last_seen_at >= ? ORDER BY main_sku, sku LIMIT ?");
     if (!query) return query.error();
-    query->bind(1, tenantId).bind(2, categoryPath).bind(3, static_cast<int64_t>(limit));
-    return readProducts(*query);
+    query->bind(1, tenantId).bind(2, categoryPath).bind(3, now - kAbsentAfterSeconds).bind(4, static_cast<int64_t>(limit));
+    return readProducts(*query, now);
 }
 
 Result<CatalogStats> SqliteCatalogStore::stats(int64_t tenantId) {
     std::lock_guard lock(readerMutex_);
     auto query = reader_.prepare(
-        "SELECT COUNT(*), COALESCE(SUM(stock > 0), 0) FROM products WHERE tenant_id = ? AND deleted = 0");
+        "SELECT COUNT(*), COALESCE(SUM(stock > 0 AND last_seen_at >= ?), 0) FROM products WHERE tenant_id = ? AND deleted = 0");
     if (!query) return query.error();
-    query->bind(1, tenantId);
+    query->bind(1, clock_.nowSeconds() - kAbsentAfterSeconds).bind(2, tenantId);
     auto row = query->step();
     if (!row) return row.error();
     return CatalogStats{query->integer(0), query->integer(1)};

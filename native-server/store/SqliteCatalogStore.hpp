@@ -5,6 +5,7 @@
 #include <mutex>
 #include <string>
 
+#include "core/Clock.hpp"
 #include "store/CatalogStore.hpp"
 #include "store/SqliteDatabase.hpp"
 
@@ -12,10 +13,10 @@ namespace svc {
 
 class SqliteCatalogStore : public CatalogStore {
 public:
-    SqliteCatalogStore(std::string databasePath, SqliteDatabase& reader, std::mutex& readerMutex)
-        : databasePath_(std::move(databasePath)), reader_(reader), readerMutex_(readerMutex) {}
+    SqliteCatalogStore(std::string databasePath, SqliteDatabase& reader, std::mutex& readerMutex, const Clock& clock)
+        : databasePath_(std::move(databasePath)), reader_(reader), readerMutex_(readerMutex), clock_(clock) {}
 
-    Result<std::unique_ptr<CatalogImport>> beginImport(int64_t tenantId) override;
+    Result<std::unique_ptr<CatalogImport>> beginImport(int64_t tenantId, int64_t now) override;
     Result<std::vector<Product>> articleVariants(int64_t tenantId, const std::string& skuOrMainSku) override;
     Result<std::vector<Product>> availableInCategory(int64_t tenantId, const std::string& categoryPath, size_t limit) override;
     Result<CatalogStats> stats(int64_t tenantId) override;
@@ -24,6 +25,7 @@ private:
     std::string databasePath_;
     SqliteDatabase& reader_;
     std::mutex& readerMutex_;
+    const Clock& clock_;
 };
 
 }  // namespace svc

@@ -34,6 +34,7 @@ public:
     std::string text(int column) const;
     int64_t integer(int column) const;
     bool isNull(int column) const;
+    sqlite3_stmt* handle() const { return statement_; }
     std::optional<int64_t> optionalInteger(int column) const;
 
 private:

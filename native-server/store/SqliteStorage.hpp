@@ -4,7 +4,9 @@
 #include <mutex>
 #include <string>
 
+#include "core/Clock.hpp"
 #include "store/SqliteCatalogStore.hpp"
+#include "store/SqliteFeedImportStore.hpp"
 #include "store/SqliteDatabase.hpp"
 #include "store/SqliteTenantStore.hpp"
 
@@ -12,18 +14,27 @@ namespace svc {
 
 class SqliteStorage {
 public:
-    static Result<std::unique_ptr<SqliteStorage>> open(const std::string& dataDir);
+    // `clock` must outlive the storage; the system clock when none is given.
+    static Result<std::unique_ptr<SqliteStorage>> open(const std::string& dataDir, const Clock* clock = nullptr);
 
     TenantStore& tenants() { return *tenants_; }
     CatalogStore& catalog() { return *catalog_; }
-    const std::string& databasePath() const { return databasePath_; }
+    FeedImportStore& imports() { return *imports_; }
+    const Clock& clock() const { return *clock_; }
+    const std::string& catalogPath() const { return catalogPath_; }
 
 private:
-    std::string databasePath_;
-    std::unique_ptr<SqliteDatabase> reader_;
-    std::mutex readerMutex_;
+    std::string mainPath_;
+    std::string catalogPath_;
+    std::unique_ptr<SqliteDatabase> main_;
+    std::mutex mainMutex_;
+    std::unique_ptr<SqliteDatabase> catalogReader_;
+    std::mutex catalogMutex_;
     std::unique_ptr<SqliteTenantStore> tenants_;
     std::unique_ptr<SqliteCatalogStore> catalog_;
+    std::unique_ptr<SqliteFeedImportStore> imports_;
+    std::unique_ptr<Clock> ownedClock_;
+    const Clock* clock_ = nullptr;
 };
 
 }  // namespace svc

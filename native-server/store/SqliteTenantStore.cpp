@@ -5,7 +5,7 @@
 namespace svc {
 namespace {
 
-constexpr const char* kColumns = "id, api_id, name, feed_id, secret_hash, currency, locale";
+constexpr const char* kColumns = "id, api_id, name, feed_id, secret_hash, currency, locale, max_delete_share";
 
 Tenant readTenant(const SqliteStatement& row) {
     Tenant tenant;
@@ -16,6 +16,7 @@ Tenant readTenant(const SqliteStatement& row) {
     tenant.secretHash = row.text(4);
     tenant.currency = row.text(5);
     tenant.locale = row.text(6);
+    tenant.maxDeleteShare = sqlite3_column_double(row.handle(), 7);
     return tenant;
 }
 
@@ -40,11 +41,31 @@ Result<Tenant> SqliteTenantStore::create(const Tenant& tenant) {
     return stored;
 }
 
+Status SqliteTenantStore::setMaxDeleteShare(int64_t tenantId, double share) {
+    std::lock_guard lock(mutex_);
+    auto statement = db_.prepare("UPDATE tenants SET max_delete_share = ? WHERE id = ?");
+    if (!statement) return statement.error();
+    sqlite3_bind_double(statement->handle(), 1, share);
+    statement->bind(2, tenantId);
+    return statement->run();
+}
+
 Result<std::optional<Tenant>> SqliteTenantStore::findByApiId(const std::string& apiId) {
     std::lock_guard lock(mutex_);
     auto query = db_.prepare(std::string("SELECT ") + kColumns + " FROM tenants WHERE api_id = ?");
     if (!query) return query.error();
     query->bind(1, apiId);
+    auto row = query->step();
+    if (!row) return row.error();
+    if (!*row) return std::optional<Tenant>{};
+    return std::optional<Tenant>{readTenant(*query)};
+}
+
+Result<std::optional<Tenant>> SqliteTenantStore::findById(int64_t tenantId) {
+    std::lock_guard lock(mutex_);
+    auto query = db_.prepare(std::string("SELECT ") + kColumns + " FROM tenants WHERE id = ?");
+    if (!query) return query.error();
+    query->bind(1, tenantId);
     auto row = query->step();
     if (!row) return row.error();
     if (!*row) return std::optional<Tenant>{};

@@ -11,7 +11,9 @@ public:
     SqliteTenantStore(SqliteDatabase& db, std::mutex& mutex) : db_(db), mutex_(mutex) {}
     Result<Tenant> create(const Tenant& tenant) override;
     Result<std::optional<Tenant>> findByApiId(const std::string& apiId) override;
+    Result<std::optional<Tenant>> findById(int64_t tenantId) override;
     Result<std::vector<Tenant>> list() override;
+    Status setMaxDeleteShare(int64_t tenantId, double share) override;
 
 private:
     SqliteDatabase& db_;

@@ -28,8 +28,10 @@ struct Product {
     std::optional<int64_t> lowestPrice30d;   // cents, where the law requires it
     std::map<std::string, std::string> properties;  // every further feed column
     bool deleted = false;
+    int64_t lastSeenAt = 0;  // when a feed last contained it (Unix time)
+    bool stale = false;      // absent from every feed for over 24 hours: treated as out of stock
 
-    bool available() const { return !deleted && stock > 0; }
+    bool available() const { return !deleted && !stale && stock > 0; }
     // The price a shopper pays: the discount price when given, else the retail price.
     std::optional<int64_t> sellingPrice() const { return discountPrice ? discountPrice : retailPrice; }
     const std::string& primaryCategory() const {

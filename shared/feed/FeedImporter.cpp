@@ -2,8 +2,15 @@
 
 namespace svc {
 
-FeedImporter::FeedImporter(CatalogImport& import, FeedImportOptions options)
-    : import_(import), options_(std::move(options)), reader_(options_.delimiter) {}
+FeedImporter::FeedImporter(CatalogImport& import, FeedImportOptions options, int64_t liveBefore)
+    : import_(import), options_(std::move(options)), reader_(options_.delimiter) {
+    report_.liveBefore = liveBefore;
+}
+
+bool exceedsDeleteShare(const FeedImportReport& report, bool delta, double maxDeleteShare) {
+    if (delta || report.liveBefore == 0) return false;
+    return static_cast<double>(report.counts.markedDeleted) > maxDeleteShare * static_cast<double>(report.liveBefore);
+}
 
 void FeedImporter::reject(RowError error) {
     ++report_.rejected;
@@ -58,7 +65,7 @@ Status FeedImporter::feed(std::string_view chunk) {
     return Status::success();
 }
 
-Result<FeedImportReport> FeedImporter::finish() {
+Result<FeedImportReport> FeedImporter::finishReading() {
     if (!failure_) reader_.finish(*this);
     if (failure_) return *failure_;
     if (!headerSeen_) return Error::invalidArgument("line 1: the feed is empty (no header)");
@@ -67,9 +74,12 @@ Result<FeedImportReport> FeedImporter::finish() {
         return Error::invalidArgument("the full feed has no valid row (" + std::to_string(report_.rejected) +
                                       " rejected); nothing was applied");
     }
-    auto counts = import_.commit(!options_.delta);
-    if (!counts) return counts.error();
-    report_.counts = *counts;
+    report_.counts = import_.pendingCounts();
+    if (!options_.delta) {
+        auto missing = import_.countMissing();
+        if (!missing) return missing.error();
+        report_.counts.markedDeleted = *missing;
+    }
     return report_;
 }
 

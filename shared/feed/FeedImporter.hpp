@@ -24,20 +24,23 @@ struct FeedImportOptions {
 struct FeedImportReport {
     int64_t rowsRead = 0;
     int64_t rejected = 0;
-    ImportCounts counts;
+    ImportCounts counts;       // markedDeleted: what a full feed marks (or would mark) deleted
+    int64_t liveBefore = 0;    // live products of the tenant before the import (for the truncation guard)
     std::vector<RowError> errors;  // the first kMaxReportedErrors
     static constexpr size_t kMaxReportedErrors = 1000;
 };
 
 class FeedImporter : private CsvSink {
 public:
-    FeedImporter(CatalogImport& import, FeedImportOptions options);
+    // `liveBefore`: the tenant's live products before the import (from CatalogStore::stats).
+    FeedImporter(CatalogImport& import, FeedImportOptions options, int64_t liveBefore = 0);
 
     // Feeds the next bytes. Fails (and the import must be abandoned) when the
     // header is unusable or the store fails.
     Status feed(std::string_view chunk);
-    // Ends the file and commits. On failure nothing has been applied.
-    Result<FeedImportReport> finish();
+    // Ends the file and reports what committing would change, without committing:
+    // the caller applies it (CatalogImport::commit), holds it, or drops it (dry run).
+    Result<FeedImportReport> finishReading();
 
 private:
     void onRecord(const CsvRecord& record) override;
@@ -53,5 +56,9 @@ private:
     std::optional<Error> failure_;
     bool headerSeen_ = false;
 };
+
+// The guard against truncated full feeds: applying would delete more than `maxDeleteShare`
+// of the live catalog, so the import is held for an operator.
+bool exceedsDeleteShare(const FeedImportReport& report, bool delta, double maxDeleteShare);
 
 }  // namespace svc

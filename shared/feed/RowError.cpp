@@ -16,4 +16,15 @@ std::string_view rowErrorKindName(RowErrorKind kind) {
     return "unknown";
 }
 
+bool parseRowErrorKind(std::string_view name, RowErrorKind& out) {
+    for (int i = 0; i <= static_cast<int>(RowErrorKind::DuplicateIdentifier); ++i) {
+        auto kind = static_cast<RowErrorKind>(i);
+        if (rowErrorKindName(kind) == name) {
+            out = kind;
+            return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace svc

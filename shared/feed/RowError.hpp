@@ -18,6 +18,7 @@ enum class RowErrorKind {
 };
 
 std::string_view rowErrorKindName(RowErrorKind kind);
+bool parseRowErrorKind(std::string_view name, RowErrorKind& out);
 
 struct RowError {
     RowErrorKind kind;

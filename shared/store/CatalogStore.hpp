@@ -30,6 +30,11 @@ public:
     // so a stock-and-price feed never blanks names or images. Properties are
     // replaced when `replaceProperties` is set (the feed has property columns).
     virtual Status upsert(const Product& product, const std::set<FeedField>& fields, bool replaceProperties) = 0;
+    // Counts so far (inserted, updated, unchanged); markedDeleted stays 0 until commit.
+    virtual ImportCounts pendingCounts() const = 0;
+    // Live (not deleted) products of the tenant that this import has not upserted:
+    // what a full feed would mark deleted.
+    virtual Result<int64_t> countMissing() = 0;
     // Full feeds mark every product of the tenant not upserted in this import as deleted.
     virtual Result<ImportCounts> commit(bool markMissingDeleted) = 0;
 };
@@ -42,11 +47,13 @@ struct CatalogStats {
 class CatalogStore {
 public:
     virtual ~CatalogStore() = default;
-    virtual Result<std::unique_ptr<CatalogImport>> beginImport(int64_t tenantId) = 0;
+    // `now` is recorded as the time the feed's products were last seen.
+    virtual Result<std::unique_ptr<CatalogImport>> beginImport(int64_t tenantId, int64_t now) = 0;
     // All variants of the article named by a SKU or a main SKU (deleted ones included;
-    // callers filter). Empty when the id is unknown.
+    // callers filter; `stale` is set by the 24-hour rule). Empty when the id is unknown.
     virtual Result<std::vector<Product>> articleVariants(int64_t tenantId, const std::string& skuOrMainSku) = 0;
-    // Available variants whose primary category equals `categoryPath`, at most `limit` rows.
+    // Available variants (in stock, not deleted, not stale) whose primary category equals
+    // `categoryPath`, at most `limit` rows.
     virtual Result<std::vector<Product>> availableInCategory(int64_t tenantId, const std::string& categoryPath,
                                                              size_t limit) = 0;
     virtual Result<CatalogStats> stats(int64_t tenantId) = 0;

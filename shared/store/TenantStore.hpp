@@ -15,7 +15,10 @@ public:
     // Stores a new tenant and returns it with its id set. AlreadyExists on a duplicate API ID.
     virtual Result<Tenant> create(const Tenant& tenant) = 0;
     virtual Result<std::optional<Tenant>> findByApiId(const std::string& apiId) = 0;
+    virtual Result<std::optional<Tenant>> findById(int64_t tenantId) = 0;
     virtual Result<std::vector<Tenant>> list() = 0;
+    // The truncation guard's threshold: a full feed deleting more than this share is held.
+    virtual Status setMaxDeleteShare(int64_t tenantId, double share) = 0;
 };
 
 }  // namespace svc

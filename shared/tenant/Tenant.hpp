@@ -13,6 +13,7 @@ struct Tenant {
     std::string secretHash;  // see native-server/tenant/SecretHasher
     std::string currency = "EUR";
     std::string locale = "de-DE";
+    double maxDeleteShare = 0.5;  // a full feed deleting more of the catalog is held for confirmation
 };
 
 }  // namespace svc

@@ -48,11 +48,15 @@ TEST_CASE("demo setup is idempotent and the server serves the demo shop for the 
     {
         auto storage = SqliteStorage::open(dir.path());
         REQUIRE(storage);
-        auto first = setupDemo(**storage, dir.path());
+        auto keys = ServerKeys::loadOrCreate(dir.path());
+        REQUIRE(keys);
+        EncryptedFileBlobStore files(dir.path() + "/uploads", keys->fileEncryptionKey());
+        FeedImportService imports((*storage)->catalog(), (*storage)->imports(), files, (*storage)->clock());
+        auto first = setupDemo(**storage, imports, dir.path());
         REQUIRE(first);
         CHECK(first->report.rejected == 0);
         CHECK(first->report.counts.inserted == first->report.rowsRead);
-        auto again = setupDemo(**storage, dir.path());
+        auto again = setupDemo(**storage, imports, dir.path());
         REQUIRE(again);
         CHECK(again->apiId == first->apiId);
         CHECK(again->report.counts.unchanged == first->report.rowsRead);

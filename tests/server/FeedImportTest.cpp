@@ -1,7 +1,6 @@
 #include <doctest/doctest.h>
 
 #include "ServerFixture.hpp"
-#include "feed/FeedFileImport.hpp"
 #include "recommend/RecommendationService.hpp"
 
 using namespace svc;
@@ -33,7 +32,7 @@ struct Catalog {
         FeedImportOptions options;
         options.delta = delta;
         options.identifier = identifier;
-        return importFeedFile(storage->catalog(), tenant.id, dir.file("feed.csv", csv), options);
+        return test::importFeedFile(*storage, tenant, dir.path(), dir.file("feed.csv", csv), options);
     }
     std::vector<Product> variants(const std::string& id) {
         auto found = storage->catalog().articleVariants(tenant.id, id);
@@ -159,7 +158,7 @@ TEST_CASE("the identifier column named by the upload is the record key") {
 TEST_CASE("readers keep the previous catalog until an import commits") {
     Catalog catalog;
     REQUIRE(catalog.import(test::feedCsv({kHeader, row("A-S", "A", "3", "Old name")})));
-    auto import = catalog.storage->catalog().beginImport(catalog.tenant.id);
+    auto import = catalog.storage->catalog().beginImport(catalog.tenant.id, catalog.storage->clock().nowSeconds());
     REQUIRE(import);
     Product changed = catalog.variants("A-S").front();
     changed.name = "New name";
@@ -170,7 +169,7 @@ TEST_CASE("readers keep the previous catalog until an import commits") {
 
     // An import abandoned without commit leaves nothing behind.
     {
-        auto abandoned = catalog.storage->catalog().beginImport(catalog.tenant.id);
+        auto abandoned = catalog.storage->catalog().beginImport(catalog.tenant.id, catalog.storage->clock().nowSeconds());
         REQUIRE(abandoned);
         changed.name = "Never";
         REQUIRE((*abandoned)->upsert(changed, {FeedField::Sku, FeedField::Name}, false));

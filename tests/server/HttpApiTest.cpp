@@ -4,7 +4,6 @@
 #include <nlohmann/json.hpp>
 
 #include "ServerFixture.hpp"
-#include "feed/FeedFileImport.hpp"
 
 using namespace svc;
 using nlohmann::json;
@@ -33,14 +32,17 @@ struct ApiFixture {
         REQUIRE(created);
         tenant = created->tenant;
         secret = created->apiSecret;
+        // The second feed drops the catalog's only product: allow it past the truncation guard.
+        REQUIRE(server.storage->tenants().setMaxDeleteShare(tenant.id, 1.0));
+        tenant.maxDeleteShare = 1.0;
         std::string jeans = "Women > Jeans";
-        auto first = importFeedFile(server.storage->catalog(), tenant.id,
-                                    dir.file("1.csv", test::feedCsv({kHeader, item("E", "M5", "3", jeans, "Blue")})), {});
+        auto first = test::importFeedFile(*server.storage, tenant, dir.path(),
+                                          dir.file("1.csv", test::feedCsv({kHeader, item("E", "M5", "3", jeans, "Blue")})));
         REQUIRE(first);
         auto feed = test::feedCsv({kHeader, item("A", "M1", "4", jeans, "Blue"), item("B", "M2", "2", jeans, "Blue"),
                                    item("C", "M3", "9", jeans, "Red", "5200"), item("D", "M4", "0", jeans, "Blue"),
                                    item("F", "M6", "5", "Women > Shirts", "Blue"), item("G", "M2", "1", jeans, "Black")});
-        auto second = importFeedFile(server.storage->catalog(), tenant.id, dir.file("2.csv", feed), {});
+        auto second = test::importFeedFile(*server.storage, tenant, dir.path(), dir.file("2.csv", feed));
         REQUIRE(second);
         REQUIRE(second->counts.markedDeleted == 1);
     }

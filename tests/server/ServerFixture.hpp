@@ -3,14 +3,20 @@
 // real HTTP server on an ephemeral loopback port, a real HTTP client.
 #include <httplib.h>
 
+#include <atomic>
 #include <cstdlib>
+#include <optional>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
 #include <thread>
 
+#include "app/SystemClock.hpp"
+#include "feed/FeedImportService.hpp"
 #include "http/ApiServer.hpp"
+#include "security/ServerKeys.hpp"
+#include "store/EncryptedFileBlobStore.hpp"
 #include "store/SqliteStorage.hpp"
 #include "tenant/TenantService.hpp"
 
@@ -37,19 +43,43 @@ private:
     std::string path_;
 };
 
+// A clock the tests move by hand (the 24-hour rule, URL expiry).
+class ManualClock : public Clock {
+public:
+    int64_t nowSeconds() const override { return now.load(); }
+    void advance(int64_t seconds) { now += seconds; }
+    std::atomic<int64_t> now{SystemClock().nowSeconds()};
+};
+
+// Imports a file the way the CLI does; a failed import becomes an Error with its message.
+inline Result<FeedImportReport> importFeedFile(SqliteStorage& storage, const Tenant& tenant, const std::string& dataDir,
+                                               const std::string& path, const FeedImportOptions& options = {}) {
+    auto keys = ServerKeys::loadOrCreate(dataDir);
+    if (!keys) return keys.error();
+    EncryptedFileBlobStore files(dataDir + "/uploads", keys->fileEncryptionKey());
+    FeedImportService service(storage.catalog(), storage.imports(), files, storage.clock());
+    auto outcome = service.importFile(tenant, path, options, "test");
+    if (!outcome) return outcome.error();
+    if (outcome->record.status == ImportStatus::Failed) return Error::invalidArgument(outcome->record.message);
+    if (outcome->record.status == ImportStatus::Held) return Error::permissionDenied(outcome->record.message);
+    return outcome->report;
+}
+
 class RunningServer {
 public:
-    explicit RunningServer(const std::string& dataDir) {
-        auto opened = SqliteStorage::open(dataDir);
+    explicit RunningServer(const std::string& dataDir, const Clock* clock = nullptr, ServerOptions options = {}) {
+        auto opened = SqliteStorage::open(dataDir, clock);
         if (!opened) throw std::runtime_error(opened.error().message);
         storage = std::move(*opened);
-        ServerOptions options;
+        auto loaded = ServerKeys::loadOrCreate(dataDir);
+        if (!loaded) throw std::runtime_error(loaded.error().message);
+        keys = *loaded;
         options.host = "127.0.0.1";
         options.port = 0;
         options.dataDir = dataDir;
         options.assetsDir = SVC_ASSETS_DIR;
         options.threads = 4;
-        server = std::make_unique<ApiServer>(options, *storage);
+        server = std::make_unique<ApiServer>(options, *storage, *keys);
         auto port = server->bind();
         if (!port) throw std::runtime_error(port.error().message);
         thread = std::thread([this] { server->run(); });
@@ -66,6 +96,7 @@ public:
     }
 
     std::unique_ptr<SqliteStorage> storage;
+    std::optional<ServerKeys> keys;
     std::unique_ptr<ApiServer> server;
     std::thread thread;
 };

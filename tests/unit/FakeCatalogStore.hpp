@@ -17,7 +17,7 @@ public:
     std::optional<Error> failure;                      // every read fails with it when set
     std::vector<std::string> calls;                    // "articleVariants(1,A)", "availableInCategory(1,X,2000)"
 
-    Result<std::unique_ptr<CatalogImport>> beginImport(int64_t) override { return Error::internal("not supported by the fake"); }
+    Result<std::unique_ptr<CatalogImport>> beginImport(int64_t, int64_t) override { return Error::internal("not supported by the fake"); }
 
     Result<std::vector<Product>> articleVariants(int64_t tenantId, const std::string& skuOrMainSku) override {
         calls.push_back("articleVariants(" + std::to_string(tenantId) + "," + skuOrMainSku + ")");

@@ -40,12 +40,21 @@ public:
     std::optional<bool> markMissingDeleted;
     std::optional<size_t> failUpsertNumber;  // 1-based upsert that fails
     std::optional<Error> commitError;
-    ImportCounts countsToReturn{3, 2, 1, 4};
+    ImportCounts countsToReturn{3, 2, 1, 0};
+    int countMissingCalls = 0;
+    int64_t missingToReturn = 4;
+    std::optional<Error> countMissingError;
 
     Status upsert(const Product& product, const std::set<FeedField>& fields, bool replaceProperties) override {
         upserts.push_back({product, fields, replaceProperties});
         if (failUpsertNumber && upserts.size() == *failUpsertNumber) return Error::unavailable("disk full");
         return Status::success();
+    }
+    ImportCounts pendingCounts() const override { return countsToReturn; }
+    Result<int64_t> countMissing() override {
+        ++countMissingCalls;
+        if (countMissingError) return *countMissingError;
+        return missingToReturn;
     }
     Result<ImportCounts> commit(bool markMissing) override {
         ++commitCalls;
@@ -68,7 +77,7 @@ Result<FeedImportReport> importAll(RecordingImport& store, const std::string& fe
     for (size_t offset = 0; offset < feed.size(); offset += chunkSize) {
         if (!importer.feed(std::string_view(feed).substr(offset, chunkSize))) break;
     }
-    return importer.finish();
+    return importer.finishReading();
 }
 
 FeedImportOptions deltaOptions() {
@@ -127,7 +136,7 @@ TEST_CASE("FeedImporter: feed() reports a header failure at once and keeps faili
     Status second = importer.feed("A;1\n");
     REQUIRE_FALSE(second.ok());
     CHECK(second.error().message == first.error().message);
-    auto result = importer.finish();
+    auto result = importer.finishReading();
     REQUIRE_FALSE(result.ok());
     CHECK(result.error().message == first.error().message);
     CHECK(store.commitCalls == 0);
@@ -179,7 +188,7 @@ TEST_CASE("FeedImporter: malformed rows are counted and reading continues") {
     CHECK(result->errors[2].column == 2);
     CHECK(result->errors[2].message == "quoted value is never closed");
     CHECK(store.upsertedSkus() == std::vector<std::string>{"C"});
-    CHECK(store.commitCalls == 1);
+    CHECK(store.commitCalls == 0);  // the caller commits, holds or drops
 }
 
 TEST_CASE("FeedImporter: delta feeds keep missing products, full feeds mark them deleted") {
@@ -194,13 +203,13 @@ TEST_CASE("FeedImporter: delta feeds keep missing products, full feeds mark them
         options.delta = c.delta;
         auto result = importAll(store, "sku;stock\nA;1\n", options);
         REQUIRE(result.ok());
-        CHECK(store.commitCalls == 1);
-        CHECK(store.markMissingDeleted == std::optional<bool>(c.markMissingDeleted));
+        CHECK(store.commitCalls == 0);  // the caller commits, holds or drops
+        CHECK(store.countMissingCalls == (c.markMissingDeleted ? 1 : 0));
         // The store's counts reach the report.
         CHECK(result->counts.inserted == 3);
         CHECK(result->counts.updated == 2);
         CHECK(result->counts.unchanged == 1);
-        CHECK(result->counts.markedDeleted == 4);
+        CHECK(result->counts.markedDeleted == (c.markMissingDeleted ? 4 : 0));
     }
 }
 
@@ -226,14 +235,14 @@ TEST_CASE("FeedImporter: a full feed without one valid row is refused and not co
     }
 }
 
-TEST_CASE("FeedImporter: a delta feed without valid rows still commits (nothing to change)") {
+TEST_CASE("FeedImporter: a delta feed without valid rows is reported, not refused (nothing to change)") {
     RecordingImport store;
     auto result = importAll(store, "sku;stock\n;1\n", deltaOptions());
     REQUIRE(result.ok());
     CHECK(result->rowsRead == 1);
     CHECK(result->rejected == 1);
-    CHECK(store.commitCalls == 1);
-    CHECK(store.markMissingDeleted == std::optional<bool>(false));
+    CHECK(store.commitCalls == 0);  // the caller commits, holds or drops
+    CHECK(store.countMissingCalls == 0);
 }
 
 TEST_CASE("FeedImporter: upserts carry the feed's fields and whether it has property columns") {
@@ -265,21 +274,44 @@ TEST_CASE("FeedImporter: a store failure stops the import and nothing is committ
     REQUIRE_FALSE(status.ok());
     CHECK(status.error().code == svc::ErrorCode::Unavailable);
     CHECK(status.error().message == "disk full");
-    auto result = importer.finish();
+    auto result = importer.finishReading();
     REQUIRE_FALSE(result.ok());
     CHECK(result.error().message == "disk full");
     CHECK(store.upsertedSkus() == std::vector<std::string>{"A", "B"});
     CHECK(store.commitCalls == 0);
 }
 
-TEST_CASE("FeedImporter: a commit failure is the result of finish()") {
+TEST_CASE("FeedImporter: a failure counting what a full feed deletes is the result of finishReading()") {
     RecordingImport store;
-    store.commitError = Error::internal("commit failed");
+    store.countMissingError = Error::internal("count failed");
     auto result = importAll(store, "sku\nA\n");
     REQUIRE_FALSE(result.ok());
     CHECK(result.error().code == svc::ErrorCode::Internal);
-    CHECK(result.error().message == "commit failed");
-    CHECK(store.commitCalls == 1);
+    CHECK(result.error().message == "count failed");
+    CHECK(store.commitCalls == 0);
+}
+
+TEST_CASE("exceedsDeleteShare: the truncated-full-feed guard") {
+    struct GuardCase {
+        int64_t liveBefore;
+        int64_t wouldDelete;
+        bool delta;
+        double share;
+        bool held;
+    };
+    for (const auto& c : std::vector<GuardCase>{{100, 50, false, 0.5, false},
+                                                {100, 51, false, 0.5, true},
+                                                {100, 51, true, 0.5, false},
+                                                {0, 0, false, 0.5, false},
+                                                {10, 10, false, 1.0, false},
+                                                {10, 1, false, 0.0, true}}) {
+        CAPTURE(c.liveBefore);
+        CAPTURE(c.wouldDelete);
+        FeedImportReport report;
+        report.liveBefore = c.liveBefore;
+        report.counts.markedDeleted = c.wouldDelete;
+        CHECK(svc::exceedsDeleteShare(report, c.delta, c.share) == c.held);
+    }
 }
 
 TEST_CASE("FeedImporter: only the first kMaxReportedErrors errors are kept, all are counted") {
@@ -346,6 +378,6 @@ TEST_CASE("FeedImporter: a real-world feed file (BOM, CRLF, quoted newline, bad 
         CHECK(shirt.name == "Shirt \xC3\xA4");
         CHECK(shirt.sellingPrice() == std::optional<int64_t>(1499));
         CHECK(store.upserts[0].replaceProperties);
-        CHECK(store.markMissingDeleted == std::optional<bool>(true));
+        CHECK(store.countMissingCalls == 1);
     }
 }

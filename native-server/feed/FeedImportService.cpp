@@ -1,0 +1,235 @@
+#include "feed/FeedImportService.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace svc {
+namespace {
+
+constexpr size_t kReadChunk = 1 << 16;
+
+// A plain local file as a byte source.
+class FileReader : public BlobReader {
+public:
+    explicit FileReader(int fd) : fd_(fd) {}
+    ~FileReader() override { ::close(fd_); }
+    Result<size_t> read(char* buffer, size_t capacity) override {
+        while (true) {
+            ssize_t got = ::read(fd_, buffer, capacity);
+            if (got >= 0) return static_cast<size_t>(got);
+            if (errno != EINTR) return Error::unavailable(std::string("read error: ") + std::strerror(errno));
+        }
+    }
+
+private:
+    int fd_;
+};
+
+class MemoryReader : public BlobReader {
+public:
+    explicit MemoryReader(std::string bytes) : bytes_(std::move(bytes)) {}
+    Result<size_t> read(char* buffer, size_t capacity) override {
+        size_t take = std::min(capacity, bytes_.size() - offset_);
+        std::memcpy(buffer, bytes_.data() + offset_, take);
+        offset_ += take;
+        return take;
+    }
+
+private:
+    std::string bytes_;
+    size_t offset_ = 0;
+};
+
+FeedImportService::SourceOpener fileOpener(const std::string& path) {
+    return [path]() -> Result<std::unique_ptr<BlobReader>> {
+        int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return Error::notFound("feed file " + path + ": " + std::strerror(errno));
+        return std::unique_ptr<BlobReader>(std::make_unique<FileReader>(fd));
+    };
+}
+
+FeedImportRecord newRecord(const Tenant& tenant, const FeedImportOptions& options, const std::string& source, int64_t now) {
+    FeedImportRecord record;
+    record.tenantId = tenant.id;
+    record.source = source;
+    record.delta = options.delta;
+    record.identifier = options.identifier;
+    record.delimiter = options.delimiter;
+    record.createdAt = now;
+    return record;
+}
+
+FeedImportOptions optionsOf(const FeedImportRecord& record) {
+    FeedImportOptions options;
+    options.delta = record.delta;
+    options.identifier = record.identifier;
+    options.delimiter = record.delimiter;
+    return options;
+}
+
+void copyReport(const FeedImportReport& report, FeedImportRecord& record) {
+    record.rowsRead = report.rowsRead;
+    record.rejected = report.rejected;
+    record.counts = report.counts;
+    record.rowErrors = report.errors;
+}
+
+}  // namespace
+
+Status FeedImportService::keepFile(const SourceOpener& open, FeedImportRecord& record) {
+    if (!record.fileKey.empty()) return Status::success();
+    auto source = open();
+    if (!source) return source.error();
+    std::string key = "import-" + std::to_string(record.id) + ".csv";
+    auto writer = files_.create(key);
+    if (!writer) return writer.error();
+    std::vector<char> buffer(kReadChunk);
+    while (true) {
+        auto got = (*source)->read(buffer.data(), buffer.size());
+        if (!got) return got.error();
+        if (*got == 0) break;
+        if (auto status = (*writer)->write(std::string_view(buffer.data(), *got)); !status) return status;
+    }
+    if (auto status = (*writer)->commit(); !status) return status;
+    record.fileKey = key;
+    return Status::success();
+}
+
+Result<ImportOutcome> FeedImportService::run(const Tenant& tenant, const SourceOpener& open, FeedImportRecord record, bool dryRun,
+                                             bool force) {
+    int64_t now = clock_.nowSeconds();
+    if (!dryRun) {
+        record.status = ImportStatus::Running;
+        record.startedAt = now;
+        if (record.id == 0) {
+            auto id = history_.create(record);
+            if (!id) return id.error();
+            record.id = *id;
+        }
+        if (auto status = history_.update(record); !status) return status.error();
+    }
+    ImportOutcome outcome;
+    // Any failure below leaves the catalog untouched (the import's transaction rolls back)
+    // and is recorded in the history with its reason.
+    auto fail = [&](const Error& error) -> Result<ImportOutcome> {
+        if (dryRun) return error;
+        record.status = ImportStatus::Failed;
+        record.message = error.message;
+        record.finishedAt = clock_.nowSeconds();
+        if (!record.fileKey.empty()) (void)files_.remove(record.fileKey);
+        record.fileKey.clear();
+        if (auto status = history_.update(record); !status) return status.error();
+        outcome.record = record;
+        return outcome;
+    };
+
+    auto stats = catalog_.stats(tenant.id);
+    if (!stats) return fail(stats.error());
+    auto source = open();
+    if (!source) return fail(source.error());
+    auto import = catalog_.beginImport(tenant.id, now);
+    if (!import) return fail(import.error());
+    FeedImporter importer(**import, optionsOf(record), stats->products);
+    std::vector<char> buffer(kReadChunk);
+    while (true) {
+        auto got = (*source)->read(buffer.data(), buffer.size());
+        if (!got) return fail(got.error());
+        if (*got == 0) break;
+        if (auto status = importer.feed(std::string_view(buffer.data(), *got)); !status) return fail(status.error());
+    }
+    auto report = importer.finishReading();
+    if (!report) {
+        // The history keeps the rows read so far, which explains most refusals.
+        return fail(report.error());
+    }
+    outcome.report = *report;
+    copyReport(*report, record);
+    if (dryRun) {
+        outcome.record = record;
+        return outcome;  // the import is dropped unapplied here
+    }
+    if (!force && exceedsDeleteShare(*report, record.delta, tenant.maxDeleteShare)) {
+        import->reset();  // roll back before copying the file: do not hold the write lock longer than needed
+        if (auto status = keepFile(open, record); !status) return fail(status.error());
+        record.status = ImportStatus::Held;
+        record.message = "held: this full feed would mark " + std::to_string(report->counts.markedDeleted) + " of " +
+                         std::to_string(report->liveBefore) + " products deleted, more than the allowed " +
+                         std::to_string(static_cast<int>(tenant.maxDeleteShare * 100 + 0.5)) +
+                         "%; confirm it to apply, or discard it";
+        record.finishedAt = clock_.nowSeconds();
+        if (auto status = history_.update(record); !status) return status.error();
+        outcome.record = record;
+        return outcome;
+    }
+    auto counts = (*import)->commit(!record.delta);
+    if (!counts) return fail(counts.error());
+    record.counts = *counts;
+    outcome.report.counts = *counts;
+    record.status = ImportStatus::Applied;
+    record.message.clear();
+    record.finishedAt = clock_.nowSeconds();
+    if (!record.fileKey.empty()) (void)files_.remove(record.fileKey);
+    record.fileKey.clear();
+    if (auto status = history_.update(record); !status) return status.error();
+    outcome.record = record;
+    return outcome;
+}
+
+Result<ImportOutcome> FeedImportService::importFile(const Tenant& tenant, const std::string& path, const FeedImportOptions& options,
+                                                    const std::string& source, bool force) {
+    return run(tenant, fileOpener(path), newRecord(tenant, options, source, clock_.nowSeconds()), false, force);
+}
+
+Result<ImportOutcome> FeedImportService::dryRunFile(const Tenant& tenant, const std::string& path, const FeedImportOptions& options) {
+    return run(tenant, fileOpener(path), newRecord(tenant, options, "validate", clock_.nowSeconds()), true, false);
+}
+
+Result<ImportOutcome> FeedImportService::dryRunBytes(const Tenant& tenant, std::string bytes, const FeedImportOptions& options) {
+    auto shared = std::make_shared<std::string>(std::move(bytes));
+    SourceOpener open = [shared]() -> Result<std::unique_ptr<BlobReader>> {
+        return std::unique_ptr<BlobReader>(std::make_unique<MemoryReader>(*shared));
+    };
+    return run(tenant, open, newRecord(tenant, options, "validate", clock_.nowSeconds()), true, false);
+}
+
+Result<ImportOutcome> FeedImportService::runStored(const Tenant& tenant, FeedImportRecord record, bool force) {
+    std::string key = record.fileKey;
+    SourceOpener open = [this, key]() { return files_.open(key); };
+    return run(tenant, open, std::move(record), false, force);
+}
+
+Result<FeedImportRecord> FeedImportService::findHeld(const Tenant& tenant, int64_t importId, const char* action) {
+    auto record = history_.find(tenant.id, importId);
+    if (!record) return record.error();
+    if (!*record) return Error::notFound("import " + std::to_string(importId) + " does not exist");
+    if ((*record)->status != ImportStatus::Held) {
+        return Error::invalidArgument("import " + std::to_string(importId) + " is " + std::string(importStatusName((*record)->status)) +
+                                      "; only held imports can be " + action);
+    }
+    return **record;
+}
+
+Result<ImportOutcome> FeedImportService::confirm(const Tenant& tenant, int64_t importId) {
+    auto record = findHeld(tenant, importId, "confirmed");
+    if (!record) return record.error();
+    record->message.clear();
+    return runStored(tenant, std::move(*record), /*force=*/true);
+}
+
+Result<FeedImportRecord> FeedImportService::discard(const Tenant& tenant, int64_t importId) {
+    auto record = findHeld(tenant, importId, "discarded");
+    if (!record) return record.error();
+    (void)files_.remove(record->fileKey);
+    record->fileKey.clear();
+    record->status = ImportStatus::Discarded;
+    record->message = "discarded by the operator";
+    record->finishedAt = clock_.nowSeconds();
+    if (auto status = history_.update(*record); !status) return status.error();
+    return *record;
+}
+
+}  // namespace svc

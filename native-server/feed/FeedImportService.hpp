@@ -1,0 +1,54 @@
+#pragma once
+// Every way a feed reaches the catalog (CLI file, push upload, later pulls) goes
+// through here: history record, atomic import, the truncated-feed guard, dry runs,
+// and confirming or discarding held imports.
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/Clock.hpp"
+#include "feed/FeedImportRecord.hpp"
+#include "feed/FeedImporter.hpp"
+#include "store/BlobStore.hpp"
+#include "store/CatalogStore.hpp"
+#include "store/FeedImportStore.hpp"
+#include "tenant/Tenant.hpp"
+
+namespace svc {
+
+struct ImportOutcome {
+    FeedImportRecord record;  // as stored in the history (id 0 for a dry run)
+    FeedImportReport report;  // what was (or, for held imports and dry runs, would be) changed
+};
+
+class FeedImportService {
+public:
+    using SourceOpener = std::function<Result<std::unique_ptr<BlobReader>>()>;
+
+    FeedImportService(CatalogStore& catalog, FeedImportStore& history, BlobStore& files, const Clock& clock)
+        : catalog_(catalog), history_(history), files_(files), clock_(clock) {}
+
+    // Imports a local file now. `force` applies a full feed even past the delete-share guard.
+    Result<ImportOutcome> importFile(const Tenant& tenant, const std::string& path, const FeedImportOptions& options,
+                                     const std::string& source, bool force = false);
+    // What importing the file would change, without changing anything or recording history.
+    Result<ImportOutcome> dryRunFile(const Tenant& tenant, const std::string& path, const FeedImportOptions& options);
+    Result<ImportOutcome> dryRunBytes(const Tenant& tenant, std::string bytes, const FeedImportOptions& options);
+    // Runs an import whose file is in the blob store (queued push uploads; the worker calls this).
+    Result<ImportOutcome> runStored(const Tenant& tenant, FeedImportRecord record, bool force = false);
+    // Applies a held import; refuses one that is not held.
+    Result<ImportOutcome> confirm(const Tenant& tenant, int64_t importId);
+    Result<FeedImportRecord> discard(const Tenant& tenant, int64_t importId);
+
+private:
+    Result<ImportOutcome> run(const Tenant& tenant, const SourceOpener& open, FeedImportRecord record, bool dryRun, bool force);
+    Result<FeedImportRecord> findHeld(const Tenant& tenant, int64_t importId, const char* action);
+    Status keepFile(const SourceOpener& open, FeedImportRecord& record);
+
+    CatalogStore& catalog_;
+    FeedImportStore& history_;
+    BlobStore& files_;
+    const Clock& clock_;
+};
+
+}  // namespace svc

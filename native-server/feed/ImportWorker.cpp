@@ -1,0 +1,67 @@
+#include "feed/ImportWorker.hpp"
+
+#include <chrono>
+#include <iostream>
+
+namespace svc {
+
+ImportWorker::ImportWorker(FeedImportService& service, FeedImportStore& history, TenantStore& tenants, const Clock& clock)
+    : service_(service), history_(history), tenants_(tenants), clock_(clock) {}
+
+ImportWorker::~ImportWorker() { stop(); }
+
+void ImportWorker::start() {
+    if (auto status = history_.requeueInterrupted(); !status) {
+        std::cerr << "svc-server: cannot requeue interrupted imports: " << status.error().message << std::endl;
+    }
+    thread_ = std::thread([this] { loop(); });
+}
+
+void ImportWorker::stop() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+}
+
+void ImportWorker::notify() {
+    {
+        std::lock_guard lock(mutex_);
+        pending_ = true;
+    }
+    wake_.notify_all();
+}
+
+bool ImportWorker::runOne() {
+    auto next = history_.claimNextQueued(clock_.nowSeconds());
+    if (!next) {
+        std::cerr << "svc-server: import queue: " << next.error().message << std::endl;
+        return false;
+    }
+    if (!*next) return false;
+    auto tenant = tenants_.findById((*next)->tenantId);
+    if (!tenant || !*tenant) return true;  // tenant gone: leave the record as it is
+    auto outcome = service_.runStored(**tenant, std::move(**next));
+    if (!outcome) std::cerr << "svc-server: import failed to record: " << outcome.error().message << std::endl;
+    return true;
+}
+
+void ImportWorker::loop() {
+    while (true) {
+        {
+            std::unique_lock lock(mutex_);
+            // Also poll now and then: another process (the CLI) may queue work too.
+            wake_.wait_for(lock, std::chrono::seconds(2), [this] { return stopping_ || pending_; });
+            if (stopping_) return;
+            pending_ = false;
+        }
+        while (runOne()) {
+            std::lock_guard lock(mutex_);
+            if (stopping_) return;
+        }
+    }
+}
+
+}  // namespace svc

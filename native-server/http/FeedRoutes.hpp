@@ -1,0 +1,56 @@
+#pragma once
+// The feed endpoints: pre-signed push uploads (spec endpoints 1 and 2), import
+// history, confirming or discarding held imports, and dry runs.
+#include <httplib.h>
+
+#include <functional>
+#include <string>
+
+#include "feed/FeedImportService.hpp"
+#include "feed/ImportWorker.hpp"
+#include "feed/UploadSigner.hpp"
+#include "tenant/TenantService.hpp"
+
+namespace svc {
+
+struct FeedRoutesOptions {
+    int64_t uploadUrlLifetimeSeconds = 3600;
+    size_t maxUploadBytes = size_t{2} << 30;     // 2 GiB
+    size_t maxValidateBytes = size_t{64} << 20;  // dry runs over HTTP are read into memory
+};
+
+class FeedRoutes {
+public:
+    FeedRoutes(TenantService& tenants, FeedImportStore& history, FeedImportService& imports, BlobStore& files,
+               const UploadSigner& signer, ImportWorker& worker, const Clock& clock, FeedRoutesOptions options,
+               std::function<std::string(const httplib::Request&)> baseUrl)
+        : tenants_(tenants), history_(history), imports_(imports), files_(files), signer_(signer), worker_(worker),
+          clock_(clock), options_(options), baseUrl_(std::move(baseUrl)) {}
+
+    void registerOn(httplib::Server& server);
+    static std::map<std::string, std::string> signedHeaders(const FeedUpload& upload);
+
+private:
+    void requestUpload(const httplib::Request& request, httplib::Response& response);
+    void receiveUpload(const httplib::Request& request, httplib::Response& response, const httplib::ContentReader& reader);
+    void listImports(const httplib::Request& request, httplib::Response& response);
+    void showImport(const httplib::Request& request, httplib::Response& response);
+    void confirmImport(const httplib::Request& request, httplib::Response& response);
+    void discardImport(const httplib::Request& request, httplib::Response& response);
+    void validateFeed(const httplib::Request& request, httplib::Response& response, const httplib::ContentReader& reader);
+
+    TenantService& tenants_;
+    FeedImportStore& history_;
+    FeedImportService& imports_;
+    BlobStore& files_;
+    const UploadSigner& signer_;
+    ImportWorker& worker_;
+    const Clock& clock_;
+    FeedRoutesOptions options_;
+    std::function<std::string(const httplib::Request&)> baseUrl_;
+};
+
+// Validates a POST /feeds/uploads body field by field; errors name the field.
+Result<FeedImportOptions> parseUploadRequest(const std::string& body);
+
+}  // namespace svc

@@ -1,0 +1,25 @@
+#pragma once
+// The server's secret key material. A 256-bit master key lives in
+// <data-dir>/keys/master.key (created on first start, mode 0600, never in the repo);
+// purpose-specific keys are derived from it, so one leaked derived key reveals no other.
+#include <array>
+#include <string>
+
+#include "core/Result.hpp"
+
+namespace svc {
+
+using Key256 = std::array<unsigned char, 32>;
+
+class ServerKeys {
+public:
+    static Result<ServerKeys> loadOrCreate(const std::string& dataDir);
+    const Key256& uploadSigningKey() const { return uploadSigning_; }
+    const Key256& fileEncryptionKey() const { return fileEncryption_; }
+
+private:
+    Key256 uploadSigning_{};
+    Key256 fileEncryption_{};
+};
+
+}  // namespace svc

@@ -1,0 +1,197 @@
+#include "store/SqliteFeedImportStore.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace svc {
+namespace {
+
+constexpr const char* kColumns =
+    "id, tenant_id, source, delta, identifier, delimiter, status, file_key, created_at, started_at, finished_at, "
+    "rows_read, inserted, updated, unchanged, rejected, marked_deleted, message, row_errors";
+
+std::string rowErrorsJson(const std::vector<RowError>& errors) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& error : errors) {
+        list.push_back({{"line", error.line}, {"column", error.column}, {"kind", rowErrorKindName(error.kind)},
+                        {"message", error.message}});
+    }
+    return list.dump();
+}
+
+FeedImportRecord readRecord(const SqliteStatement& row, bool withRowErrors) {
+    FeedImportRecord record;
+    record.id = row.integer(0);
+    record.tenantId = row.integer(1);
+    record.source = row.text(2);
+    record.delta = row.integer(3) != 0;
+    record.identifier = row.text(4);
+    std::string delimiter = row.text(5);
+    record.delimiter = delimiter.empty() ? ';' : delimiter[0];
+    if (!parseImportStatus(row.text(6), record.status)) record.status = ImportStatus::Failed;
+    record.fileKey = row.text(7);
+    record.createdAt = row.integer(8);
+    record.startedAt = row.integer(9);
+    record.finishedAt = row.integer(10);
+    record.rowsRead = row.integer(11);
+    record.counts.inserted = row.integer(12);
+    record.counts.updated = row.integer(13);
+    record.counts.unchanged = row.integer(14);
+    record.rejected = row.integer(15);
+    record.counts.markedDeleted = row.integer(16);
+    record.message = row.text(17);
+    if (withRowErrors) {
+        auto errors = nlohmann::json::parse(row.text(18), nullptr, false);
+        if (errors.is_array()) {
+            for (const auto& entry : errors) {
+                RowError error{RowErrorKind::TooFewFields, entry.value("line", size_t{0}), entry.value("column", size_t{0}),
+                               entry.value("message", std::string())};
+                parseRowErrorKind(entry.value("kind", std::string()), error.kind);
+                record.rowErrors.push_back(std::move(error));
+            }
+        }
+    }
+    return record;
+}
+
+}  // namespace
+
+Result<int64_t> SqliteFeedImportStore::insertRecord(const FeedImportRecord& record) {
+    auto insert = db_.prepare(
+        "INSERT INTO feed_imports(tenant_id, source, delta, identifier, delimiter, status, file_key, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    if (!insert) return insert.error();
+    insert->bind(1, record.tenantId).bind(2, record.source).bind(3, static_cast<int64_t>(record.delta));
+    insert->bind(4, record.identifier).bind(5, std::string(1, record.delimiter));
+    insert->bind(6, importStatusName(record.status)).bind(7, record.fileKey).bind(8, record.createdAt);
+    if (auto status = insert->run(); !status) return status.error();
+    return db_.lastInsertRowId();
+}
+
+Result<int64_t> SqliteFeedImportStore::create(const FeedImportRecord& record) {
+    std::lock_guard lock(mutex_);
+    return insertRecord(record);
+}
+
+Status SqliteFeedImportStore::update(const FeedImportRecord& record) {
+    std::lock_guard lock(mutex_);
+    auto statement = db_.prepare(
+        "UPDATE feed_imports SET status = ?, file_key = ?, started_at = ?, finished_at = ?, rows_read = ?, inserted = ?, "
+        "updated = ?, unchanged = ?, rejected = ?, marked_deleted = ?, message = ?, row_errors = ? WHERE id = ? AND tenant_id = ?");
+    if (!statement) return statement.error();
+    statement->bind(1, importStatusName(record.status)).bind(2, record.fileKey).bind(3, record.startedAt);
+    statement->bind(4, record.finishedAt).bind(5, record.rowsRead).bind(6, record.counts.inserted);
+    statement->bind(7, record.counts.updated).bind(8, record.counts.unchanged).bind(9, record.rejected);
+    statement->bind(10, record.counts.markedDeleted).bind(11, record.message).bind(12, rowErrorsJson(record.rowErrors));
+    statement->bind(13, record.id).bind(14, record.tenantId);
+    return statement->run();
+}
+
+Result<std::optional<FeedImportRecord>> SqliteFeedImportStore::find(int64_t tenantId, int64_t importId) {
+    std::lock_guard lock(mutex_);
+    auto query = db_.prepare(std::string("SELECT ") + kColumns + " FROM feed_imports WHERE tenant_id = ? AND id = ?");
+    if (!query) return query.error();
+    query->bind(1, tenantId).bind(2, importId);
+    auto row = query->step();
+    if (!row) return row.error();
+    if (!*row) return std::optional<FeedImportRecord>{};
+    return std::optional<FeedImportRecord>{readRecord(*query, true)};
+}
+
+Result<std::vector<FeedImportRecord>> SqliteFeedImportStore::list(int64_t tenantId, size_t limit) {
+    std::lock_guard lock(mutex_);
+    auto query = db_.prepare(std::string("SELECT ") + kColumns + " FROM feed_imports WHERE tenant_id = ? ORDER BY id DESC LIMIT ?");
+    if (!query) return query.error();
+    query->bind(1, tenantId).bind(2, static_cast<int64_t>(limit));
+    std::vector<FeedImportRecord> records;
+    while (true) {
+        auto row = query->step();
+        if (!row) return row.error();
+        if (!*row) return records;
+        records.push_back(readRecord(*query, false));
+    }
+}
+
+Result<std::optional<FeedImportRecord>> SqliteFeedImportStore::claimNextQueued(int64_t now) {
+    std::lock_guard lock(mutex_);
+    auto transaction = SqliteTransaction::begin(db_);
+    if (!transaction) return transaction.error();
+    auto query = db_.prepare(std::string("SELECT ") + kColumns + " FROM feed_imports WHERE status = 'queued' ORDER BY id LIMIT 1");
+    if (!query) return query.error();
+    auto row = query->step();
+    if (!row) return row.error();
+    if (!*row) return std::optional<FeedImportRecord>{};
+    FeedImportRecord record = readRecord(*query, false);
+    auto claim = db_.prepare("UPDATE feed_imports SET status = 'running', started_at = ? WHERE id = ?");
+    if (!claim) return claim.error();
+    claim->bind(1, now).bind(2, record.id);
+    if (auto status = claim->run(); !status) return status.error();
+    if (auto status = transaction->commit(); !status) return status.error();
+    record.status = ImportStatus::Running;
+    record.startedAt = now;
+    return std::optional<FeedImportRecord>{record};
+}
+
+Status SqliteFeedImportStore::requeueInterrupted() {
+    std::lock_guard lock(mutex_);
+    // Stored files (pushes) run again; an interrupted CLI import has no file to run from.
+    if (auto status = db_.execute("UPDATE feed_imports SET status = 'queued', started_at = 0 WHERE status = 'running' AND file_key <> ''");
+        !status) {
+        return status;
+    }
+    return db_.execute("UPDATE feed_imports SET status = 'failed', message = 'interrupted: the process stopped during the import; "
+                       "nothing was applied' WHERE status = 'running' AND file_key = ''");
+}
+
+Status SqliteFeedImportStore::createUpload(const FeedUpload& upload) {
+    std::lock_guard lock(mutex_);
+    auto insert = db_.prepare("INSERT INTO feed_uploads(id, tenant_id, identifier, delimiter, delta, expires_at) VALUES (?, ?, ?, ?, ?, ?)");
+    if (!insert) return insert.error();
+    insert->bind(1, upload.id).bind(2, upload.tenantId).bind(3, upload.identifier).bind(4, std::string(1, upload.delimiter));
+    insert->bind(5, static_cast<int64_t>(upload.delta)).bind(6, upload.expiresAt);
+    return insert->run();
+}
+
+Result<std::optional<FeedUpload>> SqliteFeedImportStore::findUpload(const std::string& uploadId) {
+    std::lock_guard lock(mutex_);
+    auto query = db_.prepare("SELECT id, tenant_id, identifier, delimiter, delta, expires_at FROM feed_uploads WHERE id = ?");
+    if (!query) return query.error();
+    query->bind(1, uploadId);
+    auto row = query->step();
+    if (!row) return row.error();
+    if (!*row) return std::optional<FeedUpload>{};
+    FeedUpload upload;
+    upload.id = query->text(0);
+    upload.tenantId = query->integer(1);
+    upload.identifier = query->text(2);
+    std::string delimiter = query->text(3);
+    upload.delimiter = delimiter.empty() ? ';' : delimiter[0];
+    upload.delta = query->integer(4) != 0;
+    upload.expiresAt = query->integer(5);
+    return std::optional<FeedUpload>{upload};
+}
+
+Status SqliteFeedImportStore::consumeUpload(const std::string& uploadId, int64_t now) {
+    std::lock_guard lock(mutex_);
+    auto statement = db_.prepare("UPDATE feed_uploads SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL");
+    if (!statement) return statement.error();
+    statement->bind(1, now).bind(2, uploadId);
+    if (auto status = statement->run(); !status) return status;
+    if (db_.changes() != 1) return Error::permissionDenied("this upload URL was already used");
+    return Status::success();
+}
+
+Result<int64_t> SqliteFeedImportStore::queueUploadedFile(const std::string& uploadId, const FeedImportRecord& record) {
+    std::lock_guard lock(mutex_);
+    auto transaction = SqliteTransaction::begin(db_);
+    if (!transaction) return transaction.error();
+    auto id = insertRecord(record);
+    if (!id) return id.error();
+    auto link = db_.prepare("UPDATE feed_uploads SET import_id = ? WHERE id = ?");
+    if (!link) return link.error();
+    link->bind(1, *id).bind(2, uploadId);
+    if (auto status = link->run(); !status) return status.error();
+    if (auto status = transaction->commit(); !status) return status.error();
+    return *id;
+}
+
+}  // namespace svc

@@ -1,0 +1,31 @@
+#pragma once
+#include <mutex>
+
+#include "store/FeedImportStore.hpp"
+#include "store/SqliteDatabase.hpp"
+
+namespace svc {
+
+class SqliteFeedImportStore : public FeedImportStore {
+public:
+    SqliteFeedImportStore(SqliteDatabase& db, std::mutex& mutex) : db_(db), mutex_(mutex) {}
+
+    Result<int64_t> create(const FeedImportRecord& record) override;
+    Status update(const FeedImportRecord& record) override;
+    Result<std::optional<FeedImportRecord>> find(int64_t tenantId, int64_t importId) override;
+    Result<std::vector<FeedImportRecord>> list(int64_t tenantId, size_t limit) override;
+    Result<std::optional<FeedImportRecord>> claimNextQueued(int64_t now) override;
+    Status requeueInterrupted() override;
+
+    Status createUpload(const FeedUpload& upload) override;
+    Result<std::optional<FeedUpload>> findUpload(const std::string& uploadId) override;
+    Status consumeUpload(const std::string& uploadId, int64_t now) override;
+    Result<int64_t> queueUploadedFile(const std::string& uploadId, const FeedImportRecord& record) override;
+
+private:
+    Result<int64_t> insertRecord(const FeedImportRecord& record);
+    SqliteDatabase& db_;
+    std::mutex& mutex_;
+};
+
+}  // namespace svc

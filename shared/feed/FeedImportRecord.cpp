@@ -1,0 +1,35 @@
+#include "feed/FeedImportRecord.hpp"
+
+#include <array>
+#include <utility>
+
+namespace svc {
+namespace {
+constexpr std::array<std::pair<std::string_view, ImportStatus>, 6> kStatuses{{
+    {"queued", ImportStatus::Queued},
+    {"running", ImportStatus::Running},
+    {"applied", ImportStatus::Applied},
+    {"failed", ImportStatus::Failed},
+    {"held", ImportStatus::Held},
+    {"discarded", ImportStatus::Discarded},
+}};
+}  // namespace
+
+std::string_view importStatusName(ImportStatus status) {
+    for (const auto& [name, value] : kStatuses) {
+        if (value == status) return name;
+    }
+    return "failed";
+}
+
+bool parseImportStatus(std::string_view text, ImportStatus& out) {
+    for (const auto& [name, value] : kStatuses) {
+        if (name == text) {
+            out = value;
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace svc

@@ -1,0 +1,35 @@
+#pragma once
+// One entry of a tenant's import history: a push upload, a pull or a CLI import.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "feed/RowError.hpp"
+#include "store/CatalogStore.hpp"
+
+namespace svc {
+
+enum class ImportStatus { Queued, Running, Applied, Failed, Held, Discarded };
+std::string_view importStatusName(ImportStatus status);
+bool parseImportStatus(std::string_view text, ImportStatus& out);
+
+struct FeedImportRecord {
+    int64_t id = 0;
+    int64_t tenantId = 0;
+    std::string source;      // "push", "cli", later "pull <url>"
+    bool delta = false;
+    std::string identifier = "sku";
+    char delimiter = ';';
+    ImportStatus status = ImportStatus::Queued;
+    std::string fileKey;     // the stored file (pushes, held imports); empty when none is kept
+    int64_t createdAt = 0;
+    int64_t startedAt = 0;
+    int64_t finishedAt = 0;
+    int64_t rowsRead = 0;
+    int64_t rejected = 0;
+    ImportCounts counts;
+    std::string message;     // why it failed or is held
+    std::vector<RowError> rowErrors;  // the first FeedImportReport::kMaxReportedErrors
+};
+
+}  // namespace svc
