@@ -741,6 +741,14 @@ int run(const Options& options) {
     const std::string& dir = temp.path;
     std::vector<std::string> notes;
 
+    // Run a private copy: svc-server may be rebuilt while the bench runs, and every step must use one binary.
+    std::string server = dir + "/svc-server";
+    {
+        std::error_code error;
+        fs::copy_file(options.server, server, error);
+        if (error) throw StepFailure("cannot copy " + options.server + " to " + server + ": " + error.message());
+    }
+
     std::string sqliteVersion = lastLines(runChild("sqlite3-version", {sqlite3, "--version"}, dir).out, 1);
     sqliteVersion = sqliteVersion.substr(0, sqliteVersion.find(' '));
 
@@ -782,14 +790,14 @@ int run(const Options& options) {
 
     // (b) Full import into a fresh data dir.
     std::string dataDir = dir + "/svc-data";
-    ChildRun created = runChild("b-tenant-create", {options.server, "tenant", "create", "--data-dir", dataDir, "--name", "bench"}, dir);
+    ChildRun created = runChild("b-tenant-create", {server, "tenant", "create", "--data-dir", dataDir, "--name", "bench"}, dir);
     auto tenant = parseJsonOutput("tenant create", created);
     if (!tenant.contains("apiId") || !tenant["apiId"].is_string()) {
         throw StepFailure("tenant create: no apiId in its output: " + lastLines(created.out, 5));
     }
     std::string apiId = tenant["apiId"].get<std::string>();
     auto importArgs = [&](const std::string& file, bool isDelta) {
-        std::vector<std::string> args{options.server, "feed", "import", "--data-dir", dataDir, "--api-id", apiId};
+        std::vector<std::string> args{server, "feed", "import", "--data-dir", dataDir, "--api-id", apiId};
         if (isDelta) args.push_back("--delta");
         args.push_back(file);
         return args;
@@ -878,7 +886,8 @@ int run(const Options& options) {
     std::cout << "  (b) ran: svc-server feed import --data-dir D --api-id ID feed-full.csv  (fresh D, after tenant create)\n";
     std::cout << "  (c) ran: svc-server feed import --data-dir D --api-id ID --delta feed-delta-1pct.csv\n";
     std::cout << "  (c2) ran: svc-server feed import --data-dir D --api-id ID feed-full-1pct-changed.csv\n";
-    std::cout << "  svc-server: " << options.server << "\n";
+    std::cout << "  svc-server: " << options.server << " (run as a copy made at the start, so a rebuild during the run\n"
+                 "  cannot mix two versions)\n";
     std::cout << "  timing: steady_clock around fork..wait4, sync() before each step; RSS from wait4's ru_maxrss, which\n"
                  "  also counts the forked bench before execv (bench peak RSS "
               << [] {

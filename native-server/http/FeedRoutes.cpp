@@ -180,6 +180,12 @@ void FeedRoutes::receiveUpload(const httplib::Request& request, httplib::Respons
             return refuse("header " + name + ": missing or not the value returned with the upload URL ('" + value + "')");
         }
     }
+    auto declaredLength = parseInt64(request.get_header_value("Content-Length"));
+    if (declaredLength && static_cast<size_t>(*declaredLength) > options_.maxUploadBytes) {
+        sendError(response, Error::resourceExhausted("the file is larger than " + std::to_string(options_.maxUploadBytes) + " bytes"));
+        response.status = 413;
+        return;
+    }
     if (auto status = history_.consumeUpload(uploadId, clock_.nowSeconds()); !status) return sendError(response, status.error());
 
     FeedImportRecord record;
