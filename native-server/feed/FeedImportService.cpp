@@ -127,13 +127,11 @@ Result<ImportOutcome> FeedImportService::run(const Tenant& tenant, const SourceO
         return outcome;
     };
 
-    auto stats = catalog_.stats(tenant.id);
-    if (!stats) return fail(stats.error());
     auto source = open();
     if (!source) return fail(source.error());
     auto import = catalog_.beginImport(tenant.id, now);
     if (!import) return fail(import.error());
-    FeedImporter importer(**import, optionsOf(record), stats->products);
+    FeedImporter importer(**import, optionsOf(record));
     std::vector<char> buffer(kReadChunk);
     while (true) {
         auto got = (*source)->read(buffer.data(), buffer.size());

@@ -63,12 +63,11 @@ CREATE TABLE feed_uploads (
 }
 
 const std::vector<Migration>& catalogMigrations() {
-    // tenant_id refers to tenants(id) in the main database (no cross-file foreign keys).
+    // One catalog file per tenant (catalog/tenant-<id>.sqlite3): no tenant column needed.
     static const std::vector<Migration> list = {
         {1, R"sql(
 CREATE TABLE products (
-    tenant_id INTEGER NOT NULL,
-    sku TEXT NOT NULL,
+    sku TEXT NOT NULL PRIMARY KEY,
     main_sku TEXT NOT NULL,
     model TEXT NOT NULL DEFAULT '',
     variant TEXT NOT NULL DEFAULT '',
@@ -88,11 +87,10 @@ CREATE TABLE products (
     properties TEXT NOT NULL DEFAULT '{}',
     deleted INTEGER NOT NULL DEFAULT 0,
     updated_at INTEGER NOT NULL,
-    last_seen_at INTEGER NOT NULL,
-    PRIMARY KEY (tenant_id, sku)
+    last_seen_at INTEGER NOT NULL
 ) WITHOUT ROWID;
-CREATE INDEX products_by_main_sku ON products(tenant_id, main_sku);
-CREATE INDEX products_available_by_category ON products(tenant_id, primary_category) WHERE deleted = 0 AND stock > 0;
+CREATE INDEX products_by_main_sku ON products(main_sku);
+CREATE INDEX products_available_by_category ON products(primary_category) WHERE deleted = 0 AND stock > 0;
 )sql"},
     };
     return list;

@@ -1,8 +1,8 @@
 #pragma once
 // Versioned, append-only schema migrations, one transaction per version. svc keeps
-// two SQLite files: the catalog (written by long import transactions) apart from
-// everything else, so an import never blocks uploads, history or tracking writes
-// (SQLite allows one writer per file; see docs/adr/0009).
+// the main database (tenants, imports, uploads, later events) apart from the
+// catalogs, one file per tenant: long import transactions never block other writes
+// (SQLite allows one writer per file), and tenants are isolated physically (docs/adr/0010).
 #include "core/Result.hpp"
 #include "store/SqliteDatabase.hpp"
 

@@ -1,10 +1,12 @@
 #include "store/SqliteCatalogStore.hpp"
 
+#include <filesystem>
 #include <unordered_set>
 
 #include <nlohmann/json.hpp>
 
 #include "catalog/Availability.hpp"
+#include "store/Migrations.hpp"
 #include "text/JsonWriter.hpp"
 
 namespace svc {
@@ -109,28 +111,58 @@ int bindField(SqliteStatement& statement, int index, FeedField field, const Prod
     return index + 1;
 }
 
+// The secondary indexes of the catalog schema (see Migrations.cpp). An initial load
+// builds them after the rows: one sort instead of a random B-tree insert per row.
+constexpr const char* kSecondaryIndexNames[] = {"products_by_main_sku", "products_available_by_category"};
+constexpr const char* kSecondaryIndexDefinitions[] = {
+    "CREATE INDEX products_by_main_sku ON products(main_sku)",
+    "CREATE INDEX products_available_by_category ON products(primary_category) WHERE deleted = 0 AND stock > 0",
+};
+
 class SqliteCatalogImport : public CatalogImport {
 public:
-    SqliteCatalogImport(std::unique_ptr<SqliteDatabase> db, SqliteTransaction transaction, int64_t tenantId, int64_t now)
-        : db_(std::move(db)), transaction_(std::move(transaction)), tenantId_(tenantId), now_(now) {}
+    SqliteCatalogImport(std::unique_ptr<SqliteDatabase> db, SqliteTransaction transaction, int64_t now)
+        : db_(std::move(db)), transaction_(std::move(transaction)), now_(now) {}
+
+    Status prepare() {
+        int64_t total = 0;
+        {
+            // Scoped: DROP INDEX fails while a statement of this connection is still active.
+            auto count = db_->prepare("SELECT COUNT(*), COALESCE(SUM(deleted = 0), 0) FROM products");
+            if (!count) return count.error();
+            auto row = count->step();
+            if (!row) return row.error();
+            total = count->integer(0);
+            liveAtStart_ = count->integer(1);
+        }
+        if (total == 0) {
+            for (const char* index : kSecondaryIndexNames) {
+                if (auto status = db_->execute(std::string("DROP INDEX IF EXISTS ") + index); !status) return status;
+            }
+            indexesDropped_ = true;
+        }
+        return Status::success();
+    }
+
+    int64_t liveBefore() const override { return liveAtStart_; }
 
     Status upsert(const Product& product, const std::set<FeedField>& fields, bool replaceProperties) override {
         if (!select_ || fields != fields_ || replaceProperties != replaceProperties_) {
             if (auto status = prepareStatements(fields, replaceProperties); !status) return status;
         }
-        seen_.insert(product.sku);
+        if (!seen_.insert(product.sku).second) return Error::alreadyExists("sku " + product.sku + " was already written by this import");
 
         // Compare with the stored row, so the import reports exact counts and leaves
         // unchanged rows alone (only "last seen" is refreshed, hourly).
         select_->reset();
         int index = bindValues(*select_, 1, product);
-        select_->bind(index, tenantId_).bind(index + 1, product.sku);
+        select_->bind(index, product.sku);
         auto found = select_->step();
         if (!found) return found.error();
         if (!*found) {
             insert_->reset();
-            insert_->bind(1, tenantId_).bind(2, product.sku).bind(3, now_).bind(4, now_);
-            int next = 5;
+            insert_->bind(1, product.sku).bind(2, now_).bind(3, now_);
+            int next = 4;
             if (insertMainSkuSeparately_) insert_->bind(next++, product.mainSku);
             bindValues(*insert_, next, product);
             if (auto status = insert_->run(); !status) return status;
@@ -139,19 +171,20 @@ public:
         }
         bool deleted = select_->integer(0) != 0;
         int64_t lastSeenAt = select_->integer(1);
+        if (!deleted) ++liveSeen_;
         bool same = !deleted;
         for (int i = 0; i < columnCount_ && same; ++i) same = select_->integer(i + 2) != 0;
         if (same) {
             ++counts_.unchanged;
             if (now_ - lastSeenAt < kSeenResolutionSeconds) return Status::success();
             touch_->reset();
-            touch_->bind(1, now_).bind(2, tenantId_).bind(3, product.sku);
+            touch_->bind(1, now_).bind(2, product.sku);
             return touch_->run();
         }
         update_->reset();
         update_->bind(1, now_).bind(2, now_);
         index = bindValues(*update_, 3, product);
-        update_->bind(index, tenantId_).bind(index + 1, product.sku);
+        update_->bind(index, product.sku);
         if (auto status = update_->run(); !status) return status;
         ++counts_.updated;
         return Status::success();
@@ -159,35 +192,34 @@ public:
 
     ImportCounts pendingCounts() const override { return counts_; }
 
-    Result<int64_t> countMissing() override {
-        if (missing_) return static_cast<int64_t>(missing_->size());
-        auto query = db_->prepare("SELECT sku FROM products WHERE tenant_id = ? AND deleted = 0");
-        if (!query) return query.error();
-        query->bind(1, tenantId_);
-        std::vector<std::string> missing;
-        while (true) {
-            auto row = query->step();
-            if (!row) return row.error();
-            if (!*row) break;
-            std::string sku = query->text(0);
-            if (!seen_.count(sku)) missing.push_back(std::move(sku));
-        }
-        missing_ = std::move(missing);
-        return static_cast<int64_t>(missing_->size());
-    }
+    // Live products at the start that this import did not write: no scan needed.
+    Result<int64_t> countMissing() override { return liveAtStart_ - liveSeen_; }
 
     Result<ImportCounts> commit(bool markMissingDeleted) override {
-        if (markMissingDeleted) {
-            auto missing = countMissing();
-            if (!missing) return missing.error();
-            auto mark = db_->prepare("UPDATE products SET deleted = 1, updated_at = ? WHERE tenant_id = ? AND sku = ?");
+        if (markMissingDeleted && liveAtStart_ - liveSeen_ > 0) {
+            auto live = db_->prepare("SELECT sku FROM products WHERE deleted = 0");
+            if (!live) return live.error();
+            std::vector<std::string> missing;
+            while (true) {
+                auto row = live->step();
+                if (!row) return row.error();
+                if (!*row) break;
+                std::string sku = live->text(0);
+                if (!seen_.count(sku)) missing.push_back(std::move(sku));
+            }
+            auto mark = db_->prepare("UPDATE products SET deleted = 1, updated_at = ? WHERE sku = ?");
             if (!mark) return mark.error();
-            for (const auto& sku : *missing_) {
+            for (const auto& sku : missing) {
                 mark->reset();
-                mark->bind(1, now_).bind(2, tenantId_).bind(3, sku);
+                mark->bind(1, now_).bind(2, sku);
                 if (auto status = mark->run(); !status) return status.error();
             }
-            counts_.markedDeleted = *missing;
+            counts_.markedDeleted = static_cast<int64_t>(missing.size());
+        }
+        if (indexesDropped_) {
+            for (const char* definition : kSecondaryIndexDefinitions) {
+                if (auto status = db_->execute(definition); !status) return status.error();
+            }
         }
         if (auto status = transaction_.commit(); !status) return status.error();
         return counts_;
@@ -211,8 +243,8 @@ private:
         // (then it is the SKU, see FeedRowMapper).
         bool feedHasMainSku = fields.count(FeedField::MainSku) > 0;
         std::string select = "SELECT deleted, last_seen_at";
-        std::string insert = std::string("INSERT INTO products(tenant_id, sku, updated_at, last_seen_at") + (feedHasMainSku ? "" : ", main_sku");
-        std::string insertValues = std::string("VALUES (?, ?, ?, ?") + (feedHasMainSku ? "" : ", ?");
+        std::string insert = std::string("INSERT INTO products(sku, updated_at, last_seen_at") + (feedHasMainSku ? "" : ", main_sku");
+        std::string insertValues = std::string("VALUES (?, ?, ?") + (feedHasMainSku ? "" : ", ?");
         std::string update = "UPDATE products SET deleted = 0, updated_at = ?, last_seen_at = ?";
         for (const auto& column : columns) {
             select += ", " + column + " IS ?";
@@ -220,13 +252,13 @@ private:
             insertValues += ", ?";
             update += ", " + column + " = ?";
         }
-        select += " FROM products WHERE tenant_id = ? AND sku = ?";
-        update += " WHERE tenant_id = ? AND sku = ?";
+        select += " FROM products WHERE sku = ?";
+        update += " WHERE sku = ?";
         insertMainSkuSeparately_ = !feedHasMainSku;
         auto selectStatement = db_->prepare(select);
         auto insertStatement = db_->prepare(insert + ") " + insertValues + ")");
         auto updateStatement = db_->prepare(update);
-        auto touchStatement = db_->prepare("UPDATE products SET last_seen_at = ? WHERE tenant_id = ? AND sku = ?");
+        auto touchStatement = db_->prepare("UPDATE products SET last_seen_at = ? WHERE sku = ?");
         for (auto* statement : {&selectStatement, &insertStatement, &updateStatement, &touchStatement}) {
             if (!*statement) return statement->error();
         }
@@ -248,11 +280,12 @@ private:
 
     std::unique_ptr<SqliteDatabase> db_;
     SqliteTransaction transaction_;
-    int64_t tenantId_;
     int64_t now_;
     ImportCounts counts_;
+    int64_t liveAtStart_ = 0;
+    int64_t liveSeen_ = 0;
+    bool indexesDropped_ = false;
     std::unordered_set<std::string> seen_;
-    std::optional<std::vector<std::string>> missing_;
     std::set<FeedField> fields_;
     std::vector<FeedField> orderedFields_;
     bool replaceProperties_ = false;
@@ -264,47 +297,83 @@ private:
 
 }  // namespace
 
+SqliteCatalogStore::SqliteCatalogStore(std::string directory, const Clock& clock) : directory_(std::move(directory)), clock_(clock) {
+    std::error_code ignored;
+    std::filesystem::create_directories(directory_, ignored);
+}
+
+std::string SqliteCatalogStore::pathFor(int64_t tenantId) const {
+    return directory_ + "/tenant-" + std::to_string(tenantId) + ".sqlite3";
+}
+
+Result<SqliteCatalogStore::Reader*> SqliteCatalogStore::reader(int64_t tenantId) {
+    std::lock_guard lock(readersMutex_);
+    auto& slot = readers_[tenantId];
+    if (!slot) {
+        auto db = SqliteDatabase::open(pathFor(tenantId));
+        if (!db) {
+            readers_.erase(tenantId);
+            return db.error();
+        }
+        if (auto status = migrate(**db, DatabaseKind::Catalog); !status) {
+            readers_.erase(tenantId);
+            return status.error();
+        }
+        slot = std::make_unique<Reader>();
+        slot->db = std::move(*db);
+    }
+    return slot.get();
+}
+
 Result<std::unique_ptr<CatalogImport>> SqliteCatalogStore::beginImport(int64_t tenantId, int64_t now) {
-    auto db = SqliteDatabase::open(databasePath_);
+    if (auto ready = reader(tenantId); !ready) return ready.error();  // creates and migrates the file
+    auto db = SqliteDatabase::open(pathFor(tenantId));
     if (!db) return db.error();
     // A larger page cache for the import connection only: imports touch many pages once.
-    // Imports are queued work: waiting for another import is better than failing.
+    // Imports are queued work: waiting for another import of this tenant beats failing.
     if (auto status = (*db)->execute("PRAGMA cache_size = -65536"); !status) return status.error();
     sqlite3_busy_timeout((*db)->handle(), 15 * 60 * 1000);
     auto transaction = SqliteTransaction::begin(**db);
     if (!transaction) return transaction.error();
-    return std::unique_ptr<CatalogImport>(
-        std::make_unique<SqliteCatalogImport>(std::move(*db), std::move(*transaction), tenantId, now));
+    auto import = std::make_unique<SqliteCatalogImport>(std::move(*db), std::move(*transaction), now);
+    if (auto status = import->prepare(); !status) return status.error();
+    return std::unique_ptr<CatalogImport>(std::move(import));
 }
 
 Result<std::vector<Product>> SqliteCatalogStore::articleVariants(int64_t tenantId, const std::string& skuOrMainSku) {
-    std::lock_guard lock(readerMutex_);
-    auto query = reader_.prepare(std::string("SELECT ") + kProductColumns +
-                                 " FROM products WHERE tenant_id = ?1 AND main_sku = COALESCE("
-                                 "(SELECT main_sku FROM products WHERE tenant_id = ?1 AND sku = ?2), ?2) ORDER BY sku");
+    auto tenant = reader(tenantId);
+    if (!tenant) return tenant.error();
+    std::lock_guard lock((*tenant)->mutex);
+    auto query = (*tenant)->db->prepare(std::string("SELECT ") + kProductColumns +
+                                        " FROM products WHERE main_sku = COALESCE((SELECT main_sku FROM products WHERE sku = ?1), ?1)"
+                                        " ORDER BY sku");
     if (!query) return query.error();
-    query->bind(1, tenantId).bind(2, skuOrMainSku);
+    query->bind(1, skuOrMainSku);
     return readProducts(*query, clock_.nowSeconds());
 }
 
 Result<std::vector<Product>> SqliteCatalogStore::availableInCategory(int64_t tenantId, const std::string& categoryPath,
                                                                      size_t limit) {
-    std::lock_guard lock(readerMutex_);
+    auto tenant = reader(tenantId);
+    if (!tenant) return tenant.error();
+    std::lock_guard lock((*tenant)->mutex);
     int64_t now = clock_.nowSeconds();
-    auto query = reader_.prepare(std::string("SELECT ") + kProductColumns +
-                                 " FROM products WHERE tenant_id = ? AND primary_category = ? AND deleted = 0 AND stock > 0"
-                                 " AND last_seen_at >= ? ORDER BY main_sku, sku LIMIT ?");
+    auto query = (*tenant)->db->prepare(std::string("SELECT ") + kProductColumns +
+                                        " FROM products WHERE primary_category = ? AND deleted = 0 AND stock > 0"
+                                        " AND last_seen_at >= ? ORDER BY main_sku, sku LIMIT ?");
     if (!query) return query.error();
-    query->bind(1, tenantId).bind(2, categoryPath).bind(3, now - kAbsentAfterSeconds).bind(4, static_cast<int64_t>(limit));
+    query->bind(1, categoryPath).bind(2, now - kAbsentAfterSeconds).bind(3, static_cast<int64_t>(limit));
     return readProducts(*query, now);
 }
 
 Result<CatalogStats> SqliteCatalogStore::stats(int64_t tenantId) {
-    std::lock_guard lock(readerMutex_);
-    auto query = reader_.prepare(
-        "SELECT COUNT(*), COALESCE(SUM(stock > 0 AND last_seen_at >= ?), 0) FROM products WHERE tenant_id = ? AND deleted = 0");
+    auto tenant = reader(tenantId);
+    if (!tenant) return tenant.error();
+    std::lock_guard lock((*tenant)->mutex);
+    auto query = (*tenant)->db->prepare(
+        "SELECT COUNT(*), COALESCE(SUM(stock > 0 AND last_seen_at >= ?), 0) FROM products WHERE deleted = 0");
     if (!query) return query.error();
-    query->bind(1, clock_.nowSeconds() - kAbsentAfterSeconds).bind(2, tenantId);
+    query->bind(1, clock_.nowSeconds() - kAbsentAfterSeconds);
     auto row = query->step();
     if (!row) return row.error();
     return CatalogStats{query->integer(0), query->integer(1)};

@@ -1,7 +1,10 @@
 #pragma once
-// CatalogStore on SQLite. Queries share one reader connection; every import
-// writes through its own connection inside one transaction, so readers keep
-// seeing the previous catalog (WAL snapshot) until the import commits.
+// CatalogStore on SQLite, one database file per tenant (catalog/tenant-<id>.sqlite3).
+// Queries use one cached reader connection per tenant; every import writes through
+// its own connection inside one transaction, so readers keep seeing the previous
+// catalog (WAL snapshot) until the import commits.
+#include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -13,19 +16,27 @@ namespace svc {
 
 class SqliteCatalogStore : public CatalogStore {
 public:
-    SqliteCatalogStore(std::string databasePath, SqliteDatabase& reader, std::mutex& readerMutex, const Clock& clock)
-        : databasePath_(std::move(databasePath)), reader_(reader), readerMutex_(readerMutex), clock_(clock) {}
+    SqliteCatalogStore(std::string directory, const Clock& clock);
 
     Result<std::unique_ptr<CatalogImport>> beginImport(int64_t tenantId, int64_t now) override;
     Result<std::vector<Product>> articleVariants(int64_t tenantId, const std::string& skuOrMainSku) override;
     Result<std::vector<Product>> availableInCategory(int64_t tenantId, const std::string& categoryPath, size_t limit) override;
     Result<CatalogStats> stats(int64_t tenantId) override;
 
+    std::string pathFor(int64_t tenantId) const;
+
 private:
-    std::string databasePath_;
-    SqliteDatabase& reader_;
-    std::mutex& readerMutex_;
+    struct Reader {
+        std::unique_ptr<SqliteDatabase> db;
+        std::mutex mutex;
+    };
+    // The tenant's reader, opened (and migrated) on first use.
+    Result<Reader*> reader(int64_t tenantId);
+
+    std::string directory_;
     const Clock& clock_;
+    std::mutex readersMutex_;
+    std::map<int64_t, std::unique_ptr<Reader>> readers_;
 };
 
 }  // namespace svc

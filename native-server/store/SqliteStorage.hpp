@@ -21,15 +21,13 @@ public:
     CatalogStore& catalog() { return *catalog_; }
     FeedImportStore& imports() { return *imports_; }
     const Clock& clock() const { return *clock_; }
-    const std::string& catalogPath() const { return catalogPath_; }
+    // The file holding one tenant's catalog.
+    std::string catalogPath(int64_t tenantId) const { return catalog_->pathFor(tenantId); }
 
 private:
     std::string mainPath_;
-    std::string catalogPath_;
     std::unique_ptr<SqliteDatabase> main_;
     std::mutex mainMutex_;
-    std::unique_ptr<SqliteDatabase> catalogReader_;
-    std::mutex catalogMutex_;
     std::unique_ptr<SqliteTenantStore> tenants_;
     std::unique_ptr<SqliteCatalogStore> catalog_;
     std::unique_ptr<SqliteFeedImportStore> imports_;

@@ -2,9 +2,9 @@
 
 namespace svc {
 
-FeedImporter::FeedImporter(CatalogImport& import, FeedImportOptions options, int64_t liveBefore)
+FeedImporter::FeedImporter(CatalogImport& import, FeedImportOptions options)
     : import_(import), options_(std::move(options)), reader_(options_.delimiter) {
-    report_.liveBefore = liveBefore;
+    report_.liveBefore = import_.liveBefore();
 }
 
 bool exceedsDeleteShare(const FeedImportReport& report, bool delta, double maxDeleteShare) {
@@ -36,14 +36,14 @@ void FeedImporter::onRecord(const CsvRecord& record) {
         return;
     }
     auto& product = std::get<Product>(mapped);
-    if (!seenIdentifiers_.insert(product.sku).second) {
+    auto status = import_.upsert(product, mapper_->presentFields(), mapper_->hasPropertyColumns());
+    if (!status && status.error().code == ErrorCode::AlreadyExists) {
+        // The store tracks written SKUs anyway (for full feeds); one set, not two.
         reject({RowErrorKind::DuplicateIdentifier, record.line, 0,
                 options_.identifier + ": '" + product.sku + "' appeared on an earlier line; this row is ignored"});
         return;
     }
-    if (auto status = import_.upsert(product, mapper_->presentFields(), mapper_->hasPropertyColumns()); !status) {
-        failure_ = status.error();
-    }
+    if (!status) failure_ = status.error();
 }
 
 void FeedImporter::onMalformedRecord(const CsvIssue& issue) {

@@ -32,8 +32,7 @@ struct FeedImportReport {
 
 class FeedImporter : private CsvSink {
 public:
-    // `liveBefore`: the tenant's live products before the import (from CatalogStore::stats).
-    FeedImporter(CatalogImport& import, FeedImportOptions options, int64_t liveBefore = 0);
+    FeedImporter(CatalogImport& import, FeedImportOptions options);
 
     // Feeds the next bytes. Fails (and the import must be abandoned) when the
     // header is unusable or the store fails.
@@ -51,7 +50,6 @@ private:
     FeedImportOptions options_;
     CsvReader reader_;
     std::unique_ptr<FeedRowMapper> mapper_;
-    std::unordered_set<std::string> seenIdentifiers_;
     FeedImportReport report_;
     std::optional<Error> failure_;
     bool headerSeen_ = false;

@@ -27,9 +27,12 @@ class CatalogImport {
 public:
     virtual ~CatalogImport() = default;
     // Inserts or updates one product; only `fields` (the feed's columns) are written,
+    // AlreadyExists when this import already wrote the SKU (a duplicate row),
     // so a stock-and-price feed never blanks names or images. Properties are
     // replaced when `replaceProperties` is set (the feed has property columns).
     virtual Status upsert(const Product& product, const std::set<FeedField>& fields, bool replaceProperties) = 0;
+    // Live (not deleted) products of the tenant when the import began.
+    virtual int64_t liveBefore() const = 0;
     // Counts so far (inserted, updated, unchanged); markedDeleted stays 0 until commit.
     virtual ImportCounts pendingCounts() const = 0;
     // Live (not deleted) products of the tenant that this import has not upserted:

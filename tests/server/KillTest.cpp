@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <regex>
@@ -42,8 +43,19 @@ struct CatalogState {
 };
 
 CatalogState readState(const std::string& dataDir) {
-    auto db = SqliteDatabase::open(dataDir + "/catalog.sqlite3");
+    // The only tenant's catalog file.
+    std::string path;
+    for (const auto& entry : std::filesystem::directory_iterator(dataDir + "/catalog")) {
+        if (entry.path().extension() == ".sqlite3") path = entry.path();
+    }
+    REQUIRE_FALSE(path.empty());
+    auto db = SqliteDatabase::open(path);
     REQUIRE(db);
+    // Killed before the new catalog file got its schema: an empty catalog.
+    auto schema = (*db)->prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'products'");
+    REQUIRE(schema);
+    REQUIRE(schema->step());
+    if (schema->integer(0) == 0) return {};
     auto query = (*db)->prepare(
         "SELECT COALESCE(SUM(deleted = 0), 0), COALESCE(SUM(deleted = 0 AND name LIKE '% v1'), 0), "
         "COALESCE(SUM(deleted = 0 AND name LIKE '% v2'), 0) FROM products");
