@@ -4,6 +4,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <cstring>
 #include <vector>
 
@@ -44,6 +48,11 @@ private:
     size_t offset_ = 0;
 };
 
+// Rows travel from the parsing thread to the writing thread in batches; a few batches
+// in flight keep both cores busy while memory stays bounded.
+constexpr size_t kBatchRows = 1024;
+constexpr size_t kBatchesInFlight = 8;
+
 FeedImportService::SourceOpener fileOpener(const std::string& path) {
     return [path]() -> Result<std::unique_ptr<BlobReader>> {
         int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -79,6 +88,79 @@ void copyReport(const FeedImportReport& report, FeedImportRecord& record) {
 }
 
 }  // namespace
+
+Status FeedImportService::pipeline(BlobReader& source, const FeedImportOptions& options, FeedImporter& importer) {
+    // Stage one (reading, CSV, mapping) runs on its own thread; stage two (SQLite) here.
+    FeedParser parser(options);
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::deque<std::vector<MappedRow>> queue;
+    bool parsingDone = false;
+    bool stopParsing = false;
+    std::optional<Error> parseError;
+
+    std::thread parsing([&] {
+        std::vector<char> buffer(kReadChunk);
+        std::vector<MappedRow> batch;
+        auto hand = [&](bool last) {
+            if (batch.size() < kBatchRows && !(last && !batch.empty())) return true;
+            std::unique_lock lock(mutex);
+            changed.wait(lock, [&] { return queue.size() < kBatchesInFlight || stopParsing; });
+            if (stopParsing) return false;
+            queue.push_back(std::move(batch));
+            batch.clear();
+            changed.notify_all();
+            return true;
+        };
+        std::optional<Error> error;
+        while (true) {
+            auto got = source.read(buffer.data(), buffer.size());
+            if (!got) {
+                error = got.error();
+                break;
+            }
+            if (*got == 0) {
+                if (auto status = parser.finish(batch); !status) error = status.error();
+                else hand(true);
+                break;
+            }
+            if (auto status = parser.parse(std::string_view(buffer.data(), *got), batch); !status) {
+                error = status.error();
+                break;
+            }
+            if (!hand(false)) break;
+        }
+        std::lock_guard lock(mutex);
+        parseError = error;
+        parsingDone = true;
+        changed.notify_all();
+    });
+
+    std::optional<Error> applyError;
+    while (true) {
+        std::vector<MappedRow> batch;
+        {
+            std::unique_lock lock(mutex);
+            changed.wait(lock, [&] { return !queue.empty() || parsingDone; });
+            if (queue.empty()) break;
+            batch = std::move(queue.front());
+            queue.pop_front();
+            changed.notify_all();
+        }
+        // The parser publishes its mapper before the first batch, under the mutex.
+        if (auto status = importer.apply(batch, *parser.mapper()); !status) {
+            applyError = status.error();
+            std::lock_guard lock(mutex);
+            stopParsing = true;
+            changed.notify_all();
+            break;
+        }
+    }
+    parsing.join();
+    if (parseError) return *parseError;
+    if (applyError) return *applyError;
+    return Status::success();
+}
 
 Status FeedImportService::keepFile(const SourceOpener& open, FeedImportRecord& record) {
     if (!record.fileKey.empty()) return Status::success();
@@ -132,14 +214,8 @@ Result<ImportOutcome> FeedImportService::run(const Tenant& tenant, const SourceO
     auto import = catalog_.beginImport(tenant.id, now);
     if (!import) return fail(import.error());
     FeedImporter importer(**import, optionsOf(record));
-    std::vector<char> buffer(kReadChunk);
-    while (true) {
-        auto got = (*source)->read(buffer.data(), buffer.size());
-        if (!got) return fail(got.error());
-        if (*got == 0) break;
-        if (auto status = importer.feed(std::string_view(buffer.data(), *got)); !status) return fail(status.error());
-    }
-    auto report = importer.finishReading();
+    if (auto status = pipeline(**source, optionsOf(record), importer); !status) return fail(status.error());
+    auto report = importer.summarize();
     if (!report) {
         // The history keeps the rows read so far, which explains most refusals.
         return fail(report.error());

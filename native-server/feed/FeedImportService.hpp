@@ -44,6 +44,8 @@ private:
     Result<ImportOutcome> run(const Tenant& tenant, const SourceOpener& open, FeedImportRecord record, bool dryRun, bool force);
     Result<FeedImportRecord> findHeld(const Tenant& tenant, int64_t importId, const char* action);
     Status keepFile(const SourceOpener& open, FeedImportRecord& record);
+    // Reads the whole source through the importer, parsing on a second thread.
+    Status pipeline(BlobReader& source, const FeedImportOptions& options, FeedImporter& importer);
 
     CatalogStore& catalog_;
     FeedImportStore& history_;

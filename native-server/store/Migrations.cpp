@@ -67,7 +67,8 @@ const std::vector<Migration>& catalogMigrations() {
     static const std::vector<Migration> list = {
         {1, R"sql(
 CREATE TABLE products (
-    sku TEXT NOT NULL PRIMARY KEY,
+    id INTEGER PRIMARY KEY,
+    sku TEXT NOT NULL,
     main_sku TEXT NOT NULL,
     model TEXT NOT NULL DEFAULT '',
     variant TEXT NOT NULL DEFAULT '',
@@ -88,7 +89,8 @@ CREATE TABLE products (
     deleted INTEGER NOT NULL DEFAULT 0,
     updated_at INTEGER NOT NULL,
     last_seen_at INTEGER NOT NULL
-) WITHOUT ROWID;
+);
+CREATE UNIQUE INDEX products_by_sku ON products(sku);
 CREATE INDEX products_by_main_sku ON products(main_sku);
 CREATE INDEX products_available_by_category ON products(primary_category) WHERE deleted = 0 AND stock > 0;
 )sql"},

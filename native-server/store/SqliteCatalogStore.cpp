@@ -111,10 +111,13 @@ int bindField(SqliteStatement& statement, int index, FeedField field, const Prod
     return index + 1;
 }
 
-// The secondary indexes of the catalog schema (see Migrations.cpp). An initial load
-// builds them after the rows: one sort instead of a random B-tree insert per row.
-constexpr const char* kSecondaryIndexNames[] = {"products_by_main_sku", "products_available_by_category"};
+// The indexes of the catalog schema (see Migrations.cpp). Rows are appended to a rowid
+// table (wide rows move less than in a WITHOUT ROWID tree); an initial load builds the
+// indexes after the rows: one sort each instead of a random B-tree insert per row.
+// The SKU index is unique: the import itself refuses duplicate SKUs before that.
+constexpr const char* kSecondaryIndexNames[] = {"products_by_sku", "products_by_main_sku", "products_available_by_category"};
 constexpr const char* kSecondaryIndexDefinitions[] = {
+    "CREATE UNIQUE INDEX products_by_sku ON products(sku)",
     "CREATE INDEX products_by_main_sku ON products(main_sku)",
     "CREATE INDEX products_available_by_category ON products(primary_category) WHERE deleted = 0 AND stock > 0",
 };
@@ -125,26 +128,36 @@ public:
         : db_(std::move(db)), transaction_(std::move(transaction)), now_(now) {}
 
     Status prepare() {
-        int64_t total = 0;
+        bool empty = false;
         {
             // Scoped: DROP INDEX fails while a statement of this connection is still active.
-            auto count = db_->prepare("SELECT COUNT(*), COALESCE(SUM(deleted = 0), 0) FROM products");
-            if (!count) return count.error();
-            auto row = count->step();
+            auto any = db_->prepare("SELECT NOT EXISTS (SELECT 1 FROM products)");
+            if (!any) return any.error();
+            auto row = any->step();
             if (!row) return row.error();
-            total = count->integer(0);
-            liveAtStart_ = count->integer(1);
+            empty = any->integer(0) != 0;
         }
-        if (total == 0) {
+        if (empty) {
+            liveAtStart_ = 0;
             for (const char* index : kSecondaryIndexNames) {
                 if (auto status = db_->execute(std::string("DROP INDEX IF EXISTS ") + index); !status) return status;
             }
-            indexesDropped_ = true;
+            emptyAtStart_ = true;
         }
         return Status::success();
     }
 
-    int64_t liveBefore() const override { return liveAtStart_; }
+    // Counted on first use: only full feeds need it, and a delta feed should not pay a
+    // scan of the catalog. Rows this import made live (inserted, or revived from deleted)
+    // are taken off again, so the figure is the one before the import.
+    int64_t liveBefore() const override {
+        if (!liveAtStart_) {
+            auto count = db_->prepare("SELECT COUNT(*) FROM products WHERE deleted = 0");
+            int64_t liveNow = count && count->step() ? count->integer(0) : 0;
+            liveAtStart_ = liveNow - counts_.inserted - revived_;
+        }
+        return *liveAtStart_;
+    }
 
     Status upsert(const Product& product, const std::set<FeedField>& fields, bool replaceProperties) override {
         if (!select_ || fields != fields_ || replaceProperties != replaceProperties_) {
@@ -153,12 +166,17 @@ public:
         if (!seen_.insert(product.sku).second) return Error::alreadyExists("sku " + product.sku + " was already written by this import");
 
         // Compare with the stored row, so the import reports exact counts and leaves
-        // unchanged rows alone (only "last seen" is refreshed, hourly).
-        select_->reset();
-        int index = bindValues(*select_, 1, product);
-        select_->bind(index, product.sku);
-        auto found = select_->step();
-        if (!found) return found.error();
+        // unchanged rows alone (only "last seen" is refreshed, hourly). Into a catalog that
+        // was empty, every new SKU is an insert: no lookup.
+        int index = 0;
+        Result<bool> found = false;
+        if (!emptyAtStart_) {
+            select_->reset();
+            index = bindValues(*select_, 1, product);
+            select_->bind(index, product.sku);
+            found = select_->step();
+            if (!found) return found.error();
+        }
         if (!*found) {
             insert_->reset();
             insert_->bind(1, product.sku).bind(2, now_).bind(3, now_);
@@ -172,6 +190,7 @@ public:
         bool deleted = select_->integer(0) != 0;
         int64_t lastSeenAt = select_->integer(1);
         if (!deleted) ++liveSeen_;
+        else ++revived_;  // updated below: a deleted product listed again is live again
         bool same = !deleted;
         for (int i = 0; i < columnCount_ && same; ++i) same = select_->integer(i + 2) != 0;
         if (same) {
@@ -193,10 +212,10 @@ public:
     ImportCounts pendingCounts() const override { return counts_; }
 
     // Live products at the start that this import did not write: no scan needed.
-    Result<int64_t> countMissing() override { return liveAtStart_ - liveSeen_; }
+    Result<int64_t> countMissing() override { return liveBefore() - liveSeen_; }
 
     Result<ImportCounts> commit(bool markMissingDeleted) override {
-        if (markMissingDeleted && liveAtStart_ - liveSeen_ > 0) {
+        if (markMissingDeleted && liveBefore() - liveSeen_ > 0) {
             auto live = db_->prepare("SELECT sku FROM products WHERE deleted = 0");
             if (!live) return live.error();
             std::vector<std::string> missing;
@@ -216,7 +235,7 @@ public:
             }
             counts_.markedDeleted = static_cast<int64_t>(missing.size());
         }
-        if (indexesDropped_) {
+        if (emptyAtStart_) {
             for (const char* definition : kSecondaryIndexDefinitions) {
                 if (auto status = db_->execute(definition); !status) return status.error();
             }
@@ -282,9 +301,10 @@ private:
     SqliteTransaction transaction_;
     int64_t now_;
     ImportCounts counts_;
-    int64_t liveAtStart_ = 0;
+    mutable std::optional<int64_t> liveAtStart_;
+    int64_t revived_ = 0;
     int64_t liveSeen_ = 0;
-    bool indexesDropped_ = false;
+    bool emptyAtStart_ = false;
     std::unordered_set<std::string> seen_;
     std::set<FeedField> fields_;
     std::vector<FeedField> orderedFields_;

@@ -1,5 +1,8 @@
 #include "feed/CsvReader.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 namespace svc {
 namespace {
 constexpr unsigned char kBom[] = {0xEF, 0xBB, 0xBF};
@@ -8,18 +11,23 @@ constexpr unsigned char kBom[] = {0xEF, 0xBB, 0xBF};
 CsvReader::CsvReader(char delimiter) : delimiter_(delimiter) {}
 
 void CsvReader::endField() {
-    record_.fields.push_back(std::move(field_));
+    // Field strings are reused from record to record: swapping hands the finished value
+    // to the record and an old buffer (with its capacity) back to field_.
+    if (fieldCount_ < record_.fields.size()) record_.fields[fieldCount_].swap(field_);
+    else record_.fields.push_back(std::move(field_));
+    ++fieldCount_;
     field_.clear();
 }
 
 void CsvReader::endRecord(CsvSink& sink) {
-    if (recordHasContent_ || !record_.fields.empty()) {
+    if (recordHasContent_ || fieldCount_ > 0) {
         endField();
+        record_.fields.resize(fieldCount_);
         // A line holding nothing at all is skipped, not reported as a one-field record.
-        bool blankLine = record_.fields.size() == 1 && record_.fields[0].empty() && !recordHasContent_;
+        bool blankLine = fieldCount_ == 1 && record_.fields[0].empty() && !recordHasContent_;
         if (!blankLine) sink.onRecord(record_);
     }
-    record_.fields.clear();
+    fieldCount_ = 0;
     field_.clear();
     recordHasContent_ = false;
     state_ = State::FieldStart;
@@ -32,8 +40,8 @@ void CsvReader::endLine(CsvSink& sink, char terminator) {
 }
 
 void CsvReader::malformed(CsvSink& sink, CsvIssueKind kind, std::string message) {
-    sink.onMalformedRecord({kind, record_.line, record_.fields.size() + 1, std::move(message)});
-    record_.fields.clear();
+    sink.onMalformedRecord({kind, record_.line, fieldCount_ + 1, std::move(message)});
+    fieldCount_ = 0;
     field_.clear();
     recordHasContent_ = false;
     state_ = State::AfterMalformed;
@@ -60,7 +68,7 @@ void CsvReader::feed(std::string_view chunk, CsvSink& sink) {
             pendingCarriageReturn_ = false;
             if (c == '\n') continue;  // CRLF: the CR already ended the line
         }
-        if (record_.fields.empty() && field_.empty() && !recordHasContent_ && state_ == State::FieldStart) {
+        if (fieldCount_ == 0 && field_.empty() && !recordHasContent_ && state_ == State::FieldStart) {
             record_.line = line_;
         }
         switch (state_) {
@@ -86,15 +94,25 @@ void CsvReader::feed(std::string_view chunk, CsvSink& sink) {
                 } else if (c == '\n' || c == '\r') {
                     endLine(sink, c);
                 } else {
-                    field_ += c;  // a quote inside an unquoted value is kept literally
+                    // Fast path: take the run up to the next delimiter or line end in one append.
+                    // A quote inside an unquoted value is kept literally.
+                    size_t end = i + 1;
+                    while (end < chunk.size() && chunk[end] != delimiter_ && chunk[end] != '\n' && chunk[end] != '\r') ++end;
+                    field_.append(chunk.data() + i, end - i);
+                    i = end - 1;
                 }
                 break;
             case State::Quoted:
                 if (c == '"') {
                     state_ = State::QuoteInQuoted;
                 } else {
-                    if (c == '\n') ++line_;
-                    field_ += c;
+                    // Fast path: everything up to the next quote belongs to the value.
+                    const char* start = chunk.data() + i;
+                    const void* quote = std::memchr(start, '"', chunk.size() - i);
+                    size_t length = quote ? static_cast<size_t>(static_cast<const char*>(quote) - start) : chunk.size() - i;
+                    line_ += static_cast<size_t>(std::count(start, start + length, '\n'));
+                    field_.append(start, length);
+                    i += length - 1;
                 }
                 break;
             case State::QuoteInQuoted:

@@ -51,6 +51,7 @@ private:
     char delimiter_;
     State state_ = State::FieldStart;
     CsvRecord record_;
+    size_t fieldCount_ = 0;  // fields of the current record (record_.fields keeps buffers beyond it)
     std::string field_;
     size_t line_ = 1;
     bool atStart_ = true;       // for the optional UTF-8 byte-order mark

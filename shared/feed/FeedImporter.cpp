@@ -3,9 +3,7 @@
 namespace svc {
 
 FeedImporter::FeedImporter(CatalogImport& import, FeedImportOptions options)
-    : import_(import), options_(std::move(options)), reader_(options_.delimiter) {
-    report_.liveBefore = import_.liveBefore();
-}
+    : import_(import), options_(options), parser_(std::move(options)) {}
 
 bool exceedsDeleteShare(const FeedImportReport& report, bool delta, double maxDeleteShare) {
     if (delta || report.liveBefore == 0) return false;
@@ -17,58 +15,52 @@ void FeedImporter::reject(RowError error) {
     if (report_.errors.size() < FeedImportReport::kMaxReportedErrors) report_.errors.push_back(std::move(error));
 }
 
-void FeedImporter::onRecord(const CsvRecord& record) {
-    if (failure_) return;
-    if (!headerSeen_) {
-        headerSeen_ = true;
-        auto mapper = FeedRowMapper::fromHeader(record.fields, options_.identifier);
-        if (!mapper) {
-            failure_ = Error::invalidArgument("line " + std::to_string(record.line) + ": " + mapper.error().message);
-            return;
+Status FeedImporter::apply(std::vector<MappedRow>& rows, const FeedRowMapper& mapper) {
+    if (failure_) return *failure_;
+    for (auto& row : rows) {
+        ++report_.rowsRead;
+        if (auto* error = std::get_if<RowError>(&row.content)) {
+            reject(std::move(*error));
+            continue;
         }
-        mapper_ = std::make_unique<FeedRowMapper>(std::move(*mapper));
-        return;
+        auto& product = std::get<Product>(row.content);
+        auto status = import_.upsert(product, mapper.presentFields(), mapper.hasPropertyColumns());
+        if (!status && status.error().code == ErrorCode::AlreadyExists) {
+            // The store tracks written SKUs anyway (for full feeds); one set, not two.
+            reject({RowErrorKind::DuplicateIdentifier, row.line, 0,
+                    options_.identifier + ": '" + product.sku + "' appeared on an earlier line; this row is ignored"});
+            continue;
+        }
+        if (!status) {
+            failure_ = status.error();
+            return *failure_;
+        }
     }
-    ++report_.rowsRead;
-    auto mapped = mapper_->map(record.fields, record.line);
-    if (auto* error = std::get_if<RowError>(&mapped)) {
-        reject(std::move(*error));
-        return;
-    }
-    auto& product = std::get<Product>(mapped);
-    auto status = import_.upsert(product, mapper_->presentFields(), mapper_->hasPropertyColumns());
-    if (!status && status.error().code == ErrorCode::AlreadyExists) {
-        // The store tracks written SKUs anyway (for full feeds); one set, not two.
-        reject({RowErrorKind::DuplicateIdentifier, record.line, 0,
-                options_.identifier + ": '" + product.sku + "' appeared on an earlier line; this row is ignored"});
-        return;
-    }
-    if (!status) failure_ = status.error();
-}
-
-void FeedImporter::onMalformedRecord(const CsvIssue& issue) {
-    if (failure_) return;
-    if (!headerSeen_) {
-        headerSeen_ = true;
-        failure_ = Error::invalidArgument("line " + std::to_string(issue.line) + ": header is not valid CSV: " + issue.message);
-        return;
-    }
-    ++report_.rowsRead;
-    RowErrorKind kind = issue.kind == CsvIssueKind::UnterminatedQuote ? RowErrorKind::UnterminatedQuote : RowErrorKind::MalformedQuote;
-    reject({kind, issue.line, issue.column, issue.message});
+    rows.clear();
+    return Status::success();
 }
 
 Status FeedImporter::feed(std::string_view chunk) {
     if (failure_) return *failure_;
-    reader_.feed(chunk, *this);
-    if (failure_) return *failure_;
-    return Status::success();
+    if (auto status = parser_.parse(chunk, pending_); !status) {
+        failure_ = status.error();
+        return status;
+    }
+    if (pending_.empty()) return Status::success();
+    return apply(pending_, *parser_.mapper());
 }
 
 Result<FeedImportReport> FeedImporter::finishReading() {
-    if (!failure_) reader_.finish(*this);
     if (failure_) return *failure_;
-    if (!headerSeen_) return Error::invalidArgument("line 1: the feed is empty (no header)");
+    if (auto status = parser_.finish(pending_); !status) return status.error();
+    if (!pending_.empty()) {
+        if (auto status = apply(pending_, *parser_.mapper()); !status) return status.error();
+    }
+    return summarize();
+}
+
+Result<FeedImportReport> FeedImporter::summarize() {
+    if (failure_) return *failure_;
     if (!options_.delta && report_.rowsRead == report_.rejected) {
         // A full feed without one valid row would delete the whole catalog: refuse it.
         return Error::invalidArgument("the full feed has no valid row (" + std::to_string(report_.rejected) +
@@ -76,6 +68,7 @@ Result<FeedImportReport> FeedImporter::finishReading() {
     }
     report_.counts = import_.pendingCounts();
     if (!options_.delta) {
+        report_.liveBefore = import_.liveBefore();
         auto missing = import_.countMissing();
         if (!missing) return missing.error();
         report_.counts.markedDeleted = *missing;

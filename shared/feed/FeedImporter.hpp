@@ -1,25 +1,18 @@
 #pragma once
-// Applies one CSV feed to the catalog: reads it as a stream, maps rows, rejects
-// bad rows with typed reasons and applies the rest in one atomic import.
-// Pure logic: the caller supplies the bytes and the CatalogImport.
-#include <memory>
+// Applies one CSV feed to the catalog: rows from a FeedParser (stage one) are
+// written to one atomic CatalogImport (stage two), bad rows rejected with typed
+// reasons. feed()/finishReading() run both stages on the calling thread; apply()
+// and summarize() let a caller run stage one on another thread. Pure logic: the
+// caller supplies the bytes and the CatalogImport.
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 #include "core/Result.hpp"
-#include "feed/CsvReader.hpp"
-#include "feed/FeedRowMapper.hpp"
+#include "feed/FeedParser.hpp"
 #include "store/CatalogStore.hpp"
 
 namespace svc {
-
-struct FeedImportOptions {
-    std::string identifier = "sku";
-    char delimiter = ';';
-    bool delta = false;  // false: a full feed, products missing from it are marked deleted
-};
 
 struct FeedImportReport {
     int64_t rowsRead = 0;
@@ -30,29 +23,31 @@ struct FeedImportReport {
     static constexpr size_t kMaxReportedErrors = 1000;
 };
 
-class FeedImporter : private CsvSink {
+class FeedImporter {
 public:
     FeedImporter(CatalogImport& import, FeedImportOptions options);
 
-    // Feeds the next bytes. Fails (and the import must be abandoned) when the
+    // Both stages on this thread. Fails (and the import must be abandoned) when the
     // header is unusable or the store fails.
     Status feed(std::string_view chunk);
     // Ends the file and reports what committing would change, without committing:
     // the caller applies it (CatalogImport::commit), holds it, or drops it (dry run).
     Result<FeedImportReport> finishReading();
 
+    // Stage two for rows parsed elsewhere; `mapper` is the parser's header mapping.
+    Status apply(std::vector<MappedRow>& rows, const FeedRowMapper& mapper);
+    // After the parser finished and every row was applied: the report, as finishReading.
+    Result<FeedImportReport> summarize();
+
 private:
-    void onRecord(const CsvRecord& record) override;
-    void onMalformedRecord(const CsvIssue& issue) override;
     void reject(RowError error);
 
     CatalogImport& import_;
     FeedImportOptions options_;
-    CsvReader reader_;
-    std::unique_ptr<FeedRowMapper> mapper_;
+    FeedParser parser_;
+    std::vector<MappedRow> pending_;
     FeedImportReport report_;
     std::optional<Error> failure_;
-    bool headerSeen_ = false;
 };
 
 // The guard against truncated full feeds: applying would delete more than `maxDeleteShare`

@@ -31,7 +31,8 @@ public:
     // so a stock-and-price feed never blanks names or images. Properties are
     // replaced when `replaceProperties` is set (the feed has property columns).
     virtual Status upsert(const Product& product, const std::set<FeedField>& fields, bool replaceProperties) = 0;
-    // Live (not deleted) products of the tenant when the import began.
+    // Live (not deleted) products of the tenant when the import began (may be computed
+    // lazily; callers ask only for full feeds).
     virtual int64_t liveBefore() const = 0;
     // Counts so far (inserted, updated, unchanged); markedDeleted stays 0 until commit.
     virtual ImportCounts pendingCounts() const = 0;

@@ -186,3 +186,17 @@ TEST_CASE("tenants never see each other's products") {
     REQUIRE(theirs);
     CHECK(theirs->empty());
 }
+
+TEST_CASE("the truncation guard counts the catalog as it was before the import (revived and new rows excluded)") {
+    Catalog catalog;
+    REQUIRE(catalog.import(test::feedCsv({kHeader, row("A-S", "A", "3", "A"), row("B-S", "B", "3", "B"), row("C-S", "C", "3", "C"),
+                                          row("D-S", "D", "3", "D")})));
+    REQUIRE(catalog.import(test::feedCsv({kHeader, row("A-S", "A", "3", "A"), row("B-S", "B", "3", "B"), row("C-S", "C", "3", "C")})));
+    // Live before: A, B, C (3). The feed revives D and adds E; it drops B and C: 2 of 3.
+    auto held = catalog.import(test::feedCsv({kHeader, row("A-S", "A", "3", "A"), row("D-S", "D", "3", "D"), row("E-S", "E", "3", "E")}));
+    REQUIRE_FALSE(held);
+    CHECK(held.error().message ==
+          "held: this full feed would mark 2 of 3 products deleted, more than the allowed 50%; confirm it to apply, or discard it");
+    CHECK(catalog.variants("D-S").front().deleted);  // nothing applied
+    CHECK(catalog.variants("E-S").empty());
+}
