@@ -95,6 +95,9 @@ Status FeedImportService::pipeline(BlobReader& source, const FeedImportOptions& 
     std::mutex mutex;
     std::condition_variable changed;
     std::deque<std::vector<MappedRow>> queue;
+    // Applied batches go back to the parsing thread, which frees their products: the
+    // writing thread, the slower one, does no freeing.
+    std::deque<std::vector<MappedRow>> applied;
     bool parsingDone = false;
     bool stopParsing = false;
     std::optional<Error> parseError;
@@ -104,12 +107,20 @@ Status FeedImportService::pipeline(BlobReader& source, const FeedImportOptions& 
         std::vector<MappedRow> batch;
         auto hand = [&](bool last) {
             if (batch.size() < kBatchRows && !(last && !batch.empty())) return true;
-            std::unique_lock lock(mutex);
-            changed.wait(lock, [&] { return queue.size() < kBatchesInFlight || stopParsing; });
-            if (stopParsing) return false;
-            queue.push_back(std::move(batch));
-            batch.clear();
-            changed.notify_all();
+            std::vector<MappedRow> recycled;
+            {
+                std::unique_lock lock(mutex);
+                changed.wait(lock, [&] { return queue.size() < kBatchesInFlight || stopParsing; });
+                if (stopParsing) return false;
+                queue.push_back(std::move(batch));
+                if (!applied.empty()) {
+                    recycled = std::move(applied.front());
+                    applied.pop_front();
+                }
+                changed.notify_all();
+            }
+            recycled.clear();  // frees the products here, outside the lock
+            batch = std::move(recycled);
             return true;
         };
         std::optional<Error> error;
@@ -155,6 +166,8 @@ Status FeedImportService::pipeline(BlobReader& source, const FeedImportOptions& 
             changed.notify_all();
             break;
         }
+        std::lock_guard lock(mutex);
+        if (applied.size() < kBatchesInFlight) applied.push_back(std::move(batch));
     }
     parsing.join();
     if (parseError) return *parseError;

@@ -36,7 +36,6 @@ Status FeedImporter::apply(std::vector<MappedRow>& rows, const FeedRowMapper& ma
             return *failure_;
         }
     }
-    rows.clear();
     return Status::success();
 }
 
@@ -47,14 +46,18 @@ Status FeedImporter::feed(std::string_view chunk) {
         return status;
     }
     if (pending_.empty()) return Status::success();
-    return apply(pending_, *parser_.mapper());
+    auto status = apply(pending_, *parser_.mapper());
+    pending_.clear();
+    return status;
 }
 
 Result<FeedImportReport> FeedImporter::finishReading() {
     if (failure_) return *failure_;
     if (auto status = parser_.finish(pending_); !status) return status.error();
     if (!pending_.empty()) {
-        if (auto status = apply(pending_, *parser_.mapper()); !status) return status.error();
+        auto status = apply(pending_, *parser_.mapper());
+        pending_.clear();
+        if (!status) return status.error();
     }
     return summarize();
 }

@@ -34,7 +34,8 @@ public:
     // the caller applies it (CatalogImport::commit), holds it, or drops it (dry run).
     Result<FeedImportReport> finishReading();
 
-    // Stage two for rows parsed elsewhere; `mapper` is the parser's header mapping.
+    // Stage two for rows parsed elsewhere; `mapper` is the parser's header mapping. The rows
+    // are left in place (the caller frees them, e.g. on the parsing thread).
     Status apply(std::vector<MappedRow>& rows, const FeedRowMapper& mapper);
     // After the parser finished and every row was applied: the report, as finishReading.
     Result<FeedImportReport> summarize();

@@ -1,0 +1,145 @@
+// svc-server's command line as an operator uses it: the real binary, its exit codes,
+// its JSON on stdout and its messages on stderr.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "ChildProcess.hpp"
+#include "ServerFixture.hpp"
+
+using namespace svc;
+using nlohmann::json;
+
+namespace {
+
+struct CliRun {
+    int exitCode;
+    std::string out;
+    std::string err;
+};
+
+struct Cli {
+    test::TempDir dir;
+    std::string apiId;
+
+    CliRun run(std::vector<std::string> arguments) {
+        arguments.insert(arguments.begin(), SVC_SERVER_BINARY);
+        std::string out = dir.path() + "/out.txt";
+        std::string err = dir.path() + "/err.txt";
+        // stderr is redirected by the shell-free way: reopen fd 2 in the child through a wrapper.
+        arguments.insert(arguments.begin(), {"/bin/sh", "-c", "exec \"$0\" \"$@\" 2>\"$SVC_ERR\""});
+        setenv("SVC_ERR", err.c_str(), 1);
+        test::ChildProcess child(arguments, out);
+        int code = child.wait();
+        return {code, read(out), read(err)};
+    }
+    static std::string read(const std::string& path) {
+        std::ifstream file(path);
+        std::stringstream text;
+        text << file.rdbuf();
+        return text.str();
+    }
+    std::string feed(const std::string& name, const std::vector<std::string>& ids) {
+        std::vector<std::vector<std::string>> rows{{"sku", "name", "stock", "retail-price", "category-path"}};
+        for (const auto& id : ids) rows.push_back({id, "Item " + id, "3", "1000", "Men > Shirts"});
+        return dir.file(name, test::feedCsv(rows));
+    }
+    Cli() {
+        auto created = run({"tenant", "create", "--data-dir", dir.path(), "--name", "CLI shop"});
+        REQUIRE(created.exitCode == 0);
+        apiId = json::parse(created.out)["apiId"];
+    }
+    std::vector<std::string> tenantArgs(std::vector<std::string> command) {
+        command.insert(command.end(), {"--data-dir", dir.path(), "--api-id", apiId});
+        return command;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("CLI: import, validate, history, a held feed shown and discarded, with exit codes 0, 3 and 1") {
+    Cli cli;
+    auto imported = cli.run(cli.tenantArgs({"feed", "import", cli.feed("full.csv", {"A", "B", "C", "D"})}));
+    CHECK(imported.exitCode == 0);
+    auto record = json::parse(imported.out);
+    CHECK(record["status"] == "applied");
+    CHECK(record["inserted"] == 4);
+    CHECK(record["source"] == "cli");
+
+    auto validated = cli.run(cli.tenantArgs({"feed", "validate", cli.feed("small.csv", {"A"})}));
+    CHECK(validated.exitCode == 0);
+    auto dryRun = json::parse(validated.out);
+    CHECK(dryRun["wouldMarkDeleted"] == 3);
+    CHECK(dryRun["wouldBeHeld"] == true);
+
+    auto held = cli.run(cli.tenantArgs({"feed", "import", cli.feed("small.csv", {"A"})}));
+    CHECK(held.exitCode == 3);
+    CHECK(json::parse(held.out)["status"] == "held");
+    CHECK(held.err.find("would mark 3 of 4 products deleted") != std::string::npos);
+    std::string heldId = std::to_string(json::parse(held.out)["id"].get<int>());
+
+    auto history = cli.run(cli.tenantArgs({"feed", "history", "--limit", "5"}));
+    CHECK(history.exitCode == 0);
+    auto imports = json::parse(history.out)["imports"];
+    REQUIRE(imports.size() == 2);  // dry runs leave no history
+    CHECK(imports[0]["status"] == "held");
+    CHECK(imports[1]["status"] == "applied");
+
+    auto shown = cli.run(cli.tenantArgs({"feed", "show", "--import-id", heldId}));
+    CHECK(json::parse(shown.out)["markedDeleted"] == 3);
+    auto discarded = cli.run(cli.tenantArgs({"feed", "discard", "--import-id", heldId}));
+    CHECK(discarded.exitCode == 0);
+    CHECK(json::parse(discarded.out)["status"] == "discarded");
+    auto confirmAfter = cli.run(cli.tenantArgs({"feed", "confirm", "--import-id", heldId}));
+    CHECK(confirmAfter.exitCode == 1);
+    CHECK(confirmAfter.err == "svc-server: error: import " + heldId + " is discarded; only held imports can be confirmed\n");
+
+    auto forced = cli.run(cli.tenantArgs({"feed", "import", "--force", cli.feed("small.csv", {"A"})}));
+    CHECK(forced.exitCode == 0);
+    CHECK(json::parse(forced.out)["markedDeleted"] == 3);
+}
+
+TEST_CASE("CLI: bad input gets a clear message naming the option, and a failed import exit code 1") {
+    Cli cli;
+    struct BadCase {
+        std::vector<std::string> arguments;
+        int exitCode;
+        std::string message;
+    };
+    std::vector<BadCase> cases{
+        {{"feed", "import", "--data-dir", cli.dir.path(), "--api-id", "nope", cli.feed("f.csv", {"A"})}, 1,
+         "svc-server: error: --api-id: no tenant with API ID nope\n"},
+        {cli.tenantArgs({"feed", "import", "--delimiter", ";;", cli.feed("f.csv", {"A"})}), 1,
+         "svc-server: error: --delimiter: must be exactly one character\n"},
+        {cli.tenantArgs({"feed", "import", cli.dir.path() + "/missing.csv"}), 1, ""},
+        {cli.tenantArgs({"feed", "show", "--import-id", "99"}), 1, "svc-server: error: --import-id: import 99 does not exist\n"},
+        {cli.tenantArgs({"tenant", "configure", "--max-delete-share", "1.5"}), 2, ""},
+        {{"feed", "import"}, 2, ""},
+        {{"frobnicate"}, 2, ""},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.arguments.size() > 1 ? c.arguments[1] : c.arguments[0]);
+        auto result = cli.run(c.arguments);
+        CHECK(result.exitCode == c.exitCode);
+        if (!c.message.empty()) CHECK(result.err == c.message);
+        CHECK_FALSE(result.err.empty());
+    }
+    // A file that is not a feed: recorded as failed, exit 1, the reason on stderr.
+    auto notCsv = cli.run(cli.tenantArgs({"feed", "import", cli.dir.file("bad.csv", "name;price\nShirt;10\n")}));
+    CHECK(notCsv.exitCode == 1);
+    CHECK(notCsv.err.find("identifier column 'sku' is missing") != std::string::npos);
+    CHECK(json::parse(notCsv.out)["status"] == "failed");
+    // Every subcommand answers --help.
+    for (auto command : std::vector<std::vector<std::string>>{{"serve"}, {"tenant", "create"}, {"tenant", "configure"}, {"feed", "import"},
+                                                              {"feed", "validate"}, {"feed", "history"}, {"feed", "show"},
+                                                              {"feed", "confirm"}, {"feed", "discard"}, {"demo", "setup"}}) {
+        command.push_back("--help");
+        auto help = cli.run(command);
+        CAPTURE(command[0]);
+        CHECK(help.exitCode == 0);
+        CHECK(help.out.find("Usage:") != std::string::npos);
+    }
+}
