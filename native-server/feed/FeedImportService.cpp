@@ -89,9 +89,8 @@ void copyReport(const FeedImportReport& report, FeedImportRecord& record) {
 
 }  // namespace
 
-Status FeedImportService::pipeline(BlobReader& source, const FeedImportOptions& options, FeedImporter& importer) {
-    // Stage one (reading, CSV, mapping) runs on its own thread; stage two (SQLite) here.
-    FeedParser parser(options);
+Status FeedImportService::pipeline(BlobReader& source, FeedParser& parser, FeedImporter& importer) {
+    // Stage one (reading, CSV, mapping, duplicates) runs on its own thread; stage two (SQLite) here.
     std::mutex mutex;
     std::condition_variable changed;
     std::deque<std::vector<MappedRow>> queue;
@@ -227,7 +226,8 @@ Result<ImportOutcome> FeedImportService::run(const Tenant& tenant, const SourceO
     auto import = catalog_.beginImport(tenant.id, now);
     if (!import) return fail(import.error());
     FeedImporter importer(**import, optionsOf(record));
-    if (auto status = pipeline(**source, optionsOf(record), importer); !status) return fail(status.error());
+    FeedParser parser(optionsOf(record));
+    if (auto status = pipeline(**source, parser, importer); !status) return fail(status.error());
     auto report = importer.summarize();
     if (!report) {
         // The history keeps the rows read so far, which explains most refusals.
@@ -252,7 +252,7 @@ Result<ImportOutcome> FeedImportService::run(const Tenant& tenant, const SourceO
         outcome.record = record;
         return outcome;
     }
-    auto counts = (*import)->commit(!record.delta);
+    auto counts = (*import)->commit(record.delta ? nullptr : &parser.listedSkus());
     if (!counts) return fail(counts.error());
     record.counts = *counts;
     outcome.report.counts = *counts;

@@ -45,7 +45,7 @@ private:
     Result<FeedImportRecord> findHeld(const Tenant& tenant, int64_t importId, const char* action);
     Status keepFile(const SourceOpener& open, FeedImportRecord& record);
     // Reads the whole source through the importer, parsing on a second thread.
-    Status pipeline(BlobReader& source, const FeedImportOptions& options, FeedImporter& importer);
+    Status pipeline(BlobReader& source, FeedParser& parser, FeedImporter& importer);
 
     CatalogStore& catalog_;
     FeedImportStore& history_;

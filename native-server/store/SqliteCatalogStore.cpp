@@ -163,7 +163,6 @@ public:
         if (!select_ || fields != fields_ || replaceProperties != replaceProperties_) {
             if (auto status = prepareStatements(fields, replaceProperties); !status) return status;
         }
-        if (!seen_.insert(product.sku).second) return Error::alreadyExists("sku " + product.sku + " was already written by this import");
 
         // Compare with the stored row, so the import reports exact counts and leaves
         // unchanged rows alone (only "last seen" is refreshed, hourly). Into a catalog that
@@ -214,8 +213,8 @@ public:
     // Live products at the start that this import did not write: no scan needed.
     Result<int64_t> countMissing() override { return liveBefore() - liveSeen_; }
 
-    Result<ImportCounts> commit(bool markMissingDeleted) override {
-        if (markMissingDeleted && liveBefore() - liveSeen_ > 0) {
+    Result<ImportCounts> commit(const SkuSet* listedInFeed) override {
+        if (listedInFeed && liveBefore() - liveSeen_ > 0) {
             auto live = db_->prepare("SELECT sku FROM products WHERE deleted = 0");
             if (!live) return live.error();
             std::vector<std::string> missing;
@@ -224,7 +223,7 @@ public:
                 if (!row) return row.error();
                 if (!*row) break;
                 std::string sku = live->text(0);
-                if (!seen_.count(sku)) missing.push_back(std::move(sku));
+                if (!listedInFeed->count(sku)) missing.push_back(std::move(sku));
             }
             auto mark = db_->prepare("UPDATE products SET deleted = 1, updated_at = ? WHERE sku = ?");
             if (!mark) return mark.error();
@@ -305,7 +304,6 @@ private:
     int64_t revived_ = 0;
     int64_t liveSeen_ = 0;
     bool emptyAtStart_ = false;
-    std::unordered_set<std::string> seen_;
     std::set<FeedField> fields_;
     std::vector<FeedField> orderedFields_;
     bool replaceProperties_ = false;

@@ -25,12 +25,6 @@ Status FeedImporter::apply(std::vector<MappedRow>& rows, const FeedRowMapper& ma
         }
         auto& product = std::get<Product>(row.content);
         auto status = import_.upsert(product, mapper.presentFields(), mapper.hasPropertyColumns());
-        if (!status && status.error().code == ErrorCode::AlreadyExists) {
-            // The store tracks written SKUs anyway (for full feeds); one set, not two.
-            reject({RowErrorKind::DuplicateIdentifier, row.line, 0,
-                    options_.identifier + ": '" + product.sku + "' appeared on an earlier line; this row is ignored"});
-            continue;
-        }
         if (!status) {
             failure_ = status.error();
             return *failure_;

@@ -39,6 +39,8 @@ public:
     Status apply(std::vector<MappedRow>& rows, const FeedRowMapper& mapper);
     // After the parser finished and every row was applied: the report, as finishReading.
     Result<FeedImportReport> summarize();
+    // The SKUs of the feed read by feed()/finishReading(), for CatalogImport::commit.
+    const SkuSet& listedSkus() const { return parser_.listedSkus(); }
 
 private:
     void reject(RowError error);

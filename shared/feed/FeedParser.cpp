@@ -16,7 +16,14 @@ void FeedParser::onRecord(const CsvRecord& record) {
         mapper_ = std::make_unique<FeedRowMapper>(std::move(*mapper));
         return;
     }
-    out_->push_back({record.line, mapper_->map(record.fields, record.line)});
+    auto mapped = mapper_->map(record.fields, record.line);
+    if (auto* product = std::get_if<Product>(&mapped); product && !listed_.insert(product->sku).second) {
+        out_->push_back({record.line, RowError{RowErrorKind::DuplicateIdentifier, record.line, 0,
+                                               options_.identifier + ": '" + product->sku +
+                                                   "' appeared on an earlier line; this row is ignored"}});
+        return;
+    }
+    out_->push_back({record.line, std::move(mapped)});
 }
 
 void FeedParser::onMalformedRecord(const CsvIssue& issue) {

@@ -10,6 +10,7 @@
 #include "core/Result.hpp"
 #include "feed/CsvReader.hpp"
 #include "feed/FeedRowMapper.hpp"
+#include "store/CatalogStore.hpp"
 
 namespace svc {
 
@@ -34,6 +35,8 @@ public:
     Status finish(std::vector<MappedRow>& out);
     // The header's mapping; null until the header was read. Immutable afterwards.
     const FeedRowMapper* mapper() const { return mapper_.get(); }
+    // Every identifier the feed listed (valid rows only). Complete after finish().
+    const SkuSet& listedSkus() const { return listed_; }
 
 private:
     void onRecord(const CsvRecord& record) override;
@@ -43,6 +46,7 @@ private:
     CsvReader reader_;
     std::unique_ptr<FeedRowMapper> mapper_;
     std::vector<MappedRow>* out_ = nullptr;
+    SkuSet listed_;
     std::optional<Error> failure_;
     bool headerSeen_ = false;
 };

@@ -6,6 +6,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "catalog/Product.hpp"
@@ -13,6 +14,9 @@
 #include "feed/FeedColumns.hpp"
 
 namespace svc {
+
+// The SKUs a feed lists (each once: the parser rejects duplicates).
+using SkuSet = std::unordered_set<std::string>;
 
 struct ImportCounts {
     int64_t inserted = 0;
@@ -27,7 +31,6 @@ class CatalogImport {
 public:
     virtual ~CatalogImport() = default;
     // Inserts or updates one product; only `fields` (the feed's columns) are written,
-    // AlreadyExists when this import already wrote the SKU (a duplicate row),
     // so a stock-and-price feed never blanks names or images. Properties are
     // replaced when `replaceProperties` is set (the feed has property columns).
     virtual Status upsert(const Product& product, const std::set<FeedField>& fields, bool replaceProperties) = 0;
@@ -39,8 +42,9 @@ public:
     // Live (not deleted) products of the tenant that this import has not upserted:
     // what a full feed would mark deleted.
     virtual Result<int64_t> countMissing() = 0;
-    // Full feeds mark every product of the tenant not upserted in this import as deleted.
-    virtual Result<ImportCounts> commit(bool markMissingDeleted) = 0;
+    // Applies the import. For a full feed `listedInFeed` holds its SKUs, and every live
+    // product not among them is marked deleted; a delta feed passes nullptr.
+    virtual Result<ImportCounts> commit(const SkuSet* listedInFeed) = 0;
 };
 
 struct CatalogStats {

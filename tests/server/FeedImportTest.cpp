@@ -164,7 +164,7 @@ TEST_CASE("readers keep the previous catalog until an import commits") {
     changed.name = "New name";
     REQUIRE((*import)->upsert(changed, {FeedField::Sku, FeedField::Name}, false));
     CHECK(catalog.variants("A-S").front().name == "Old name");
-    REQUIRE((*import)->commit(false));
+    REQUIRE((*import)->commit(nullptr));
     CHECK(catalog.variants("A-S").front().name == "New name");
 
     // An import abandoned without commit leaves nothing behind.

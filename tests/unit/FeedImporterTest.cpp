@@ -48,11 +48,7 @@ public:
     int64_t liveBefore() const override { return liveBeforeToReturn; }
     int64_t liveBeforeToReturn = 10;
 
-    // Like a real store, a SKU written twice by one import is refused (the importer's duplicate check).
     Status upsert(const Product& product, const std::set<FeedField>& fields, bool replaceProperties) override {
-        for (const auto& earlier : upserts) {
-            if (earlier.product.sku == product.sku) return Error::alreadyExists("written twice");
-        }
         upserts.push_back({product, fields, replaceProperties});
         if (failUpsertNumber && upserts.size() == *failUpsertNumber) return Error::unavailable("disk full");
         return Status::success();
@@ -63,9 +59,9 @@ public:
         if (countMissingError) return *countMissingError;
         return missingToReturn;
     }
-    Result<ImportCounts> commit(bool markMissing) override {
+    Result<ImportCounts> commit(const svc::SkuSet* listed) override {
         ++commitCalls;
-        markMissingDeleted = markMissing;
+        markMissingDeleted = listed != nullptr;
         if (commitError) return *commitError;
         return countsToReturn;
     }
