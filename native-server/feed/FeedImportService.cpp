@@ -209,16 +209,20 @@ Result<ImportOutcome> FeedImportService::run(const Tenant& tenant, const SourceO
     ImportOutcome outcome;
     // Any failure below leaves the catalog untouched (the import's transaction rolls back)
     // and is recorded in the history with its reason.
-    auto fail = [&](const Error& error) -> Result<ImportOutcome> {
-        if (dryRun) return error;
-        record.status = ImportStatus::Failed;
-        record.message = error.message;
+    // Ends the import for good: the stored file is no longer needed, the history says why.
+    auto conclude = [&](ImportStatus status, const std::string& message) -> Result<ImportOutcome> {
+        record.status = status;
+        record.message = message;
         record.finishedAt = clock_.nowSeconds();
         if (!record.fileKey.empty()) (void)files_.remove(record.fileKey);
         record.fileKey.clear();
-        if (auto status = history_.update(record); !status) return status.error();
+        if (auto stored = history_.update(record); !stored) return stored.error();
         outcome.record = record;
         return outcome;
+    };
+    auto fail = [&](const Error& error) -> Result<ImportOutcome> {
+        if (dryRun) return error;
+        return conclude(ImportStatus::Failed, error.message);
     };
 
     auto source = open();
@@ -256,14 +260,7 @@ Result<ImportOutcome> FeedImportService::run(const Tenant& tenant, const SourceO
     if (!counts) return fail(counts.error());
     record.counts = *counts;
     outcome.report.counts = *counts;
-    record.status = ImportStatus::Applied;
-    record.message.clear();
-    record.finishedAt = clock_.nowSeconds();
-    if (!record.fileKey.empty()) (void)files_.remove(record.fileKey);
-    record.fileKey.clear();
-    if (auto status = history_.update(record); !status) return status.error();
-    outcome.record = record;
-    return outcome;
+    return conclude(ImportStatus::Applied, "");
 }
 
 Result<ImportOutcome> FeedImportService::importFile(const Tenant& tenant, const std::string& path, const FeedImportOptions& options,

@@ -42,7 +42,19 @@ bool ImportWorker::runOne() {
     }
     if (!*next) return false;
     auto tenant = tenants_.findById((*next)->tenantId);
-    if (!tenant || !*tenant) return true;  // tenant gone: leave the record as it is
+    if (!tenant) {
+        std::cerr << "svc-server: import queue: " << tenant.error().message << std::endl;
+        return false;
+    }
+    if (!*tenant) {
+        // Nobody can use this import any more: record why instead of leaving it "running".
+        FeedImportRecord record = std::move(**next);
+        record.status = ImportStatus::Failed;
+        record.message = "the tenant no longer exists";
+        record.finishedAt = clock_.nowSeconds();
+        (void)history_.update(record);
+        return true;
+    }
     auto outcome = service_.runStored(**tenant, std::move(**next));
     if (!outcome) std::cerr << "svc-server: import failed to record: " << outcome.error().message << std::endl;
     return true;
