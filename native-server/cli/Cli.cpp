@@ -169,6 +169,8 @@ int runCli(int argc, char** argv) {
     bool force = false;
     int64_t importId = 0;
     size_t historyLimit = 20;
+    std::string feedName = "default";
+    std::string historyFeed;
     auto addFeedOptions = [&](CLI::App* command) {
         command->add_option("--data-dir", dataDir, "Data directory")->required();
         command->add_option("--api-id", apiId, "The tenant's API ID")->required();
@@ -181,6 +183,7 @@ int runCli(int argc, char** argv) {
         "Import a CSV feed file now; prints the history entry as JSON. Exit code 0 applied, 1 failed, 3 held");
     addFeedOptions(feedImport);
     feedImport->add_flag("--force", force, "Apply a full feed even if it would delete more than the tenant's max delete share");
+    feedImport->add_option("--feed", feedName, "Which of the tenant's feeds this is, e.g. default or stock")->capture_default_str();
     auto* feedValidate = feedCommand->add_subcommand("validate",
         "Dry run: report row errors and what importing FILE would change, without changing anything");
     addFeedOptions(feedValidate);
@@ -188,6 +191,7 @@ int runCli(int argc, char** argv) {
     feedHistory->add_option("--data-dir", dataDir, "Data directory")->required();
     feedHistory->add_option("--api-id", apiId, "The tenant's API ID")->required();
     feedHistory->add_option("--limit", historyLimit, "How many")->check(CLI::Range(1, 1000))->capture_default_str();
+    feedHistory->add_option("--feed", historyFeed, "Only this feed's imports");
     auto addImportIdOptions = [&](CLI::App* command) {
         command->add_option("--data-dir", dataDir, "Data directory")->required();
         command->add_option("--api-id", apiId, "The tenant's API ID")->required();
@@ -241,7 +245,7 @@ int runCli(int argc, char** argv) {
             print(dryRunJson(outcome->report, importOptions.delta, exceedsDeleteShare(outcome->report, importOptions.delta, tenant->maxDeleteShare)));
             return 0;
         }
-        auto outcome = context->imports->importFile(*tenant, feedFile, importOptions, "cli", force);
+        auto outcome = context->imports->importFile(*tenant, feedFile, importOptions, "cli", force, feedName);
         if (!outcome) return fail(outcome.error());
         print(importRecordJson(outcome->record, true));
         return importExitCode(outcome->record);
@@ -249,7 +253,10 @@ int runCli(int argc, char** argv) {
     if (feedHistory->parsed()) {
         auto tenant = context->tenant(apiId);
         if (!tenant) return fail(tenant.error());
-        auto records = storage.imports().list(tenant->id, historyLimit);
+        if (!historyFeed.empty()) {
+            if (auto valid = validateFeedName(historyFeed, "--feed"); !valid) return fail(valid.error());
+        }
+        auto records = storage.imports().list(tenant->id, historyFeed, historyLimit);
         if (!records) return fail(records.error());
         auto list = nlohmann::ordered_json::array();
         for (const auto& record : *records) list.push_back(importRecordJson(record, false));

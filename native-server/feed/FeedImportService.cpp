@@ -264,8 +264,11 @@ Result<ImportOutcome> FeedImportService::run(const Tenant& tenant, const SourceO
 }
 
 Result<ImportOutcome> FeedImportService::importFile(const Tenant& tenant, const std::string& path, const FeedImportOptions& options,
-                                                    const std::string& source, bool force) {
-    return run(tenant, fileOpener(path), newRecord(tenant, options, source, clock_.nowSeconds()), false, force);
+                                                    const std::string& source, bool force, const std::string& feed) {
+    if (auto valid = validateFeedName(feed, "feed"); !valid) return valid.error();
+    FeedImportRecord record = newRecord(tenant, options, source, clock_.nowSeconds());
+    record.feed = feed;
+    return run(tenant, fileOpener(path), std::move(record), false, force);
 }
 
 Result<ImportOutcome> FeedImportService::dryRunFile(const Tenant& tenant, const std::string& path, const FeedImportOptions& options) {

@@ -30,7 +30,7 @@ public:
 
     // Imports a local file now. `force` applies a full feed even past the delete-share guard.
     Result<ImportOutcome> importFile(const Tenant& tenant, const std::string& path, const FeedImportOptions& options,
-                                     const std::string& source, bool force = false);
+                                     const std::string& source, bool force = false, const std::string& feed = "default");
     // What importing the file would change, without changing anything or recording history.
     Result<ImportOutcome> dryRunFile(const Tenant& tenant, const std::string& path, const FeedImportOptions& options);
     Result<ImportOutcome> dryRunBytes(const Tenant& tenant, std::string bytes, const FeedImportOptions& options);

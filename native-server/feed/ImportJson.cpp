@@ -14,6 +14,7 @@ nlohmann::ordered_json importRecordJson(const FeedImportRecord& record, bool wit
     nlohmann::ordered_json json{
         {"id", record.id},
         {"status", importStatusName(record.status)},
+        {"feed", record.feed},
         {"source", record.source},
         {"delta", record.delta},
         {"identifier", record.identifier},

@@ -61,11 +61,12 @@ Result<int64_t> importIdOf(const httplib::Request& request) {
 
 }  // namespace
 
-Result<FeedImportOptions> parseUploadRequest(const std::string& body) {
+Result<UploadRequest> parseUploadRequest(const std::string& body) {
     auto json = nlohmann::json::parse(body, nullptr, false);
     if (json.is_discarded()) return Error::invalidArgument("body: not valid JSON");
     if (!json.is_object()) return Error::invalidArgument("body: must be a JSON object");
-    FeedImportOptions options;
+    UploadRequest request;
+    FeedImportOptions& options = request.options;
     auto identifier = json.find("identifier");
     if (identifier == json.end() || identifier->is_null()) return Error::invalidArgument("identifier: required");
     if (!identifier->is_string()) return Error::invalidArgument("identifier: must be a string");
@@ -100,7 +101,13 @@ Result<FeedImportOptions> parseUploadRequest(const std::string& body) {
         if (!delta->is_boolean()) return Error::invalidArgument("delta: must be a boolean");
         options.delta = delta->get<bool>();
     }
-    return options;
+    auto feed = json.find("feed");
+    if (feed != json.end() && !feed->is_null()) {
+        if (!feed->is_string()) return Error::invalidArgument("feed: must be a string");
+        request.feed = feed->get<std::string>();
+        if (auto valid = validateFeedName(request.feed, "feed"); !valid) return valid.error();
+    }
+    return request;
 }
 
 std::map<std::string, std::string> FeedRoutes::signedHeaders(const FeedUpload& upload) {
@@ -142,14 +149,15 @@ void FeedRoutes::requestUpload(const httplib::Request& request, httplib::Respons
     if (contentType.rfind("application/json", 0) != 0) {
         return sendError(response, Error::invalidArgument("content-type: must be application/json"));
     }
-    auto options = parseUploadRequest(request.body);
-    if (!options) return sendError(response, options.error());
+    auto parsed = parseUploadRequest(request.body);
+    if (!parsed) return sendError(response, parsed.error());
     FeedUpload upload;
     upload.id = randomUploadId();
     upload.tenantId = tenant->id;
-    upload.identifier = options->identifier;
-    upload.delimiter = options->delimiter;
-    upload.delta = options->delta;
+    upload.feed = parsed->feed;
+    upload.identifier = parsed->options.identifier;
+    upload.delimiter = parsed->options.delimiter;
+    upload.delta = parsed->options.delta;
     upload.expiresAt = clock_.nowSeconds() + options_.uploadUrlLifetimeSeconds;
     if (auto status = history_.createUpload(upload); !status) return sendError(response, status.error());
     auto headers = signedHeaders(upload);
@@ -190,6 +198,7 @@ void FeedRoutes::receiveUpload(const httplib::Request& request, httplib::Respons
 
     FeedImportRecord record;
     record.tenantId = (*upload)->tenantId;
+    record.feed = (*upload)->feed;
     record.source = "push";
     record.delta = (*upload)->delta;
     record.identifier = (*upload)->identifier;
@@ -248,7 +257,11 @@ void FeedRoutes::listImports(const httplib::Request& request, httplib::Response&
         if (!parsed || *parsed < 1 || *parsed > 1000) return sendError(response, Error::invalidArgument("limit: must be 1 to 1000"));
         limit = static_cast<size_t>(*parsed);
     }
-    auto records = history_.list(tenant->id, limit);
+    std::string feed = request.get_param_value("feed");
+    if (!feed.empty()) {
+        if (auto valid = validateFeedName(feed, "feed"); !valid) return sendError(response, valid.error());
+    }
+    auto records = history_.list(tenant->id, feed, limit);
     if (!records) return sendError(response, records.error());
     auto list = nlohmann::ordered_json::array();
     for (const auto& record : *records) list.push_back(importRecordJson(record, false));

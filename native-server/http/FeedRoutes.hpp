@@ -50,7 +50,12 @@ private:
     std::function<std::string(const httplib::Request&)> baseUrl_;
 };
 
+struct UploadRequest {
+    FeedImportOptions options;
+    std::string feed = "default";
+};
+
 // Validates a POST /feeds/uploads body field by field; errors name the field.
-Result<FeedImportOptions> parseUploadRequest(const std::string& body);
+Result<UploadRequest> parseUploadRequest(const std::string& body);
 
 }  // namespace svc

@@ -27,6 +27,7 @@ CREATE TABLE tenants (
 CREATE TABLE feed_imports (
     id INTEGER PRIMARY KEY,
     tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+    feed TEXT NOT NULL DEFAULT 'default',
     source TEXT NOT NULL,
     delta INTEGER NOT NULL,
     identifier TEXT NOT NULL,
@@ -46,10 +47,12 @@ CREATE TABLE feed_imports (
     row_errors TEXT NOT NULL DEFAULT '[]'
 );
 CREATE INDEX feed_imports_by_tenant ON feed_imports(tenant_id, id);
+CREATE INDEX feed_imports_by_feed ON feed_imports(tenant_id, feed, id);
 CREATE INDEX feed_imports_pending ON feed_imports(status, id) WHERE status IN ('queued', 'running');
 CREATE TABLE feed_uploads (
     id TEXT PRIMARY KEY,
     tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+    feed TEXT NOT NULL DEFAULT 'default',
     identifier TEXT NOT NULL,
     delimiter TEXT NOT NULL,
     delta INTEGER NOT NULL,

@@ -7,7 +7,7 @@ namespace {
 
 constexpr const char* kColumns =
     "id, tenant_id, source, delta, identifier, delimiter, status, file_key, created_at, started_at, finished_at, "
-    "rows_read, inserted, updated, unchanged, rejected, marked_deleted, message, row_errors";
+    "rows_read, inserted, updated, unchanged, rejected, marked_deleted, message, row_errors, feed";
 
 std::string rowErrorsJson(const std::vector<RowError>& errors) {
     nlohmann::json list = nlohmann::json::array();
@@ -39,6 +39,7 @@ FeedImportRecord readRecord(const SqliteStatement& row, bool withRowErrors) {
     record.rejected = row.integer(15);
     record.counts.markedDeleted = row.integer(16);
     record.message = row.text(17);
+    record.feed = row.text(19);
     if (withRowErrors) {
         auto errors = nlohmann::json::parse(row.text(18), nullptr, false);
         if (errors.is_array()) {
@@ -57,12 +58,12 @@ FeedImportRecord readRecord(const SqliteStatement& row, bool withRowErrors) {
 
 Result<int64_t> SqliteFeedImportStore::insertRecord(const FeedImportRecord& record) {
     auto insert = db_.prepare(
-        "INSERT INTO feed_imports(tenant_id, source, delta, identifier, delimiter, status, file_key, created_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+        "INSERT INTO feed_imports(tenant_id, source, delta, identifier, delimiter, status, file_key, created_at, feed) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!insert) return insert.error();
     insert->bind(1, record.tenantId).bind(2, record.source).bind(3, static_cast<int64_t>(record.delta));
     insert->bind(4, record.identifier).bind(5, std::string(1, record.delimiter));
-    insert->bind(6, importStatusName(record.status)).bind(7, record.fileKey).bind(8, record.createdAt);
+    insert->bind(6, importStatusName(record.status)).bind(7, record.fileKey).bind(8, record.createdAt).bind(9, record.feed);
     if (auto status = insert->run(); !status) return status.error();
     return db_.lastInsertRowId();
 }
@@ -97,11 +98,12 @@ Result<std::optional<FeedImportRecord>> SqliteFeedImportStore::find(int64_t tena
     return std::optional<FeedImportRecord>{readRecord(*query, true)};
 }
 
-Result<std::vector<FeedImportRecord>> SqliteFeedImportStore::list(int64_t tenantId, size_t limit) {
+Result<std::vector<FeedImportRecord>> SqliteFeedImportStore::list(int64_t tenantId, const std::string& feed, size_t limit) {
     std::lock_guard lock(mutex_);
-    auto query = db_.prepare(std::string("SELECT ") + kColumns + " FROM feed_imports WHERE tenant_id = ? ORDER BY id DESC LIMIT ?");
+    auto query = db_.prepare(std::string("SELECT ") + kColumns +
+                             " FROM feed_imports WHERE tenant_id = ?1 AND (?2 = '' OR feed = ?2) ORDER BY id DESC LIMIT ?3");
     if (!query) return query.error();
-    query->bind(1, tenantId).bind(2, static_cast<int64_t>(limit));
+    query->bind(1, tenantId).bind(2, feed).bind(3, static_cast<int64_t>(limit));
     std::vector<FeedImportRecord> records;
     while (true) {
         auto row = query->step();
@@ -144,16 +146,17 @@ Status SqliteFeedImportStore::requeueInterrupted() {
 
 Status SqliteFeedImportStore::createUpload(const FeedUpload& upload) {
     std::lock_guard lock(mutex_);
-    auto insert = db_.prepare("INSERT INTO feed_uploads(id, tenant_id, identifier, delimiter, delta, expires_at) VALUES (?, ?, ?, ?, ?, ?)");
+    auto insert = db_.prepare(
+        "INSERT INTO feed_uploads(id, tenant_id, identifier, delimiter, delta, expires_at, feed) VALUES (?, ?, ?, ?, ?, ?, ?)");
     if (!insert) return insert.error();
     insert->bind(1, upload.id).bind(2, upload.tenantId).bind(3, upload.identifier).bind(4, std::string(1, upload.delimiter));
-    insert->bind(5, static_cast<int64_t>(upload.delta)).bind(6, upload.expiresAt);
+    insert->bind(5, static_cast<int64_t>(upload.delta)).bind(6, upload.expiresAt).bind(7, upload.feed);
     return insert->run();
 }
 
 Result<std::optional<FeedUpload>> SqliteFeedImportStore::findUpload(const std::string& uploadId) {
     std::lock_guard lock(mutex_);
-    auto query = db_.prepare("SELECT id, tenant_id, identifier, delimiter, delta, expires_at FROM feed_uploads WHERE id = ?");
+    auto query = db_.prepare("SELECT id, tenant_id, identifier, delimiter, delta, expires_at, feed FROM feed_uploads WHERE id = ?");
     if (!query) return query.error();
     query->bind(1, uploadId);
     auto row = query->step();
@@ -167,6 +170,7 @@ Result<std::optional<FeedUpload>> SqliteFeedImportStore::findUpload(const std::s
     upload.delimiter = delimiter.empty() ? ';' : delimiter[0];
     upload.delta = query->integer(4) != 0;
     upload.expiresAt = query->integer(5);
+    upload.feed = query->text(6);
     return std::optional<FeedUpload>{upload};
 }
 

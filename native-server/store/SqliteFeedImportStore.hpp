@@ -13,7 +13,7 @@ public:
     Result<int64_t> create(const FeedImportRecord& record) override;
     Status update(const FeedImportRecord& record) override;
     Result<std::optional<FeedImportRecord>> find(int64_t tenantId, int64_t importId) override;
-    Result<std::vector<FeedImportRecord>> list(int64_t tenantId, size_t limit) override;
+    Result<std::vector<FeedImportRecord>> list(int64_t tenantId, const std::string& feed, size_t limit) override;
     Result<std::optional<FeedImportRecord>> claimNextQueued(int64_t now) override;
     Status requeueInterrupted() override;
 

@@ -22,6 +22,13 @@ std::string_view importStatusName(ImportStatus status) {
     return "failed";
 }
 
+Status validateFeedName(const std::string& name, const std::string& field) {
+    bool valid = !name.empty() && name.size() <= 40 &&
+                 name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") == std::string::npos;
+    if (!valid) return Error::invalidArgument(field + ": '" + name + "' is not a feed name (1-40 of a-z, 0-9, '-', '_')");
+    return Status::success();
+}
+
 bool parseImportStatus(std::string_view text, ImportStatus& out) {
     for (const auto& [name, value] : kStatuses) {
         if (name == text) {

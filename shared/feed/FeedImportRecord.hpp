@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/Result.hpp"
 #include "feed/RowError.hpp"
 #include "store/CatalogStore.hpp"
 
@@ -13,9 +14,13 @@ enum class ImportStatus { Queued, Running, Applied, Failed, Held, Discarded };
 std::string_view importStatusName(ImportStatus status);
 bool parseImportStatus(std::string_view text, ImportStatus& out);
 
+// Feed names: 1-40 of a-z, 0-9, '-' and '_'. The error names `field`.
+Status validateFeedName(const std::string& name, const std::string& field);
+
 struct FeedImportRecord {
     int64_t id = 0;
     int64_t tenantId = 0;
+    std::string feed = "default";  // a tenant's feeds, e.g. "default" (full) and "stock" (stock and price)
     std::string source;      // "push", "cli", later "pull <url>"
     bool delta = false;
     std::string identifier = "sku";

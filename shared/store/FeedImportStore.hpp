@@ -13,6 +13,7 @@ namespace svc {
 struct FeedUpload {
     std::string id;  // random, in the URL path
     int64_t tenantId = 0;
+    std::string feed = "default";
     std::string identifier;
     char delimiter = ';';
     bool delta = false;
@@ -25,8 +26,8 @@ public:
     virtual Result<int64_t> create(const FeedImportRecord& record) = 0;
     virtual Status update(const FeedImportRecord& record) = 0;
     virtual Result<std::optional<FeedImportRecord>> find(int64_t tenantId, int64_t importId) = 0;
-    // Newest first, without row errors.
-    virtual Result<std::vector<FeedImportRecord>> list(int64_t tenantId, size_t limit) = 0;
+    // Newest first, without row errors; only `feed`'s imports when it is not empty.
+    virtual Result<std::vector<FeedImportRecord>> list(int64_t tenantId, const std::string& feed, size_t limit) = 0;
     // Oldest queued import of any tenant, atomically switched to running.
     virtual Result<std::optional<FeedImportRecord>> claimNextQueued(int64_t now) = 0;
     // Imports left running by a process that died: back to queued (their transaction rolled back).

@@ -100,6 +100,17 @@ TEST_CASE("CLI: import, validate, history, a held feed shown and discarded, with
     auto forced = cli.run(cli.tenantArgs({"feed", "import", "--force", cli.feed("small.csv", {"A"})}));
     CHECK(forced.exitCode == 0);
     CHECK(json::parse(forced.out)["markedDeleted"] == 3);
+
+    auto stock = cli.run(cli.tenantArgs({"feed", "import", "--delta", "--feed", "stock", cli.dir.file("stock.csv", "sku;stock\nA;0\n")}));
+    CHECK(stock.exitCode == 0);
+    CHECK(json::parse(stock.out)["feed"] == "stock");
+    auto stockHistory = cli.run(cli.tenantArgs({"feed", "history", "--feed", "stock"}));
+    auto stockImports = json::parse(stockHistory.out)["imports"];
+    REQUIRE(stockImports.size() == 1);
+    CHECK(stockImports[0]["delta"] == true);
+    auto badFeed = cli.run(cli.tenantArgs({"feed", "history", "--feed", "Stock!"}));
+    CHECK(badFeed.exitCode == 1);
+    CHECK(badFeed.err == "svc-server: error: --feed: 'Stock!' is not a feed name (1-40 of a-z, 0-9, '-', '_')\n");
 }
 
 TEST_CASE("CLI: bad input gets a clear message naming the option, and a failed import exit code 1") {

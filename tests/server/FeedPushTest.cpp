@@ -175,6 +175,9 @@ TEST_CASE("push: the upload request is validated field by field") {
         {R"({"identifier":"sku","format":{"type":"csv","options":{"delimiter":59}}})", "format.options.delimiter: must be a string"},
         {R"({"identifier":"sku","format":{"type":"csv","options":{"delimiter":"\""}}})", "format.options.delimiter: a quote or line break cannot separate columns"},
         {R"({"identifier":"sku","format":{"type":"csv"},"delta":"yes"})", "delta: must be a boolean"},
+        {R"({"identifier":"sku","format":{"type":"csv"},"feed":5})", "feed: must be a string"},
+        {R"({"identifier":"sku","format":{"type":"csv"},"feed":"Stock Feed"})",
+         "feed: 'Stock Feed' is not a feed name (1-40 of a-z, 0-9, '-', '_')"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.body);
@@ -439,4 +442,28 @@ TEST_CASE("bodies above the limit are refused before they are read") {
     REQUIRE(tooLarge);
     INFO(tooLarge->body);
     CHECK(tooLarge->status == 413);
+}
+
+TEST_CASE("push: each of a tenant's feeds has its own history (a full feed and a stock feed)") {
+    PushFixture fixture;
+    fixture.push(fullFeed({"A", "B"}));
+    std::string request = R"({"identifier":"sku","format":{"type":"csv"},"delta":true,"feed":"stock"})";
+    auto upload = json::parse(fixture.server.client().Post("/feeds/uploads", fixture.credentials(), request, "application/json")->body);
+    auto put = fixture.put(upload, test::feedCsv({{"sku", "stock"}, {"A-M", "0"}}));
+    REQUIRE(put->status == 200);
+    auto stock = fixture.waitForImport(json::parse(put->body)["importId"]);
+    CHECK(stock["status"] == "applied");
+    CHECK(stock["feed"] == "stock");
+    CHECK(stock["delta"] == true);
+
+    auto all = json::parse(fixture.server.client().Get("/feeds/imports", fixture.credentials())->body)["imports"];
+    REQUIRE(all.size() == 2);
+    auto onlyStock = json::parse(fixture.server.client().Get("/feeds/imports?feed=stock", fixture.credentials())->body)["imports"];
+    REQUIRE(onlyStock.size() == 1);
+    CHECK(onlyStock[0]["id"] == stock["id"]);
+    auto onlyDefault = json::parse(fixture.server.client().Get("/feeds/imports?feed=default", fixture.credentials())->body)["imports"];
+    REQUIRE(onlyDefault.size() == 1);
+    CHECK(onlyDefault[0]["feed"] == "default");
+    auto bad = fixture.server.client().Get("/feeds/imports?feed=NO%20SUCH", fixture.credentials());
+    CHECK(bad->status == 400);
 }
