@@ -14,9 +14,44 @@ namespace {
 
 constexpr const char* kProductColumns =
     "sku, main_sku, model, variant, name, deeplink, image, thumbnail, brand, color, description, category_paths, "
-    "stock, retail_price, discount_price, lowest_price_30d, properties, deleted, last_seen_at";
+    "stock, retail_price, discount_price, lowest_price_30d, property_set, property_values, deleted, last_seen_at, primary_category";
 
-Product readProduct(const SqliteStatement& row, int64_t now) {
+std::vector<std::string> parseStringArray(const std::string& text) {
+    std::vector<std::string> items;
+    auto json = nlohmann::json::parse(text, nullptr, false);
+    if (json.is_array()) {
+        for (const auto& item : json) {
+            if (item.is_string()) items.push_back(item.get<std::string>());
+        }
+    }
+    return items;
+}
+
+// Category paths: one path lives only in primary_category (category_paths stays empty);
+// several are kept as a JSON array.
+std::string encodeCategoryPaths(const Product& product) {
+    return product.categoryPaths.size() <= 1 ? std::string() : jsonStringArray(product.categoryPaths);
+}
+
+}  // namespace
+
+const std::vector<std::string>& PropertySetNames::names(int64_t setId) {
+    static const std::vector<std::string> none;
+    if (setId == 0) return none;
+    auto found = cache_.find(setId);
+    if (found != cache_.end()) return found->second;
+    std::vector<std::string> names;
+    auto query = db_.prepare("SELECT names FROM property_sets WHERE id = ?");
+    if (query) {
+        query->bind(1, setId);
+        if (auto row = query->step(); row && *row) names = parseStringArray(query->text(0));
+    }
+    return cache_.emplace(setId, std::move(names)).first->second;
+}
+
+namespace {
+
+Product readProduct(const SqliteStatement& row, int64_t now, PropertySetNames& propertyNames) {
     Product product;
     product.sku = row.text(0);
     product.mainSku = row.text(1);
@@ -29,35 +64,31 @@ Product readProduct(const SqliteStatement& row, int64_t now) {
     product.brand = row.text(8);
     product.color = row.text(9);
     product.description = row.text(10);
-    auto paths = nlohmann::json::parse(row.text(11), nullptr, false);
-    if (paths.is_array()) {
-        for (const auto& path : paths) {
-            if (path.is_string()) product.categoryPaths.push_back(path.get<std::string>());
-        }
-    }
+    std::string paths = row.text(11);
+    if (!paths.empty()) product.categoryPaths = parseStringArray(paths);
+    else if (std::string primary = row.text(20); !primary.empty()) product.categoryPaths.push_back(std::move(primary));
     product.stock = row.integer(12);
     product.retailPrice = row.optionalInteger(13);
     product.discountPrice = row.optionalInteger(14);
     product.lowestPrice30d = row.optionalInteger(15);
-    auto properties = nlohmann::json::parse(row.text(16), nullptr, false);
-    if (properties.is_object()) {
-        for (const auto& [key, value] : properties.items()) {
-            if (value.is_string()) product.properties[key] = value.get<std::string>();
-        }
+    const auto& names = propertyNames.names(row.integer(16));
+    if (!names.empty()) {
+        auto values = parseStringArray(row.text(17));
+        for (size_t i = 0; i < names.size() && i < values.size(); ++i) product.properties[names[i]] = std::move(values[i]);
     }
-    product.deleted = row.integer(17) != 0;
-    product.lastSeenAt = row.integer(18);
+    product.deleted = row.integer(18) != 0;
+    product.lastSeenAt = row.integer(19);
     product.stale = isStale(product.lastSeenAt, now);
     return product;
 }
 
-Result<std::vector<Product>> readProducts(SqliteStatement& query, int64_t now) {
+Result<std::vector<Product>> readProducts(SqliteStatement& query, int64_t now, PropertySetNames& propertyNames) {
     std::vector<Product> products;
     while (true) {
         auto row = query.step();
         if (!row) return row.error();
         if (!*row) return products;
-        products.push_back(readProduct(query, now));
+        products.push_back(readProduct(query, now, propertyNames));
     }
 }
 
@@ -99,7 +130,7 @@ int bindField(SqliteStatement& statement, int index, FeedField field, const Prod
         case FeedField::Image: statement.bind(index, product.image); break;
         case FeedField::Thumbnail: statement.bind(index, product.thumbnail); break;
         case FeedField::CategoryPaths:
-            scratch = jsonStringArray(product.categoryPaths);
+            scratch = encodeCategoryPaths(product);
             statement.bind(index, scratch);  // bound as a copy (SQLITE_TRANSIENT)
             statement.bind(index + 1, product.primaryCategory());
             return index + 2;
@@ -162,6 +193,9 @@ public:
     Status upsert(const Product& product, const std::set<FeedField>& fields, bool replaceProperties) override {
         if (!select_ || fields != fields_ || replaceProperties != replaceProperties_) {
             if (auto status = prepareStatements(fields, replaceProperties); !status) return status;
+        }
+        if (replaceProperties_) {
+            if (auto status = encodeProperties(product); !status) return status;
         }
 
         // Compare with the stored row, so the import reports exact counts and leaves
@@ -254,7 +288,10 @@ private:
             orderedFields_.push_back(field);
             for (const char* column : columnsOf(field)) columns.emplace_back(column);
         }
-        if (replaceProperties) columns.emplace_back("properties");
+        if (replaceProperties) {
+            columns.emplace_back("property_set");
+            columns.emplace_back("property_values");
+        }
         columnCount_ = static_cast<int>(columns.size());
 
         // main_sku is NOT NULL: an insert writes it even when the feed has no main-sku column
@@ -290,10 +327,54 @@ private:
     int bindValues(SqliteStatement& statement, int index, const Product& product) {
         for (FeedField field : orderedFields_) index = bindField(statement, index, field, product, scratch_);
         if (replaceProperties_) {
-            scratchProperties_ = jsonStringObject(product.properties);
+            statement.bind(index++, propertySetId_);
             statement.bind(index++, scratchProperties_);
         }
         return index;
+    }
+
+    // The row's property names become a set id (created on first use), its values a JSON array.
+    Status encodeProperties(const Product& product) {
+        if (product.properties.empty()) {
+            propertySetId_ = 0;
+            scratchProperties_.clear();
+            return Status::success();
+        }
+        namesKey_ = "[";
+        scratchProperties_ = "[";
+        bool first = true;
+        for (const auto& [name, value] : product.properties) {
+            if (!first) {
+                namesKey_ += ',';
+                scratchProperties_ += ',';
+            }
+            first = false;
+            appendJsonString(namesKey_, name);
+            appendJsonString(scratchProperties_, value);
+        }
+        namesKey_ += ']';
+        scratchProperties_ += ']';
+        auto known = propertySets_.find(namesKey_);
+        if (known != propertySets_.end()) {
+            propertySetId_ = known->second;
+            return Status::success();
+        }
+        auto find = db_->prepare("SELECT id FROM property_sets WHERE names = ?");
+        if (!find) return find.error();
+        find->bind(1, namesKey_);
+        auto row = find->step();
+        if (!row) return row.error();
+        if (*row) {
+            propertySetId_ = find->integer(0);
+        } else {
+            auto insert = db_->prepare("INSERT INTO property_sets(names) VALUES (?)");
+            if (!insert) return insert.error();
+            insert->bind(1, namesKey_);
+            if (auto status = insert->run(); !status) return status;
+            propertySetId_ = db_->lastInsertRowId();
+        }
+        propertySets_.emplace(namesKey_, propertySetId_);
+        return Status::success();
     }
 
     std::unique_ptr<SqliteDatabase> db_;
@@ -310,7 +391,9 @@ private:
     bool insertMainSkuSeparately_ = false;
     int columnCount_ = 0;
     std::optional<SqliteStatement> select_, insert_, update_, touch_;
-    std::string scratch_, scratchProperties_;
+    std::string scratch_, scratchProperties_, namesKey_;
+    int64_t propertySetId_ = 0;
+    std::unordered_map<std::string, int64_t> propertySets_;
 };
 
 }  // namespace
@@ -339,6 +422,7 @@ Result<SqliteCatalogStore::Reader*> SqliteCatalogStore::reader(int64_t tenantId)
         }
         slot = std::make_unique<Reader>();
         slot->db = std::move(*db);
+        slot->propertyNames = std::make_unique<PropertySetNames>(*slot->db);
     }
     return slot.get();
 }
@@ -369,7 +453,7 @@ Result<std::vector<Product>> SqliteCatalogStore::articleVariants(int64_t tenantI
                                         " ORDER BY sku");
     if (!query) return query.error();
     query->bind(1, skuOrMainSku);
-    return readProducts(*query, clock_.nowSeconds());
+    return readProducts(*query, clock_.nowSeconds(), *(*tenant)->propertyNames);
 }
 
 Result<std::vector<Product>> SqliteCatalogStore::availableInCategory(int64_t tenantId, const std::string& categoryPath,
@@ -383,7 +467,7 @@ Result<std::vector<Product>> SqliteCatalogStore::availableInCategory(int64_t ten
                                         " AND last_seen_at >= ? ORDER BY main_sku, sku LIMIT ?");
     if (!query) return query.error();
     query->bind(1, categoryPath).bind(2, now - kAbsentAfterSeconds).bind(3, static_cast<int64_t>(limit));
-    return readProducts(*query, now);
+    return readProducts(*query, now, *(*tenant)->propertyNames);
 }
 
 Result<CatalogStats> SqliteCatalogStore::stats(int64_t tenantId) {

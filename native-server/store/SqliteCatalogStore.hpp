@@ -7,12 +7,25 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "core/Clock.hpp"
 #include "store/CatalogStore.hpp"
 #include "store/SqliteDatabase.hpp"
 
 namespace svc {
+
+// Names of property sets (see the catalog schema), cached per reader connection: sets
+// are only ever added, never changed.
+class PropertySetNames {
+public:
+    explicit PropertySetNames(SqliteDatabase& db) : db_(db) {}
+    const std::vector<std::string>& names(int64_t setId);
+
+private:
+    SqliteDatabase& db_;
+    std::map<int64_t, std::vector<std::string>> cache_;
+};
 
 class SqliteCatalogStore : public CatalogStore {
 public:
@@ -28,6 +41,7 @@ public:
 private:
     struct Reader {
         std::unique_ptr<SqliteDatabase> db;
+        std::unique_ptr<PropertySetNames> propertyNames;
         std::mutex mutex;
     };
     // The tenant's reader, opened (and migrated) on first use.

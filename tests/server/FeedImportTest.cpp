@@ -200,3 +200,40 @@ TEST_CASE("the truncation guard counts the catalog as it was before the import (
     CHECK(catalog.variants("D-S").front().deleted);  // nothing applied
     CHECK(catalog.variants("E-S").empty());
 }
+
+TEST_CASE("properties and category paths survive the store's compact encoding, and unchanged rows compare equal") {
+    Catalog catalog;
+    std::vector<std::vector<std::string>> rows = {
+        {"sku", "name", "stock", "category-path", "material", "stil", "ean"},
+        {"P-1", "Shirt", "2", "Men > Shirts, Sale > Men", "cotton", "casual", "4006381333931"},
+        {"P-2", "Shirt", "2", "Men > Shirts", "linen \"fine\", washed", "", ""},  // empty properties are not kept
+        {"P-3", "Shirt", "2", "", "", "", ""},
+    };
+    auto first = catalog.import(test::feedCsv(rows));
+    REQUIRE(first);
+    CHECK(first->counts.inserted == 3);
+    auto p1 = catalog.variants("P-1").front();
+    CHECK(p1.categoryPaths == std::vector<std::string>{"Men > Shirts", "Sale > Men"});
+    CHECK(p1.properties == std::map<std::string, std::string>{{"ean", "4006381333931"}, {"material", "cotton"}, {"stil", "casual"}});
+    auto p2 = catalog.variants("P-2").front();
+    CHECK(p2.categoryPaths == std::vector<std::string>{"Men > Shirts"});
+    CHECK(p2.properties == std::map<std::string, std::string>{{"material", "linen \"fine\", washed"}});
+    auto p3 = catalog.variants("P-3").front();
+    CHECK(p3.categoryPaths.empty());
+    CHECK(p3.properties.empty());
+
+    auto again = catalog.import(test::feedCsv(rows));
+    REQUIRE(again);
+    CHECK(again->counts.unchanged == 3);
+    CHECK(again->counts.updated == 0);
+
+    rows[2][5] = "smart";  // P-2 gains a style
+    auto changed = catalog.import(test::feedCsv(rows));
+    REQUIRE(changed);
+    CHECK(changed->counts.updated == 1);
+    CHECK(catalog.variants("P-2").front().properties ==
+          std::map<std::string, std::string>{{"material", "linen \"fine\", washed"}, {"stil", "smart"}});
+    // A feed without property columns leaves them as they are.
+    REQUIRE(catalog.import(test::feedCsv({{"sku", "stock"}, {"P-1", "9"}}), true));
+    CHECK(catalog.variants("P-1").front().properties.size() == 3);
+}
