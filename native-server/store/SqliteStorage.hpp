@@ -21,8 +21,6 @@ public:
     CatalogStore& catalog() { return *catalog_; }
     FeedImportStore& imports() { return *imports_; }
     const Clock& clock() const { return *clock_; }
-    // The file holding one tenant's catalog.
-    std::string catalogPath(int64_t tenantId) const { return catalog_->pathFor(tenantId); }
 
 private:
     std::string mainPath_;

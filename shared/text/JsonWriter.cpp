@@ -35,17 +35,4 @@ std::string jsonStringArray(const std::vector<std::string>& items) {
     return out + "]";
 }
 
-std::string jsonStringObject(const std::map<std::string, std::string>& entries) {
-    std::string out = "{";
-    bool first = true;
-    for (const auto& [key, value] : entries) {
-        if (!first) out += ',';
-        first = false;
-        appendJsonString(out, key);
-        out += ':';
-        appendJsonString(out, value);
-    }
-    return out + "}";
-}
-
 }  // namespace svc
