@@ -1,5 +1,7 @@
 #include "http/HttpErrors.hpp"
 
+#include <iostream>
+
 #include <nlohmann/json.hpp>
 
 namespace svc {
@@ -20,8 +22,10 @@ int httpStatusFor(ErrorCode code) {
 
 void sendError(httplib::Response& response, const Error& error) {
     response.status = httpStatusFor(error.code);
-    // Internal details (SQLite messages, paths) stay in the log, not in the answer.
+    // Internal details (SQLite messages, paths) go to the log, not into the answer. Messages
+    // never contain secrets: credentials are compared, not echoed.
     bool hideDetail = error.code == ErrorCode::Internal || error.code == ErrorCode::Unavailable;
+    if (hideDetail) std::cerr << "svc-server: " << errorCodeName(error.code) << ": " << error.message << std::endl;
     nlohmann::json body{{"error", {{"code", errorCodeName(error.code)},
                                    {"message", hideDetail ? "the service could not complete the request" : error.message}}}};
     response.set_content(body.dump(), "application/json");
