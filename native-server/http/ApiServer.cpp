@@ -39,6 +39,8 @@ std::string readFile(const std::filesystem::path& path) {
 
 ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const ServerKeys& keys)
     : options_(std::move(options)),
+      sdkFiles_(StaticFiles::preloaded(options_.assetsDir + "/sdk")),
+      loaderFiles_(StaticFiles::preloaded(options_.assetsDir + "/loader")),
       storage_(storage),
       tenants_(storage.tenants()),
       recommendations_(storage.catalog()),
@@ -164,7 +166,7 @@ void ApiServer::registerRoutes() {
 void ApiServer::serveLoader(const httplib::Request& request, httplib::Response& response) {
     auto tenant = tenantByApiId(request.matches[1]);
     if (!tenant) return sendError(response, Error::notFound("unknown API ID"));
-    auto loader = StaticFiles(options_.assetsDir + "/loader").read("loader.js");
+    auto loader = loaderFiles_.read("loader.js");
     if (!loader) return sendError(response, Error::unavailable("loader.js is missing from " + options_.assetsDir));
     std::string script = loader->content;
     replaceAll(script, "__SVC_API_ID__", nlohmann::json(tenant->apiId).dump());
@@ -175,7 +177,7 @@ void ApiServer::serveLoader(const httplib::Request& request, httplib::Response& 
 }
 
 void ApiServer::serveSdkAsset(const httplib::Request& request, httplib::Response& response) {
-    auto file = StaticFiles(options_.assetsDir + "/sdk").read(request.matches[1]);
+    auto file = sdkFiles_.read(request.matches[1]);
     if (!file) return sendError(response, Error::notFound("no such SDK file"));
     allowAnyOrigin(response);
     response.set_header("Cache-Control", "public, max-age=3600");

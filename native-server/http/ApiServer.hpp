@@ -12,6 +12,7 @@
 #include "graphql/GraphqlService.hpp"
 #include "http/FeedRoutes.hpp"
 #include "http/Metrics.hpp"
+#include "http/StaticFiles.hpp"
 #include "security/ServerKeys.hpp"
 #include "store/EncryptedFileBlobStore.hpp"
 #include "recommend/RecommendationService.hpp"
@@ -53,6 +54,8 @@ private:
     std::string baseUrl(const httplib::Request& request) const;
 
     ServerOptions options_;
+    StaticFiles sdkFiles_;
+    StaticFiles loaderFiles_;
     SqliteStorage& storage_;
     TenantService tenants_;
     RecommendationService recommendations_;

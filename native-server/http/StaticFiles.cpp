@@ -35,7 +35,29 @@ std::string StaticFiles::contentTypeFor(const std::string& path) {
     return "application/octet-stream";
 }
 
+StaticFiles StaticFiles::preloaded(std::string root) {
+    StaticFiles files(std::move(root));
+    std::map<std::string, StaticFile> contents;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(files.root_, error)) {
+        std::string name = entry.path().filename().string();
+        if (auto file = files.readFromDisk(name)) contents.emplace(name, std::move(*file));
+    }
+    files.preloaded_ = std::move(contents);
+    return files;
+}
+
 std::optional<StaticFile> StaticFiles::read(const std::string& relativePath) const {
+    if (!isSafeRelativePath(relativePath)) return std::nullopt;
+    if (preloaded_) {
+        auto found = preloaded_->find(relativePath);
+        if (found == preloaded_->end()) return std::nullopt;
+        return found->second;
+    }
+    return readFromDisk(relativePath);
+}
+
+std::optional<StaticFile> StaticFiles::readFromDisk(const std::string& relativePath) const {
     if (!isSafeRelativePath(relativePath)) return std::nullopt;
     std::filesystem::path full = std::filesystem::path(root_) / relativePath;
     std::error_code error;

@@ -1,6 +1,9 @@
 #pragma once
 // Serves files below one directory. Paths are checked before any file is touched:
-// no "..", no absolute paths, no hidden files.
+// no "..", no absolute paths, no hidden files. Directories whose files do not change
+// while the server runs (the SDK, the loader) are preloaded: those are fetched on every
+// shop page view, so they are read from disk once, not per request.
+#include <map>
 #include <optional>
 #include <string>
 
@@ -14,12 +17,18 @@ struct StaticFile {
 class StaticFiles {
 public:
     explicit StaticFiles(std::string root) : root_(std::move(root)) {}
+    // Reads every file of the directory (not subdirectories) into memory; from then on
+    // read() answers from memory only.
+    static StaticFiles preloaded(std::string root);
     std::optional<StaticFile> read(const std::string& relativePath) const;
     static std::string contentTypeFor(const std::string& path);
     static bool isSafeRelativePath(const std::string& path);
 
 private:
+    std::optional<StaticFile> readFromDisk(const std::string& relativePath) const;
+
     std::string root_;
+    std::optional<std::map<std::string, StaticFile>> preloaded_;
 };
 
 }  // namespace svc
