@@ -1,26 +1,20 @@
 #include "feed/FeedImportRecord.hpp"
 
-#include <array>
-#include <utility>
+#include "core/NameTable.hpp"
 
 namespace svc {
 namespace {
-constexpr std::array<std::pair<std::string_view, ImportStatus>, 6> kStatuses{{
+constexpr NameTable<ImportStatus, 6> kStatuses{{{
     {"queued", ImportStatus::Queued},
     {"running", ImportStatus::Running},
     {"applied", ImportStatus::Applied},
     {"failed", ImportStatus::Failed},
     {"held", ImportStatus::Held},
     {"discarded", ImportStatus::Discarded},
-}};
+}}};
 }  // namespace
 
-std::string_view importStatusName(ImportStatus status) {
-    for (const auto& [name, value] : kStatuses) {
-        if (value == status) return name;
-    }
-    return "failed";
-}
+std::string_view importStatusName(ImportStatus status) { return kStatuses.name(status); }
 
 Status validateFeedName(const std::string& name, const std::string& field) {
     bool valid = !name.empty() && name.size() <= 40 &&
@@ -30,13 +24,9 @@ Status validateFeedName(const std::string& name, const std::string& field) {
 }
 
 bool parseImportStatus(std::string_view text, ImportStatus& out) {
-    for (const auto& [name, value] : kStatuses) {
-        if (name == text) {
-            out = value;
-            return true;
-        }
-    }
-    return false;
+    auto status = kStatuses.parse(text);
+    if (status) out = *status;
+    return status.has_value();
 }
 
 }  // namespace svc

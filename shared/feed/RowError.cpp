@@ -1,30 +1,27 @@
 #include "feed/RowError.hpp"
 
-namespace svc {
+#include "core/NameTable.hpp"
 
-std::string_view rowErrorKindName(RowErrorKind kind) {
-    switch (kind) {
-        case RowErrorKind::TooFewFields: return "too_few_fields";
-        case RowErrorKind::TooManyFields: return "too_many_fields";
-        case RowErrorKind::UnterminatedQuote: return "unterminated_quote";
-        case RowErrorKind::MalformedQuote: return "malformed_quote";
-        case RowErrorKind::InvalidUtf8: return "invalid_utf8";
-        case RowErrorKind::InvalidInteger: return "invalid_integer";
-        case RowErrorKind::MissingIdentifier: return "missing_identifier";
-        case RowErrorKind::DuplicateIdentifier: return "duplicate_identifier";
-    }
-    return "unknown";
-}
+namespace svc {
+namespace {
+constexpr NameTable<RowErrorKind, 8> kKinds{{{
+    {"too_few_fields", RowErrorKind::TooFewFields},
+    {"too_many_fields", RowErrorKind::TooManyFields},
+    {"unterminated_quote", RowErrorKind::UnterminatedQuote},
+    {"malformed_quote", RowErrorKind::MalformedQuote},
+    {"invalid_utf8", RowErrorKind::InvalidUtf8},
+    {"invalid_integer", RowErrorKind::InvalidInteger},
+    {"missing_identifier", RowErrorKind::MissingIdentifier},
+    {"duplicate_identifier", RowErrorKind::DuplicateIdentifier},
+}}};
+}  // namespace
+
+std::string_view rowErrorKindName(RowErrorKind kind) { return kKinds.name(kind); }
 
 bool parseRowErrorKind(std::string_view name, RowErrorKind& out) {
-    for (int i = 0; i <= static_cast<int>(RowErrorKind::DuplicateIdentifier); ++i) {
-        auto kind = static_cast<RowErrorKind>(i);
-        if (rowErrorKindName(kind) == name) {
-            out = kind;
-            return true;
-        }
-    }
-    return false;
+    auto kind = kKinds.parse(name);
+    if (kind) out = *kind;
+    return kind.has_value();
 }
 
 }  // namespace svc

@@ -1,57 +1,33 @@
 #include "widget/WidgetSpec.hpp"
 
-#include <array>
-
+#include "core/NameTable.hpp"
 #include "text/StringUtil.hpp"
 
 namespace svc {
 namespace {
 
-constexpr std::array<std::pair<std::string_view, WidgetType>, 4> kWidgetTypes{{
+constexpr NameTable<WidgetType, 4> kWidgetTypes{{{
     {"SET", WidgetType::Set},
     {"SIMILAR", WidgetType::Similar},
     {"SET-Custom", WidgetType::SetCustom},
     {"SET-Compose", WidgetType::SetCompose},
-}};
+}}};
 
-constexpr std::array<std::pair<std::string_view, Touchpoint>, 6> kTouchpoints{{
+constexpr NameTable<Touchpoint, 6> kTouchpoints{{{
     {"product", Touchpoint::Product},
     {"cart-layer", Touchpoint::CartLayer},
     {"cart", Touchpoint::Cart},
     {"content", Touchpoint::Content},
     {"category", Touchpoint::Category},
     {"search", Touchpoint::Search},
-}};
+}}};
 
 }  // namespace
 
-std::optional<WidgetType> parseWidgetType(std::string_view text) {
-    for (const auto& [name, type] : kWidgetTypes) {
-        if (name == text) return type;
-    }
-    return std::nullopt;
-}
-
-std::string_view widgetTypeName(WidgetType type) {
-    for (const auto& [name, value] : kWidgetTypes) {
-        if (value == type) return name;
-    }
-    return "SIMILAR";
-}
-
-std::optional<Touchpoint> parseTouchpoint(std::string_view text) {
-    for (const auto& [name, touchpoint] : kTouchpoints) {
-        if (name == text) return touchpoint;
-    }
-    return std::nullopt;
-}
-
-std::string_view touchpointName(Touchpoint touchpoint) {
-    for (const auto& [name, value] : kTouchpoints) {
-        if (value == touchpoint) return name;
-    }
-    return "product";
-}
+std::optional<WidgetType> parseWidgetType(std::string_view text) { return kWidgetTypes.parse(text); }
+std::string_view widgetTypeName(WidgetType type) { return kWidgetTypes.name(type); }
+std::optional<Touchpoint> parseTouchpoint(std::string_view text) { return kTouchpoints.parse(text); }
+std::string_view touchpointName(Touchpoint touchpoint) { return kTouchpoints.name(touchpoint); }
 
 Result<WidgetSpec> WidgetSpec::fromAttributes(const AttributeReader& attribute) {
     WidgetSpec spec;
