@@ -268,33 +268,36 @@ void FeedRoutes::listImports(const httplib::Request& request, httplib::Response&
     sendJson(response, {{"imports", list}});
 }
 
-void FeedRoutes::showImport(const httplib::Request& request, httplib::Response& response) {
+Result<std::pair<Tenant, int64_t>> FeedRoutes::tenantAndImportId(const httplib::Request& request) {
     auto tenant = authenticateTenant(request, tenants_);
-    if (!tenant) return sendError(response, tenant.error());
+    if (!tenant) return tenant.error();
     auto id = importIdOf(request);
-    if (!id) return sendError(response, id.error());
-    auto record = history_.find(tenant->id, *id);
+    if (!id) return id.error();
+    return std::pair<Tenant, int64_t>{std::move(*tenant), *id};
+}
+
+void FeedRoutes::showImport(const httplib::Request& request, httplib::Response& response) {
+    auto target = tenantAndImportId(request);
+    if (!target) return sendError(response, target.error());
+    auto& [tenant, id] = *target;
+    auto record = history_.find(tenant.id, id);
     if (!record) return sendError(response, record.error());
-    if (!*record) return sendError(response, Error::notFound("import " + std::to_string(*id) + " does not exist"));
+    if (!*record) return sendError(response, Error::notFound("import " + std::to_string(id) + " does not exist"));
     sendJson(response, importRecordJson(**record, true));
 }
 
 void FeedRoutes::confirmImport(const httplib::Request& request, httplib::Response& response) {
-    auto tenant = authenticateTenant(request, tenants_);
-    if (!tenant) return sendError(response, tenant.error());
-    auto id = importIdOf(request);
-    if (!id) return sendError(response, id.error());
-    auto outcome = imports_.confirm(*tenant, *id);
+    auto target = tenantAndImportId(request);
+    if (!target) return sendError(response, target.error());
+    auto outcome = imports_.confirm(target->first, target->second);
     if (!outcome) return sendError(response, outcome.error());
     sendJson(response, importRecordJson(outcome->record, true));
 }
 
 void FeedRoutes::discardImport(const httplib::Request& request, httplib::Response& response) {
-    auto tenant = authenticateTenant(request, tenants_);
-    if (!tenant) return sendError(response, tenant.error());
-    auto id = importIdOf(request);
-    if (!id) return sendError(response, id.error());
-    auto record = imports_.discard(*tenant, *id);
+    auto target = tenantAndImportId(request);
+    if (!target) return sendError(response, target.error());
+    auto record = imports_.discard(target->first, target->second);
     if (!record) return sendError(response, record.error());
     sendJson(response, importRecordJson(*record, false));
 }

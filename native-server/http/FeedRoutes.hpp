@@ -34,6 +34,8 @@ private:
     void requestUpload(const httplib::Request& request, httplib::Response& response);
     void receiveUpload(const httplib::Request& request, httplib::Response& response, const httplib::ContentReader& reader);
     void listImports(const httplib::Request& request, httplib::Response& response);
+    // The authenticated tenant and the import id of /feeds/imports/:id[/...] (401 or 400 otherwise).
+    Result<std::pair<Tenant, int64_t>> tenantAndImportId(const httplib::Request& request);
     void showImport(const httplib::Request& request, httplib::Response& response);
     void confirmImport(const httplib::Request& request, httplib::Response& response);
     void discardImport(const httplib::Request& request, httplib::Response& response);

@@ -50,27 +50,21 @@ Status SqliteTenantStore::setMaxDeleteShare(int64_t tenantId, double share) {
     return statement->run();
 }
 
-Result<std::optional<Tenant>> SqliteTenantStore::findByApiId(const std::string& apiId) {
+template <typename Key>
+Result<std::optional<Tenant>> SqliteTenantStore::findWhere(const char* column, const Key& key) {
     std::lock_guard lock(mutex_);
-    auto query = db_.prepare(std::string("SELECT ") + kColumns + " FROM tenants WHERE api_id = ?");
+    auto query = db_.prepare(std::string("SELECT ") + kColumns + " FROM tenants WHERE " + column + " = ?");
     if (!query) return query.error();
-    query->bind(1, apiId);
+    query->bind(1, key);
     auto row = query->step();
     if (!row) return row.error();
     if (!*row) return std::optional<Tenant>{};
     return std::optional<Tenant>{readTenant(*query)};
 }
 
-Result<std::optional<Tenant>> SqliteTenantStore::findById(int64_t tenantId) {
-    std::lock_guard lock(mutex_);
-    auto query = db_.prepare(std::string("SELECT ") + kColumns + " FROM tenants WHERE id = ?");
-    if (!query) return query.error();
-    query->bind(1, tenantId);
-    auto row = query->step();
-    if (!row) return row.error();
-    if (!*row) return std::optional<Tenant>{};
-    return std::optional<Tenant>{readTenant(*query)};
-}
+Result<std::optional<Tenant>> SqliteTenantStore::findByApiId(const std::string& apiId) { return findWhere("api_id", apiId); }
+
+Result<std::optional<Tenant>> SqliteTenantStore::findById(int64_t tenantId) { return findWhere("id", tenantId); }
 
 Result<std::vector<Tenant>> SqliteTenantStore::list() {
     std::lock_guard lock(mutex_);

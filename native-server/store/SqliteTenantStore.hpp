@@ -16,6 +16,10 @@ public:
     Status setMaxDeleteShare(int64_t tenantId, double share) override;
 
 private:
+    // The tenant whose `column` (a constant of this file, never input) equals `key`.
+    template <typename Key>
+    Result<std::optional<Tenant>> findWhere(const char* column, const Key& key);
+
     SqliteDatabase& db_;
     std::mutex& mutex_;
 };
