@@ -803,28 +803,29 @@ int run(const Options& options) {
         return args;
     };
     int64_t n = static_cast<int64_t>(feeds.rows);
-    progress("(b) svc full import");
-    ChildRun fullRun = runChild("b-svc-full-import", importArgs(feeds.full, false), dir);
-    progressDone(fullRun);
-    auto fullReport = parseJsonOutput("(b) svc full import", fullRun);
-    checkReport("(b) svc full import", fullReport, n, {{"inserted", n}, {"markedDeleted", 0}}, notes);
+    // One timed import step: run it, read its JSON report, check the counts it must report.
+    auto timedImport = [&](const char* step, const std::string& tag, const std::string& file, bool isDelta,
+                           int64_t rowsRead, const std::vector<std::pair<const char*, int64_t>>& expected) {
+        progress(step);
+        ChildRun run = runChild(tag, importArgs(file, isDelta), dir);
+        progressDone(run);
+        auto report = parseJsonOutput(step, run);
+        checkReport(step, report, rowsRead, expected, notes);
+        return std::pair<ChildRun, nlohmann::json>{run, report};
+    };
+    auto [fullRun, fullReport] =
+        timedImport("(b) svc full import", "b-svc-full-import", feeds.full, false, n, {{"inserted", n}, {"markedDeleted", 0}});
 
     // (c) Delta with 1% of the rows.
-    progress("(c) svc delta import");
     int64_t deltaRows = static_cast<int64_t>(feeds.deltaRows);
-    ChildRun deltaRun = runChild("c-svc-delta-import", importArgs(feeds.delta, true), dir);
-    progressDone(deltaRun);
-    auto deltaReport = parseJsonOutput("(c) svc delta import", deltaRun);
-    checkReport("(c) svc delta import", deltaReport, deltaRows, {{"updated", deltaRows}, {"inserted", 0}}, notes);
+    auto [deltaRun, deltaReport] = timedImport("(c) svc delta import", "c-svc-delta-import", feeds.delta, true, deltaRows,
+                                               {{"updated", deltaRows}, {"inserted", 0}});
 
     // (c2) The full feed again, 1% changed.
-    progress("(c2) svc full feed, 1% changed");
     int64_t changedRows = static_cast<int64_t>(feeds.changedRows);
-    ChildRun changedRun = runChild("c2-svc-full-1pct-import", importArgs(feeds.fullChanged, false), dir);
-    progressDone(changedRun);
-    auto changedReport = parseJsonOutput("(c2) svc full feed, 1% changed", changedRun);
-    checkReport("(c2) svc full feed, 1% changed", changedReport, n,
-                {{"updated", changedRows}, {"unchanged", n - changedRows}, {"inserted", 0}, {"markedDeleted", 0}}, notes);
+    auto [changedRun, changedReport] =
+        timedImport("(c2) svc full feed, 1% changed", "c2-svc-full-1pct-import", feeds.fullChanged, false, n,
+                    {{"updated", changedRows}, {"unchanged", n - changedRows}, {"inserted", 0}, {"markedDeleted", 0}});
     std::cout << "\n";
 
     std::error_code sizeError;
