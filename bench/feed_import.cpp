@@ -2,7 +2,7 @@
 //
 // One run, figures side by side (the machine is noisy; ratios matter more than seconds):
 //   (a) the floor: the sqlite3 shell's .import of the same file into a bare table (one TEXT column per feed
-//       column), WAL and synchronous=NORMAL like svc, one transaction;
+//       column), a rollback journal and synchronous=NORMAL like svc's initial load, one transaction;
 //   (b) `svc-server feed import` of the full feed into a fresh data dir;
 //   (c) a delta feed with 1% of the rows (changed stock and discount-price), `--delta`;
 //   (c2) the full feed again with another 1% of the rows changed (informational);
@@ -663,7 +663,7 @@ Usage: bench-feed-import [--rows N] [--keep] [--server PATH]
 
 Generates a deterministic fashion-shop feed (25 columns, ';'-separated, every value quoted, ~5 sizes per main SKU)
 into a temporary directory under /tmp, then times in one run:
-  (a)  sqlite3 .import of the feed into a bare table (WAL, synchronous=NORMAL, one transaction): the floor
+  (a)  sqlite3 .import of the feed into a bare table (rollback journal, synchronous=NORMAL, one transaction): the floor
   (b)  svc-server feed import of the full feed into a fresh data dir            target <= 1.5x (a)
   (c)  svc-server feed import --delta of 1% of the rows (stock, discount-price)  target < 10% of (b)
   (c2) the full feed again with another 1% of the rows changed                  informational
@@ -771,7 +771,9 @@ int run(const Options& options) {
     std::string floorScript = dir + "/floor-import.sql";
     {
         std::ofstream script(floorScript);
-        script << "PRAGMA journal_mode=WAL;\nPRAGMA synchronous=NORMAL;\nCREATE TABLE t(";
+        // The shell's default rollback journal, as svc's initial load uses (ADR 0012): a WAL
+        // floor would write every page twice and flatter svc.
+        script << "PRAGMA journal_mode=DELETE;\nPRAGMA synchronous=NORMAL;\nCREATE TABLE t(";
         for (size_t i = 0; i < kColumnCount; ++i) script << (i ? ", " : "") << '"' << kColumns[i] << "\" TEXT";
         script << ");\nBEGIN;\n.mode csv\n.separator \";\"\n.import --skip 1 \"" << feeds.full << "\" t\nCOMMIT;\n";
         if (!script) throw StepFailure("cannot write " + floorScript);

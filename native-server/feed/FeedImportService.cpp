@@ -94,8 +94,8 @@ Status FeedImportService::pipeline(BlobReader& source, FeedParser& parser, FeedI
     std::mutex mutex;
     std::condition_variable changed;
     std::deque<std::vector<MappedRow>> queue;
-    // Applied batches go back to the parsing thread, which frees their products: the
-    // writing thread, the slower one, does no freeing.
+    // Applied batches go back to the parsing thread, which reuses their products for later
+    // rows (FeedParser::recycle): neither thread frees and allocates a product per row.
     std::deque<std::vector<MappedRow>> applied;
     bool parsingDone = false;
     bool stopParsing = false;
@@ -118,7 +118,7 @@ Status FeedImportService::pipeline(BlobReader& source, FeedParser& parser, FeedI
                 }
                 changed.notify_all();
             }
-            recycled.clear();  // frees the products here, outside the lock
+            parser.recycle(recycled);  // outside the lock
             batch = std::move(recycled);
             return true;
         };

@@ -104,6 +104,13 @@ CREATE UNIQUE INDEX products_by_sku ON products(sku);
 CREATE INDEX products_by_main_sku ON products(main_sku);
 CREATE INDEX products_available_by_category ON products(primary_category) WHERE deleted = 0 AND stock > 0;
 )sql"},
+        // A stock change rewrote the entry of an index whose condition names stock, whether
+        // or not the row's availability changed: a stock delta dirtied an index page per
+        // row. The category lookup filters stock on the rows it reads instead (ADR 0012).
+        {2, R"sql(
+DROP INDEX products_available_by_category;
+CREATE INDEX products_live_by_category ON products(primary_category) WHERE deleted = 0;
+)sql"},
     };
     return list;
 }
@@ -121,11 +128,15 @@ Status migrate(SqliteDatabase& db, DatabaseKind kind) {
         !status) {
         return status;
     }
-    auto query = db.prepare("SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
-    if (!query) return query.error();
-    auto row = query->step();
-    if (!row) return row.error();
-    int current = static_cast<int>(query->integer(0));
+    int current = 0;
+    {
+        // Scoped: a statement still active on the connection would make DROP fail ("table is locked").
+        auto query = db.prepare("SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
+        if (!query) return query.error();
+        auto row = query->step();
+        if (!row) return row.error();
+        current = static_cast<int>(query->integer(0));
+    }
     if (current > latestSchemaVersion(kind)) {
         return Error::unavailable("database schema version " + std::to_string(current) +
                                   " is newer than this svc-server (" + std::to_string(latestSchemaVersion(kind)) + ")");

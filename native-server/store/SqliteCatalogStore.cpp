@@ -116,27 +116,28 @@ std::vector<const char*> columnsOf(FeedField field) {
 }
 
 // Binds the field's values for `product` from `index` on; returns the next free index.
+// Unowned: `product` and `scratch` outlive the statement's step, and every row rebinds.
 int bindField(SqliteStatement& statement, int index, FeedField field, const Product& product, std::string& scratch) {
     switch (field) {
         case FeedField::Sku: return index;
-        case FeedField::MainSku: statement.bind(index, product.mainSku); break;
-        case FeedField::Model: statement.bind(index, product.model); break;
+        case FeedField::MainSku: statement.bindUnowned(index, product.mainSku); break;
+        case FeedField::Model: statement.bindUnowned(index, product.model); break;
         case FeedField::Stock: statement.bind(index, product.stock); break;
-        case FeedField::Variant: statement.bind(index, product.variant); break;
-        case FeedField::Name: statement.bind(index, product.name); break;
+        case FeedField::Variant: statement.bindUnowned(index, product.variant); break;
+        case FeedField::Name: statement.bindUnowned(index, product.name); break;
         case FeedField::RetailPrice: statement.bind(index, product.retailPrice); break;
         case FeedField::DiscountPrice: statement.bind(index, product.discountPrice); break;
-        case FeedField::Deeplink: statement.bind(index, product.deeplink); break;
-        case FeedField::Image: statement.bind(index, product.image); break;
-        case FeedField::Thumbnail: statement.bind(index, product.thumbnail); break;
+        case FeedField::Deeplink: statement.bindUnowned(index, product.deeplink); break;
+        case FeedField::Image: statement.bindUnowned(index, product.image); break;
+        case FeedField::Thumbnail: statement.bindUnowned(index, product.thumbnail); break;
         case FeedField::CategoryPaths:
             scratch = encodeCategoryPaths(product);
-            statement.bind(index, scratch);  // bound as a copy (SQLITE_TRANSIENT)
-            statement.bind(index + 1, product.primaryCategory());
+            statement.bindUnowned(index, scratch);  // scratch holds only this value until the next row
+            statement.bindUnowned(index + 1, product.primaryCategory());
             return index + 2;
-        case FeedField::Brand: statement.bind(index, product.brand); break;
-        case FeedField::Color: statement.bind(index, product.color); break;
-        case FeedField::Description: statement.bind(index, product.description); break;
+        case FeedField::Brand: statement.bindUnowned(index, product.brand); break;
+        case FeedField::Color: statement.bindUnowned(index, product.color); break;
+        case FeedField::Description: statement.bindUnowned(index, product.description); break;
         case FeedField::LowestPrice30d: statement.bind(index, product.lowestPrice30d); break;
     }
     return index + 1;
@@ -146,17 +147,17 @@ int bindField(SqliteStatement& statement, int index, FeedField field, const Prod
 // table (wide rows move less than in a WITHOUT ROWID tree); an initial load builds the
 // indexes after the rows: one sort each instead of a random B-tree insert per row.
 // The SKU index is unique: the import itself refuses duplicate SKUs before that.
-constexpr const char* kSecondaryIndexNames[] = {"products_by_sku", "products_by_main_sku", "products_available_by_category"};
+constexpr const char* kSecondaryIndexNames[] = {"products_by_sku", "products_by_main_sku", "products_live_by_category"};
 constexpr const char* kSecondaryIndexDefinitions[] = {
     "CREATE UNIQUE INDEX products_by_sku ON products(sku)",
     "CREATE INDEX products_by_main_sku ON products(main_sku)",
-    "CREATE INDEX products_available_by_category ON products(primary_category) WHERE deleted = 0 AND stock > 0",
+    "CREATE INDEX products_live_by_category ON products(primary_category) WHERE deleted = 0",
 };
 
 class SqliteCatalogImport : public CatalogImport {
 public:
-    SqliteCatalogImport(std::unique_ptr<SqliteDatabase> db, SqliteTransaction transaction, int64_t now)
-        : db_(std::move(db)), transaction_(std::move(transaction)), now_(now) {}
+    SqliteCatalogImport(std::unique_ptr<SqliteDatabase> db, SqliteTransaction transaction, int64_t now, bool rollbackJournal)
+        : db_(std::move(db)), transaction_(std::move(transaction)), now_(now), rollbackJournal_(rollbackJournal) {}
 
     Status prepare() {
         bool empty = false;
@@ -191,9 +192,11 @@ public:
     }
 
     Status upsert(const Product& product, const std::set<FeedField>& fields, bool replaceProperties) override {
-        if (!select_ || fields != fields_ || replaceProperties != replaceProperties_) {
+        // Every row of a feed passes the mapper's one field set: compare its address first.
+        if (!select_ || (&fields != fieldsSeen_ && fields != fields_) || replaceProperties != replaceProperties_) {
             if (auto status = prepareStatements(fields, replaceProperties); !status) return status;
         }
+        fieldsSeen_ = &fields;
         if (replaceProperties_) {
             if (auto status = encodeProperties(product); !status) return status;
         }
@@ -206,15 +209,15 @@ public:
         if (!emptyAtStart_) {
             select_->reset();
             index = bindValues(*select_, 1, product);
-            select_->bind(index, product.sku);
+            select_->bindUnowned(index, product.sku);
             found = select_->step();
             if (!found) return found.error();
         }
         if (!*found) {
             insert_->reset();
-            insert_->bind(1, product.sku).bind(2, now_).bind(3, now_);
+            insert_->bindUnowned(1, product.sku).bind(2, now_).bind(3, now_);
             int next = 4;
-            if (insertMainSkuSeparately_) insert_->bind(next++, product.mainSku);
+            if (insertMainSkuSeparately_) insert_->bindUnowned(next++, product.mainSku);
             bindValues(*insert_, next, product);
             if (auto status = insert_->run(); !status) return status;
             ++counts_.inserted;
@@ -230,14 +233,24 @@ public:
             ++counts_.unchanged;
             if (now_ - lastSeenAt < kSeenResolutionSeconds) return Status::success();
             touch_->reset();
-            touch_->bind(1, now_).bind(2, product.sku);
+            touch_->bind(1, now_).bindUnowned(2, product.sku);
             return touch_->run();
         }
-        update_->reset();
-        update_->bind(1, now_).bind(2, now_);
-        index = bindValues(*update_, 3, product);
-        update_->bind(index, product.sku);
-        if (auto status = update_->run(); !status) return status;
+        // Only the columns that changed are set: SQLite rewrites an index entry whenever its
+        // column is SET, even to the same value, so a stock-and-price change would otherwise
+        // also dirty a page of each index (twice the pages a delta writes, ADR 0012).
+        // `deleted` is only SET to revive a row: it is in the category index's condition.
+        uint64_t changed = deleted ? kReviveBit : 0;
+        for (int i = 0; i < columnCount_; ++i) {
+            if (deleted || select_->integer(i + 2) == 0) changed |= uint64_t{1} << i;
+        }
+        auto update = updateFor(changed);
+        if (!update) return update.error();
+        (*update)->reset();
+        (*update)->bind(1, now_).bind(2, now_);
+        index = bindValues(**update, 3, product);
+        (*update)->bindUnowned(index, product.sku);
+        if (auto status = (*update)->run(); !status) return status;
         ++counts_.updated;
         return Status::success();
     }
@@ -274,6 +287,8 @@ public:
             }
         }
         if (auto status = transaction_.commit(); !status) return status.error();
+        // Back to WAL for readers. Best effort: every connection sets WAL when it opens.
+        if (rollbackJournal_) (void)db_->execute("PRAGMA journal_mode=WAL");
         return counts_;
     }
 
@@ -293,6 +308,7 @@ private:
             columns.emplace_back("property_values");
         }
         columnCount_ = static_cast<int>(columns.size());
+        if (columnCount_ > 63) return Error::internal("a feed writes more columns than an update mask holds");
 
         // main_sku is NOT NULL: an insert writes it even when the feed has no main-sku column
         // (then it is the SKU, see FeedRowMapper).
@@ -300,35 +316,51 @@ private:
         std::string select = "SELECT deleted, last_seen_at";
         std::string insert = std::string("INSERT INTO products(sku, updated_at, last_seen_at") + (feedHasMainSku ? "" : ", main_sku");
         std::string insertValues = std::string("VALUES (?, ?, ?") + (feedHasMainSku ? "" : ", ?");
-        std::string update = "UPDATE products SET deleted = 0, updated_at = ?, last_seen_at = ?";
         for (const auto& column : columns) {
             select += ", " + column + " IS ?";
             insert += ", " + column;
             insertValues += ", ?";
-            update += ", " + column + " = ?";
         }
         select += " FROM products WHERE sku = ?";
-        update += " WHERE sku = ?";
         insertMainSkuSeparately_ = !feedHasMainSku;
+        columns_ = std::move(columns);
+        updates_.clear();
         auto selectStatement = db_->prepare(select);
         auto insertStatement = db_->prepare(insert + ") " + insertValues + ")");
-        auto updateStatement = db_->prepare(update);
         auto touchStatement = db_->prepare("UPDATE products SET last_seen_at = ? WHERE sku = ?");
-        for (auto* statement : {&selectStatement, &insertStatement, &updateStatement, &touchStatement}) {
+        for (auto* statement : {&selectStatement, &insertStatement, &touchStatement}) {
             if (!*statement) return statement->error();
         }
         select_.emplace(std::move(*selectStatement));
         insert_.emplace(std::move(*insertStatement));
-        update_.emplace(std::move(*updateStatement));
         touch_.emplace(std::move(*touchStatement));
         return Status::success();
+    }
+
+    // The UPDATE that sets the columns in `changed` (bit i: columns_[i]; kReviveBit: deleted
+    // = 0), prepared once per combination; a feed has few (its rows tend to change the same
+    // columns). Its parameters are numbered like the full column list (?1, ?2: times,
+    // ?3...: columns, then the SKU), so bindValues binds every combination the same way.
+    static constexpr uint64_t kReviveBit = uint64_t{1} << 63;
+    Result<SqliteStatement*> updateFor(uint64_t changed) {
+        auto found = updates_.find(changed);
+        if (found != updates_.end()) return &found->second;
+        std::string sql = std::string("UPDATE products SET ") + ((changed & kReviveBit) ? "deleted = 0, " : "") +
+                          "updated_at = ?1, last_seen_at = ?2";
+        for (int i = 0; i < columnCount_; ++i) {
+            if (changed & (uint64_t{1} << i)) sql += ", " + columns_[i] + " = ?" + std::to_string(i + 3);
+        }
+        sql += " WHERE sku = ?" + std::to_string(columnCount_ + 3);
+        auto statement = db_->prepare(sql);
+        if (!statement) return statement.error();
+        return &updates_.emplace(changed, std::move(*statement)).first->second;
     }
 
     int bindValues(SqliteStatement& statement, int index, const Product& product) {
         for (FeedField field : orderedFields_) index = bindField(statement, index, field, product, scratch_);
         if (replaceProperties_) {
             statement.bind(index++, propertySetId_);
-            statement.bind(index++, scratchProperties_);
+            statement.bindUnowned(index++, scratchProperties_);
         }
         return index;
     }
@@ -340,20 +372,28 @@ private:
             scratchProperties_.clear();
             return Status::success();
         }
-        namesKey_ = "[";
+        // Rows of one feed nearly always carry the same names: when they match the previous
+        // row's, its set id stands and no key is built or looked up.
+        bool sameNames = propertySetId_ != 0 && product.properties.size() == previousNames_.size();
         scratchProperties_ = "[";
-        bool first = true;
+        size_t position = 0;
         for (const auto& [name, value] : product.properties) {
-            if (!first) {
-                namesKey_ += ',';
-                scratchProperties_ += ',';
-            }
-            first = false;
-            appendJsonString(namesKey_, name);
+            if (position) scratchProperties_ += ',';
             appendJsonString(scratchProperties_, value);
+            sameNames = sameNames && previousNames_[position] == name;
+            ++position;
+        }
+        scratchProperties_ += ']';
+        if (sameNames) return Status::success();
+        propertySetId_ = 0;  // until the new names have their id
+        previousNames_.clear();
+        namesKey_ = "[";
+        for (const auto& [name, value] : product.properties) {
+            if (!previousNames_.empty()) namesKey_ += ',';
+            appendJsonString(namesKey_, name);
+            previousNames_.push_back(name);
         }
         namesKey_ += ']';
-        scratchProperties_ += ']';
         auto known = propertySets_.find(namesKey_);
         if (known != propertySets_.end()) {
             propertySetId_ = known->second;
@@ -385,15 +425,20 @@ private:
     int64_t revived_ = 0;
     int64_t liveSeen_ = 0;
     bool emptyAtStart_ = false;
+    bool rollbackJournal_ = false;
     std::set<FeedField> fields_;
+    const std::set<FeedField>* fieldsSeen_ = nullptr;
     std::vector<FeedField> orderedFields_;
     bool replaceProperties_ = false;
     bool insertMainSkuSeparately_ = false;
     int columnCount_ = 0;
-    std::optional<SqliteStatement> select_, insert_, update_, touch_;
+    std::vector<std::string> columns_;  // the columns this feed writes, in bind order
+    std::optional<SqliteStatement> select_, insert_, touch_;
+    std::unordered_map<uint64_t, SqliteStatement> updates_;  // see updateFor()
     std::string scratch_, scratchProperties_, namesKey_;
     int64_t propertySetId_ = 0;
     std::unordered_map<std::string, int64_t> propertySets_;
+    std::vector<std::string> previousNames_;  // the names of propertySetId_
 };
 
 }  // namespace
@@ -427,10 +472,42 @@ Result<SqliteCatalogStore::Reader*> SqliteCatalogStore::reader(int64_t tenantId)
     return slot.get();
 }
 
+namespace {
+
+// An initial load (empty catalog) writes every row once, into the database file, when the
+// connection uses a rollback journal: pages appended past the file's size at the start
+// need no journal entry, and a crash still rolls back to the empty catalog. In WAL mode
+// every page goes to the WAL first and is copied again by the checkpoint (ADR 0012).
+// Leaving WAL needs the only connection to the file: when a reader holds it open, the
+// import stays in WAL mode, which is only slower.
+bool switchToRollbackJournalIfEmpty(SqliteDatabase& db) {
+    {
+        auto any = db.prepare("SELECT NOT EXISTS (SELECT 1 FROM products)");
+        if (!any) return false;
+        auto row = any->step();
+        if (!row || !*row || any->integer(0) == 0) return false;
+    }
+    sqlite3_busy_timeout(db.handle(), 0);
+    auto mode = db.prepare("PRAGMA journal_mode=DELETE");
+    bool switched = false;
+    if (mode) {
+        auto row = mode->step();
+        switched = row && *row && mode->text(0) == "delete";
+    }
+    return switched;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<CatalogImport>> SqliteCatalogStore::beginImport(int64_t tenantId, int64_t now) {
-    if (auto ready = reader(tenantId); !ready) return ready.error();  // creates and migrates the file
     auto db = SqliteDatabase::open(pathFor(tenantId));
     if (!db) return db.error();
+    {
+        // The same lock as reader(): two connections never run the migrations at once.
+        std::lock_guard lock(readersMutex_);
+        if (auto status = migrate(**db, DatabaseKind::Catalog); !status) return status.error();
+    }
+    bool rollbackJournal = switchToRollbackJournalIfEmpty(**db);
     // A larger page cache for the import connection only: imports touch many pages once.
     // Imports are queued work: waiting for another import of this tenant beats failing.
     if (auto status = (*db)->execute("PRAGMA cache_size = -65536"); !status) return status.error();
@@ -439,7 +516,7 @@ Result<std::unique_ptr<CatalogImport>> SqliteCatalogStore::beginImport(int64_t t
     sqlite3_busy_timeout((*db)->handle(), 15 * 60 * 1000);
     auto transaction = SqliteTransaction::begin(**db);
     if (!transaction) return transaction.error();
-    auto import = std::make_unique<SqliteCatalogImport>(std::move(*db), std::move(*transaction), now);
+    auto import = std::make_unique<SqliteCatalogImport>(std::move(*db), std::move(*transaction), now, rollbackJournal);
     if (auto status = import->prepare(); !status) return status.error();
     return std::unique_ptr<CatalogImport>(std::move(import));
 }

@@ -31,6 +31,8 @@ struct Product {
     int64_t lastSeenAt = 0;  // when a feed last contained it (Unix time)
     bool stale = false;      // absent from every feed for over 24 hours: treated as out of stock
 
+    bool operator==(const Product&) const = default;  // every member, including any added later
+
     bool available() const { return !deleted && !stale && stock > 0; }
     // The price a shopper pays: the discount price when given, else the retail price.
     std::optional<int64_t> sellingPrice() const { return discountPrice ? discountPrice : retailPrice; }

@@ -41,7 +41,7 @@ Status FeedImporter::feed(std::string_view chunk) {
     }
     if (pending_.empty()) return Status::success();
     auto status = apply(pending_, *parser_.mapper());
-    pending_.clear();
+    parser_.recycle(pending_);
     return status;
 }
 

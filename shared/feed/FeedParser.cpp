@@ -16,14 +16,31 @@ void FeedParser::onRecord(const CsvRecord& record) {
         mapper_ = std::make_unique<FeedRowMapper>(std::move(*mapper));
         return;
     }
-    auto mapped = mapper_->map(record.fields, record.line);
-    if (auto* product = std::get_if<Product>(&mapped); product && !listed_.insert(product->sku).second) {
-        out_->push_back({record.line, RowError{RowErrorKind::DuplicateIdentifier, record.line, 0,
-                                               options_.identifier + ": '" + product->sku +
-                                                   "' appeared on an earlier line; this row is ignored"}});
+    Product product;
+    if (!spare_.empty()) {
+        product = std::move(spare_.back());
+        spare_.pop_back();
+    }
+    if (auto error = mapper_->mapInto(record.fields, record.line, product)) {
+        spare_.push_back(std::move(product));
+        out_->push_back({record.line, std::move(*error)});
         return;
     }
-    out_->push_back({record.line, std::move(mapped)});
+    if (!listed_.insert(product.sku).second) {
+        out_->push_back({record.line, RowError{RowErrorKind::DuplicateIdentifier, record.line, 0,
+                                               options_.identifier + ": '" + product.sku +
+                                                   "' appeared on an earlier line; this row is ignored"}});
+        spare_.push_back(std::move(product));
+        return;
+    }
+    out_->push_back({record.line, std::move(product)});
+}
+
+void FeedParser::recycle(std::vector<MappedRow>& rows) {
+    for (auto& row : rows) {
+        if (auto* product = std::get_if<Product>(&row.content)) spare_.push_back(std::move(*product));
+    }
+    rows.clear();
 }
 
 void FeedParser::onMalformedRecord(const CsvIssue& issue) {

@@ -35,6 +35,10 @@ public:
     Status finish(std::vector<MappedRow>& out);
     // The header's mapping; null until the header was read. Immutable afterwards.
     const FeedRowMapper* mapper() const { return mapper_.get(); }
+    // Takes back rows stage two is done with: their products are reused for later rows
+    // (their buffers, that is: no free now and no malloc then). Leaves `rows` empty.
+    void recycle(std::vector<MappedRow>& rows);
+
     // Every identifier the feed listed (valid rows only). Complete after finish().
     const SkuSet& listedSkus() const { return listed_; }
 
@@ -47,6 +51,7 @@ private:
     std::unique_ptr<FeedRowMapper> mapper_;
     std::vector<MappedRow>* out_ = nullptr;
     SkuSet listed_;
+    std::vector<Product> spare_;
     std::optional<Error> failure_;
     bool headerSeen_ = false;
 };

@@ -1,5 +1,7 @@
 #include "feed/FeedRowMapper.hpp"
 
+#include <algorithm>
+
 #include "text/StringUtil.hpp"
 #include "text/Utf8.hpp"
 
@@ -40,10 +42,19 @@ Result<FeedRowMapper> FeedRowMapper::fromHeader(const std::vector<std::string>& 
     if (!identifierFound) {
         return Error::invalidArgument("header: identifier column '" + identifierLower + "' is missing");
     }
+    mapper.propertyColumnsByName_ = mapper.propertyColumns_;
+    std::sort(mapper.propertyColumnsByName_.begin(), mapper.propertyColumnsByName_.end(),
+              [&](size_t a, size_t b) { return mapper.columns_[a].name < mapper.columns_[b].name; });
     return mapper;
 }
 
 std::variant<Product, RowError> FeedRowMapper::map(const std::vector<std::string>& fields, size_t line) const {
+    Product product;
+    if (auto error = mapInto(fields, line, product)) return std::move(*error);
+    return product;
+}
+
+std::optional<RowError> FeedRowMapper::mapInto(const std::vector<std::string>& fields, size_t line, Product& product) const {
     if (fields.size() < columns_.size()) {
         return RowError{RowErrorKind::TooFewFields, line, fields.size(),
                         "expected " + std::to_string(columns_.size()) + " fields, found " + std::to_string(fields.size())};
@@ -52,7 +63,20 @@ std::variant<Product, RowError> FeedRowMapper::map(const std::vector<std::string
         return RowError{RowErrorKind::TooManyFields, line, columns_.size() + 1,
                         "expected " + std::to_string(columns_.size()) + " fields, found " + std::to_string(fields.size())};
     }
-    Product product;
+    // Back to a fresh Product's values, keeping the buffers.
+    for (std::string* text : {&product.sku, &product.mainSku, &product.model, &product.variant, &product.name, &product.deeplink,
+                              &product.image, &product.thumbnail, &product.brand, &product.color, &product.description}) {
+        text->clear();
+    }
+    product.categoryPaths.clear();
+    product.stock = 0;
+    product.retailPrice.reset();
+    product.discountPrice.reset();
+    product.lowestPrice30d.reset();
+    product.deleted = false;
+    product.lastSeenAt = 0;
+    product.stale = false;
+
     for (size_t i = 0; i < fields.size(); ++i) {
         const std::string& raw = fields[i];
         const Column& column = columns_[i];
@@ -60,21 +84,15 @@ std::variant<Product, RowError> FeedRowMapper::map(const std::vector<std::string
             return RowError{RowErrorKind::InvalidUtf8, line, i + 1,
                             column.name + ": invalid UTF-8 at byte " + std::to_string(bad + 1)};
         }
-        if (!column.field) {
-            if (!raw.empty()) product.properties[column.name] = raw;
-            continue;
-        }
-        std::string value(trim(raw));
+        if (!column.field) continue;  // a property: filled below, in name order
+        std::string_view value = trim(raw);  // assigned straight into the product: no copy in between
         FeedField field = *column.field;
         if (field == FeedField::Stock || isPriceField(field)) {
-            if (value.empty()) {
-                if (field == FeedField::Stock) product.stock = 0;
-                continue;  // an empty price means "no such price"
-            }
+            if (value.empty()) continue;  // stock 0; an empty price means "no such price"
             auto number = parseInt64(value);
             if (!number || *number < 0) {
                 return RowError{RowErrorKind::InvalidInteger, line, i + 1,
-                                column.name + ": '" + value + "' is not a non-negative integer" +
+                                column.name + ": '" + std::string(value) + "' is not a non-negative integer" +
                                     (field == FeedField::Stock ? "" : " number of cents")};
             }
             switch (field) {
@@ -97,7 +115,7 @@ std::variant<Product, RowError> FeedRowMapper::map(const std::vector<std::string
             case FeedField::Brand: product.brand = value; break;
             case FeedField::Color: product.color = value; break;
             case FeedField::Description: product.description = raw; break;  // may hold HTML; kept verbatim
-            case FeedField::CategoryPaths: product.categoryPaths = splitList(value, ','); break;
+            case FeedField::CategoryPaths: splitListInto(value, ',', product.categoryPaths); break;
             default: break;
         }
     }
@@ -108,9 +126,28 @@ std::variant<Product, RowError> FeedRowMapper::map(const std::vector<std::string
         }
         return RowError{RowErrorKind::MissingIdentifier, line, column, columns_[column - 1].name + ": identifier is empty"};
     }
-    if (product.mainSku.empty() && !presentFields_.count(FeedField::MainSku)) product.mainSku = product.sku;
     if (product.mainSku.empty()) product.mainSku = product.sku;
-    return product;
+
+    // Properties: walk the map and the columns in name order together, so that a product
+    // reused from an earlier row of this feed keeps its nodes and only takes new values.
+    auto& properties = product.properties;
+    auto node = properties.begin();
+    for (size_t i : propertyColumnsByName_) {
+        const std::string& name = columns_[i].name;
+        while (node != properties.end() && node->first < name) node = properties.erase(node);
+        const std::string& raw = fields[i];
+        bool present = node != properties.end() && node->first == name;
+        if (raw.empty()) {
+            if (present) node = properties.erase(node);
+        } else if (present) {
+            node->second = raw;
+            ++node;
+        } else {
+            properties.emplace_hint(node, name, raw);
+        }
+    }
+    properties.erase(node, properties.end());
+    return std::nullopt;
 }
 
 }  // namespace svc

@@ -21,6 +21,10 @@ public:
     static Result<FeedRowMapper> fromHeader(const std::vector<std::string>& header, const std::string& identifier);
 
     std::variant<Product, RowError> map(const std::vector<std::string>& fields, size_t line) const;
+    // The same into `product`, which may hold an earlier row: its strings, category paths
+    // and property nodes are reused, so a steady import allocates little. On success
+    // `product` equals what map() returns; on error its content is unspecified.
+    std::optional<RowError> mapInto(const std::vector<std::string>& fields, size_t line, Product& product) const;
 
     // Fields the feed provides (always includes Sku). Others must be left untouched.
     const std::set<FeedField>& presentFields() const { return presentFields_; }
@@ -35,6 +39,7 @@ private:
     std::vector<Column> columns_;
     std::set<FeedField> presentFields_;
     std::vector<size_t> propertyColumns_;
+    std::vector<size_t> propertyColumnsByName_;  // propertyColumns_ in the order of Product::properties
 };
 
 }  // namespace svc

@@ -21,15 +21,25 @@ std::string toLower(std::string_view text) {
 
 std::vector<std::string> splitList(std::string_view text, char separator) {
     std::vector<std::string> parts;
+    splitListInto(text, separator, parts);
+    return parts;
+}
+
+void splitListInto(std::string_view text, char separator, std::vector<std::string>& parts) {
+    size_t used = 0;
     size_t start = 0;
     while (start <= text.size()) {
         size_t end = text.find(separator, start);
         if (end == std::string_view::npos) end = text.size();
         std::string_view part = trim(text.substr(start, end - start));
-        if (!part.empty()) parts.emplace_back(part);
+        if (!part.empty()) {
+            if (used < parts.size()) parts[used].assign(part);  // keeps the element's buffer
+            else parts.emplace_back(part);
+            ++used;
+        }
         start = end + 1;
     }
-    return parts;
+    parts.resize(used);
 }
 
 std::optional<int64_t> parseInt64(std::string_view text) {

@@ -1,8 +1,10 @@
 // Feeds arbitrary bytes through the CSV reader and row mapper, split into chunks at
-// a position the input chooses, and checks that chunking never changes the result.
+// a position the input chooses, and checks that chunking never changes the result and
+// that mapping into a reused product equals mapping into a fresh one.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "feed/CsvReader.hpp"
@@ -43,7 +45,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!whole.records.empty()) {
         auto mapper = svc::FeedRowMapper::fromHeader(whole.records.front().fields, "sku");
         if (mapper) {
-            for (size_t i = 1; i < whole.records.size(); ++i) (void)mapper->map(whole.records[i].fields, whole.records[i].line);
+            // mapInto on a product reused from the previous rows must give exactly what map gives.
+            svc::Product reused;
+            for (size_t i = 1; i < whole.records.size(); ++i) {
+                auto fresh = mapper->map(whole.records[i].fields, whole.records[i].line);
+                auto error = mapper->mapInto(whole.records[i].fields, whole.records[i].line, reused);
+                if (error.has_value() != std::holds_alternative<svc::RowError>(fresh)) std::abort();
+                if (!error && !(reused == std::get<svc::Product>(fresh))) std::abort();
+            }
         }
     }
     return 0;

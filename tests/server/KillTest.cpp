@@ -133,6 +133,53 @@ TEST_CASE("kill -9 during CLI imports, repeatedly: the catalog is always exactly
     MESSAGE("full import " << fullImportMs << " ms; " << interrupted << " kills mid-import, " << completed << " after commit");
 }
 
+TEST_CASE("kill -9 during initial loads (rollback journal): the catalog is empty or complete, never half") {
+    // An initial load writes through a rollback journal instead of the WAL (ADR 0012);
+    // a kill must leave a hot journal that the next open rolls back.
+    std::mt19937 random(777);
+    int64_t fullImportMs = 0;
+    int interrupted = 0;
+    for (int round = 0; round < 8; ++round) {
+        test::TempDir dir;
+        std::string apiId = createTenant(dir.path());
+        std::string feed = writeFeed(dir, 1);
+        std::vector<std::string> args = {SVC_SERVER_BINARY, "feed", "import", "--data-dir", dir.path(), "--api-id", apiId, feed};
+        if (round == 0) {
+            auto started = std::chrono::steady_clock::now();
+            test::ChildProcess timed(args);
+            REQUIRE(timed.wait() == 0);
+            fullImportMs = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+            REQUIRE(versionOf(readState(dir.path())) == 1);
+            continue;
+        }
+        // Kills spread over the load, its index builds and its commit.
+        auto delay = std::chrono::milliseconds(fullImportMs / 4 + random() % static_cast<uint32_t>(fullImportMs + 1));
+        test::ChildProcess import(args);
+        REQUIRE(import.started());
+        std::this_thread::sleep_for(delay);
+        // A journal on disk at the kill: the load was under way, through the rollback journal.
+        bool hotJournal = std::filesystem::exists(dir.path() + "/catalog/tenant-1.sqlite3-journal");
+        import.kill();
+        import.wait();
+        CatalogState state = readState(dir.path());
+        CAPTURE(round);
+        CAPTURE(delay.count());
+        CAPTURE(state.live);
+        bool empty = state.live == 0 && state.v1 == 0 && state.v2 == 0;
+        REQUIRE((empty || versionOf(state) == 1));
+        if (hotJournal) {
+            CHECK(empty);
+            ++interrupted;
+        }
+        // The next load applies cleanly after whatever the kill left.
+        test::ChildProcess again(args);
+        REQUIRE(again.wait() == 0);
+        CHECK(versionOf(readState(dir.path())) == 1);
+    }
+    CHECK(interrupted >= 2);
+    MESSAGE("initial load " << fullImportMs << " ms; " << interrupted << " of 7 kills hit a load in progress");
+}
+
 TEST_CASE("kill -9 of the server during a pushed import: after restart it is requeued and applied") {
     test::TempDir dir;
     std::string apiId;

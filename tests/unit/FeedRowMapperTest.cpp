@@ -218,6 +218,53 @@ TEST_CASE("FeedRowMapper: main-sku defaults to the sku") {
     }
 }
 
+TEST_CASE("FeedRowMapper::mapInto on a product reused from earlier rows gives exactly what map gives") {
+    // Rows that differ in every way a reused product could leak: set then empty fields,
+    // prices present then absent, more then fewer category paths, properties added,
+    // emptied and renamed, and errors in between (which leave the product half-filled).
+    Row header = {"sku", "main-sku", "stock", "name", "retail-price", "discount-price", "category-path", "material", "color", "zeta", "alpha"};
+    Row headerB = {"sku", "name", "beta", "material"};
+    struct Case {
+        const Row* header;
+        Row fields;
+    };
+    const std::vector<Case> rows = {
+        {&header, {"A-1", "A", "3", "Jeans", "4999", "3999", "Women > Jeans, Sale > Jeans, New", "Denim", "Blue", "z", "a"}},
+        {&header, {"B-1", "", "", "", "", "", "Men", "", "", "", ""}},
+        {&header, {"C-1", "C", "1", "Shirt", "x12", "", "", "", "", "", ""}},  // error after some fields were set
+        {&header, {"D-1", "D", "7", "Coat", "", "12000", "Women > Coats, Winter", "Wool", "", "zz", ""}},
+        {&header, {"", "E", "1", "No identifier", "", "", "", "Silk", "Red", "", "a"}},
+        {&header, {"F-1", "F", "2", "Dress", "8999", "", "", "", "Green", "", "aa"}},
+        {&header, {"G-1", "G", "0", "Last name", "", "", "", "", "", "z", ""}},
+        {&headerB, {"H-1", "Belt", "b", "Leather"}},  // another feed's columns: "zeta" must go
+        {&header, {"I-1", "I", "4", "Scarf", "1999", "1999", "Accessories > Scarves", "Cotton", "Grey", "z2", "a2"}},
+        {&header, {"J-1", "J", "0", "Short row"}},
+        {&header, {"K-1", "K", "1", "After a short row", "", "", "", "", "", "", ""}},
+    };
+    FeedRowMapper mapper = mapperFor(header);
+    FeedRowMapper mapperB = mapperFor(headerB);
+    Product reused;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        CAPTURE(i);
+        const FeedRowMapper& rowMapper = rows[i].header == &header ? mapper : mapperB;
+        auto fresh = rowMapper.map(rows[i].fields, i + 2);
+        auto error = rowMapper.mapInto(rows[i].fields, i + 2, reused);
+        REQUIRE(error.has_value() == std::holds_alternative<RowError>(fresh));
+        if (error) {
+            CHECK(error->kind == std::get<RowError>(fresh).kind);
+            CHECK(error->message == std::get<RowError>(fresh).message);
+        } else {
+            CHECK(reused == std::get<Product>(fresh));
+        }
+    }
+    // The first row really filled what later rows must clear.
+    auto first = mapOk(mapper, rows[0].fields);
+    CHECK(first.categoryPaths.size() == 3);
+    CHECK(first.properties.size() == 3);  // material, zeta, alpha ("color" is a field)
+    CHECK(first.color == "Blue");
+    CHECK(first.retailPrice == 4999);
+}
+
 TEST_CASE("FeedColumns: aliases, canonical names and price fields") {
     struct AliasCase {
         const char* column;

@@ -79,6 +79,16 @@ TEST_CASE("splitList splits, trims and drops empty parts") {
     }
 }
 
+TEST_CASE("splitListInto reuses the vector's strings and ends with exactly the parts") {
+    std::vector<std::string> parts = {"old one", "old two", "old three", "old four"};
+    svc::splitListInto(" a , bb,,ccc ", ',', parts);
+    CHECK(parts == std::vector<std::string>{"a", "bb", "ccc"});
+    svc::splitListInto("one, two, three, four, five", ',', parts);
+    CHECK(parts == std::vector<std::string>{"one", "two", "three", "four", "five"});
+    svc::splitListInto("", ',', parts);
+    CHECK(parts.empty());
+}
+
 TEST_CASE("trim and toLower") {
     CHECK(svc::trim(" \t a b \r\n") == "a b");
     CHECK(svc::trim("   ") == "");
