@@ -140,7 +140,7 @@ int runCli(int argc, char** argv) {
 
     auto* serveCommand = app.add_subcommand("serve", "Serve the HTTP API, the SDK and the demo shop");
     std::string listen = "127.0.0.1:8080";
-    int threads = 16;
+    int threads = 64;
     serveCommand->add_option("--data-dir", dataDir, "Data directory (SQLite databases, keys, uploads, demo catalog)")->required();
     serveCommand->add_option("--listen", listen, "Address to listen on, HOST:PORT")->capture_default_str();
     serveCommand->add_option("--assets-dir", assetsDir, "Directory with sdk/, loader/ and web-demo/")->capture_default_str();

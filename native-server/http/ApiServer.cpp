@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "http/GraphqlHttp.hpp"
 #include "http/HttpErrors.hpp"
 #include "http/RequestContext.hpp"
 #include "text/StringUtil.hpp"
@@ -56,7 +57,9 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
     // delayed ACK) and close connections after 5 requests; see docs/adr/0005.
     server_.set_tcp_nodelay(true);
     server_.set_keep_alive_max_count(100000);
-    server_.set_keep_alive_timeout(30);
+    // One thread per connection: an idle keep-alive connection holds a worker, so idle ones
+    // are closed after 2 s (a page load reuses its connection well within that).
+    server_.set_keep_alive_timeout(2);
     server_.set_read_timeout(10, 0);
     server_.set_write_timeout(10, 0);
     // The streaming feed routes take large bodies; every other route is limited in the
@@ -151,10 +154,11 @@ void ApiServer::registerRoutes() {
                 [this](const httplib::Request& request, httplib::Response& response) { serveContent(request, response); });
     server_.Get("/sdk/(.+)", [this](const httplib::Request& request, httplib::Response& response) { serveSdkAsset(request, response); });
     server_.Post("/graphql", [this](const httplib::Request& request, httplib::Response& response) { serveGraphql(request, response); });
+    server_.Get("/graphql", [this](const httplib::Request& request, httplib::Response& response) { serveGraphql(request, response); });
     server_.Options("/graphql", [](const httplib::Request&, httplib::Response& response) {
         allowAnyOrigin(response);
         response.set_header("Access-Control-Allow-Methods", "POST, GET, OPTIONS");
-        response.set_header("Access-Control-Allow-Headers", "content-type, x-api-id");
+        response.set_header("Access-Control-Allow-Headers", "accept, content-type, x-api-id");
         response.set_header("Access-Control-Max-Age", "86400");
         response.status = 204;
     });
@@ -200,20 +204,37 @@ void ApiServer::serveContent(const httplib::Request& request, httplib::Response&
 }
 
 void ApiServer::serveGraphql(const httplib::Request& request, httplib::Response& response) {
+    // GraphQL over HTTP: the media type first (406), then the transport (415), then the request.
     allowAnyOrigin(response);
-    auto parsed = graphql::GraphqlService::parseRequestBody(request.body);
-    if (!parsed) {
-        response.status = 400;
-        nlohmann::json body{{"errors", {{{"message", parsed.error().message}}}}};
-        response.set_content(body.dump(), "application/json");
-        return;
+    response.set_header("Cache-Control", "no-store");
+    response.set_header("Vary", "Accept, x-api-id");
+    auto mediaType = negotiateGraphqlMediaType(request.get_header_value("Accept"));
+    auto sendRequestError = [&](int status, const std::string& message) {
+        response.status = status;
+        nlohmann::json body{{"errors", {{{"message", message}}}}};
+        response.set_content(body.dump(), mediaType == GraphqlMediaType::GraphqlResponseJson ? kGraphqlResponseJson : "application/json");
+    };
+    if (!mediaType) {
+        mediaType = GraphqlMediaType::Json;
+        return sendRequestError(406, std::string("Accept: the response is application/json or ") + kGraphqlResponseJson);
     }
+    bool isGet = request.method == "GET";
+    if (!isGet && !isJsonContentType(request.get_header_value("Content-Type"))) {
+        return sendRequestError(415, "Content-Type: a GraphQL POST body is application/json");
+    }
+    std::map<std::string, std::string> parameters(request.params.begin(), request.params.end());
+    auto parsed = isGet ? graphql::GraphqlService::parseQueryParameters(parameters)
+                        : graphql::GraphqlService::parseRequestBody(request.body);
+    if (!parsed) return sendRequestError(400, parsed.error().message);
     std::optional<Tenant> tenant;
     std::string apiId = request.get_header_value("x-api-id");
     if (!apiId.empty()) tenant = tenantByApiId(apiId);
     auto result = graphql_.execute(*parsed, tenant);
-    response.set_header("Cache-Control", "no-store");
-    response.set_content(result.body.dump(), "application/json");
+    response.status = graphqlStatusFor(result.outcome, *mediaType);
+    if (result.outcome == graphql::GraphqlResponse::Outcome::NotAQuery) response.set_header("Allow", "POST");
+    response.set_content(graphqlBodyFor(result, *mediaType),
+                         *mediaType == GraphqlMediaType::GraphqlResponseJson ? std::string(kGraphqlResponseJson) + "; charset=utf-8"
+                                                                            : "application/json; charset=utf-8");
 }
 
 void ApiServer::serveDemo(const httplib::Request& request, httplib::Response& response) {

@@ -27,7 +27,7 @@ struct ServerOptions {
     int port = 8080;  // 0: any free port (tests)
     std::string dataDir;
     std::string assetsDir;  // holds sdk/, loader/, web-demo/
-    int threads = 16;
+    int threads = 64;
     FeedRoutesOptions feeds;
     size_t maxRequestBytes = size_t{8} << 20;  // every route but the streaming feed routes
 };

@@ -10,26 +10,6 @@ namespace {
 
 constexpr int64_t kMaxFirst = 100;
 
-FieldDefinition fieldDef(std::string name, const std::string& type, std::vector<ArgumentDefinition> arguments = {}) {
-    FieldDefinition field;
-    field.name = std::move(name);
-    field.type = parseTypeReference(type);
-    field.arguments = std::move(arguments);
-    return field;
-}
-
-ArgumentDefinition argumentDef(std::string name, const std::string& type, std::optional<nlohmann::json> defaultValue = std::nullopt) {
-    return ArgumentDefinition{std::move(name), parseTypeReference(type), std::move(defaultValue), ""};
-}
-
-TypeDefinition objectType(std::string name, std::vector<FieldDefinition> fields) {
-    TypeDefinition type;
-    type.kind = TypeDefinition::Kind::Object;
-    type.name = std::move(name);
-    type.fields = std::move(fields);
-    return type;
-}
-
 Schema buildContentSchema() {
     Schema schema;
     schema.addType(objectType("Query", {fieldDef("product", "Product", {argumentDef("id", "ID!")})}));

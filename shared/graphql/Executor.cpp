@@ -1,5 +1,7 @@
 #include "graphql/Executor.hpp"
 
+#include "graphql/Introspection.hpp"
+
 #include <cmath>
 #include <limits>
 #include <set>
@@ -63,10 +65,12 @@ public:
                 result[key] = object->typeName();
                 continue;
             }
-            const FieldDefinition* definition = type ? type->field(field.name) : nullptr;
+            const FieldDefinition* definition = type ? schema_.fieldOf(*type, field.name) : nullptr;
             if (!definition) continue;  // validation rejected unknown fields already
             bool childPropagate = false;
-            ordered_json value = executeField(fields, *definition, object, fieldPath, childPropagate);
+            // Introspection reads the schema, not the application's resolvers (and needs no tenant).
+            bool meta = Schema::isIntrospectionMetaField(field.name) && type->name == schema_.queryTypeName();
+            ordered_json value = executeField(fields, *definition, meta ? makeIntrospectionRoot(schema_) : object, fieldPath, childPropagate);
             if (childPropagate) {
                 propagate = true;
                 return nullptr;

@@ -1,12 +1,14 @@
 #pragma once
 // Runs one GraphQL request end to end: parse, validate, authorise, execute.
 // Transport-free: the HTTP layer hands in the body and the tenant.
+#include <map>
 #include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "graphql/ContentSchema.hpp"
+#include "graphql/DocumentCache.hpp"
 
 namespace svc::graphql {
 
@@ -14,26 +16,50 @@ struct GraphqlRequest {
     std::string query;
     std::string operationName;
     nlohmann::json variables = nlohmann::json::object();
+    nlohmann::json extensions = nlohmann::json::object();  // accepted, not used yet
+    bool queriesOnly = false;  // a GET: only query operations may run (GraphQL over HTTP)
 };
 
 struct GraphqlResponse {
-    enum class Outcome { Executed, RequestError, InvalidDocument };
+    // Executed: `data` is there (maybe with field errors). The others end before execution:
+    // RequestError (e.g. variables that do not coerce), InvalidDocument (syntax or
+    // validation), NotAQuery (a mutation or subscription where only queries may run).
+    enum class Outcome { Executed, RequestError, InvalidDocument, NotAQuery };
     Outcome outcome = Outcome::Executed;
     nlohmann::ordered_json body;
 };
 
+// Limits that refuse a request before it runs, each with a message that names it.
+// (`first` is limited per field by the schema: ContentSchema.)
+struct GraphqlLimits {
+    size_t maxDocumentBytes = 32 * 1024;
+    int maxDepth = 20;              // field nesting; graphql-js 16's introspection query needs 15
+    size_t cachedDocuments = 512;   // parsed-and-validated documents kept by text
+};
+
 class GraphqlService {
 public:
-    explicit GraphqlService(RecommendationService& recommendations) : recommendations_(recommendations) {}
+    explicit GraphqlService(RecommendationService& recommendations, GraphqlLimits limits = {})
+        : recommendations_(recommendations), limits_(limits), documents_(limits.cachedDocuments) {}
 
-    // Reads {query, operationName, variables} from a JSON body; errors name the field.
+    // Reads {query, operationName, variables, extensions} from a JSON body; errors name the field.
     static Result<GraphqlRequest> parseRequestBody(const std::string& body);
+    // The same from GET parameters, where variables and extensions are JSON text.
+    static Result<GraphqlRequest> parseQueryParameters(const std::map<std::string, std::string>& parameters);
 
     // `tenant` is nullopt when the request carried no valid x-api-id.
     GraphqlResponse execute(const GraphqlRequest& request, const std::optional<Tenant>& tenant) const;
 
+    size_t cachedDocumentCount() const { return documents_.size(); }
+
 private:
+    // The document parsed, validated and checked against the limits; from the cache when
+    // the same text came before.
+    std::shared_ptr<const PreparedDocument> prepare(const std::string& text) const;
+
     RecommendationService& recommendations_;
+    GraphqlLimits limits_;
+    mutable DocumentCache documents_;
 };
 
 }  // namespace svc::graphql

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "graphql/Introspection.hpp"
+
 namespace svc::graphql {
 
 const ArgumentDefinition* FieldDefinition::argument(const std::string& argumentName) const {
@@ -16,6 +18,27 @@ const FieldDefinition* TypeDefinition::field(const std::string& fieldName) const
         if (definition.name == fieldName) return &definition;
     }
     return nullptr;
+}
+
+FieldDefinition fieldDef(std::string name, const std::string& type, std::vector<ArgumentDefinition> arguments) {
+    FieldDefinition field;
+    field.name = std::move(name);
+    field.type = parseTypeReference(type);
+    field.arguments = std::move(arguments);
+    return field;
+}
+
+ArgumentDefinition argumentDef(std::string name, const std::string& type, std::optional<nlohmann::json> defaultValue,
+                               std::string description) {
+    return ArgumentDefinition{std::move(name), parseTypeReference(type), std::move(defaultValue), std::move(description)};
+}
+
+TypeDefinition objectType(std::string name, std::vector<FieldDefinition> fields) {
+    TypeDefinition type;
+    type.kind = TypeDefinition::Kind::Object;
+    type.name = std::move(name);
+    type.fields = std::move(fields);
+    return type;
 }
 
 TypeReference parseTypeReference(const std::string& text) {
@@ -52,6 +75,12 @@ Schema::Schema() {
         type.name = scalar;
         addType(std::move(type));
     }
+    addIntrospectionTypes(*this);
+}
+
+const FieldDefinition* Schema::fieldOf(const TypeDefinition& parent, const std::string& name) const {
+    if (isIntrospectionMetaField(name) && parent.name == queryType_) return introspectionMetaField(name);
+    return parent.field(name);
 }
 
 void Schema::addType(TypeDefinition type) {

@@ -45,6 +45,13 @@ struct TypeDefinition {
     bool isComposite() const { return kind == Kind::Object || kind == Kind::Interface || kind == Kind::Union; }
 };
 
+// Builders for schemas written in code: a field, an argument and an object type, with
+// types in SDL notation ("[ID!]!").
+FieldDefinition fieldDef(std::string name, const std::string& type, std::vector<ArgumentDefinition> arguments = {});
+ArgumentDefinition argumentDef(std::string name, const std::string& type, std::optional<nlohmann::json> defaultValue = std::nullopt,
+                               std::string description = "");
+TypeDefinition objectType(std::string name, std::vector<FieldDefinition> fields);
+
 // Parses a type reference such as "[ID!]!".
 TypeReference parseTypeReference(const std::string& text);
 // The named type at the bottom of list and non-null wrappers.
@@ -52,9 +59,13 @@ const std::string& namedType(const TypeReference& type);
 
 class Schema {
 public:
-    Schema();  // with the built-in scalars
+    Schema();  // with the built-in scalars and the introspection types
     void addType(TypeDefinition type);
     const TypeDefinition* type(const std::string& name) const;
+    // A field of `parent` by name, including the query type's introspection meta-fields
+    // __schema and __type (not listed among its fields, as the specification says).
+    const FieldDefinition* fieldOf(const TypeDefinition& parent, const std::string& name) const;
+    static bool isIntrospectionMetaField(const std::string& name) { return name == "__schema" || name == "__type"; }
     const std::map<std::string, TypeDefinition>& types() const { return types_; }
     const std::string& queryTypeName() const { return queryType_; }
     void setQueryType(std::string name) { queryType_ = std::move(name); }

@@ -189,7 +189,7 @@ private:
             }
             return;
         }
-        const FieldDefinition* definition = parent.field(field.name);
+        const FieldDefinition* definition = schema_.fieldOf(parent, field.name);
         if (!definition) {
             report("FieldUndefined", "Field '" + field.name + "' in type '" + parent.name + "' is undefined",
                    field.location, path);

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ServerFixture.hpp"
+#include "text/StringUtil.hpp"
 
 using namespace svc;
 using nlohmann::json;
@@ -225,4 +226,98 @@ TEST_CASE("keep-alive requests do not pay Nagle's delay (cpp-httplib tuned)") {
     double perRequestMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count() / kRequests;
     // Untuned (Nagle + delayed ACK) costs ~40 ms per request on Linux; tuned it is well under 1 ms.
     CHECK(perRequestMs < 15.0);
+}
+
+TEST_CASE("GraphQL over HTTP: GET and POST, media types, status codes and refusals") {
+    ApiFixture api;
+    const std::string graphqlJson = "application/graphql-response+json";
+    const std::string valid = R"({ product(id: "A") { id } })";
+    const std::string invalid = "{ product { id } }";  // MissingFieldArgument
+    const std::string unparsable = "{ product(id: ";
+    struct Case {
+        std::string name;
+        std::string method;           // GET or POST
+        std::string accept;           // "" for none
+        std::string contentType;      // POST only
+        std::string body;             // POST body, or GET query string
+        int status;
+        std::string responseType;     // "" when not checked
+        bool hasData;                 // the body has a "data" entry
+    };
+    auto post = [](const std::string& query) { return json{{"query", query}}.dump(); };
+    auto get = [](const std::string& query) { return "query=" + urlEncode(query); };
+    const std::vector<Case> cases = {
+        {"POST, no Accept", "POST", "", "application/json", post(valid), 200, "application/json", true},
+        {"POST, */*", "POST", "*/*", "application/json", post(valid), 200, "application/json", true},
+        {"POST, GraphQL media type", "POST", graphqlJson, "application/json", post(valid), 200, graphqlJson, true},
+        {"POST, preferred by q", "POST", "application/json;q=0.5, " + graphqlJson, "application/json; charset=utf-8", post(valid), 200, graphqlJson, true},
+        {"GET query", "GET", "", "", get(valid), 200, "application/json", true},
+        {"GET with variables", "GET", graphqlJson, "",
+         get("query($id: ID!) { product(id: $id) { id } }") + "&variables=" + urlEncode(R"({"id":"A"})"), 200, graphqlJson, true},
+        {"invalid document, application/json: 200 with data null", "POST", "application/json", "application/json", post(invalid), 200, "application/json", true},
+        {"invalid document, GraphQL media type: 400 without data", "POST", graphqlJson, "application/json", post(invalid), 400, graphqlJson, false},
+        {"syntax error, GraphQL media type: 400 without data", "POST", graphqlJson, "application/json", post(unparsable), 400, graphqlJson, false},
+        {"variables that do not coerce, GraphQL media type: 400", "POST", graphqlJson, "application/json",
+         json{{"query", "query($id: ID!) { product(id: $id) { id } }"}, {"variables", {{"id", json::array()}}}}.dump(), 400, graphqlJson, false},
+        {"mutation over GET: 405", "GET", "", "", get("mutation { product(id: \"A\") { id } }"), 405, "application/json", true},
+        {"unsupported Accept: 406", "POST", "application/xml", "application/json", post(valid), 406, "", false},
+        {"POST without JSON content type: 415", "POST", "", "text/plain", post(valid), 415, "", false},
+        {"POST with another charset: 415", "POST", "", "application/json; charset=latin1", post(valid), 415, "", false},
+        {"extensions not a map: 400", "POST", "", "application/json", json{{"query", valid}, {"extensions", "x"}}.dump(), 400, "", false},
+        {"variables not JSON in GET: 400", "GET", "", "", get(valid) + "&variables=%7Bnope", 400, "", false},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.name);
+        auto client = api.server.client();
+        httplib::Headers headers = {{"x-api-id", api.tenant.apiId}};
+        if (!c.accept.empty()) headers.emplace("Accept", c.accept);
+        auto response = c.method == "GET" ? client.Get(("/graphql?" + c.body).c_str(), headers)
+                                          : client.Post("/graphql", headers, c.body, c.contentType.c_str());
+        REQUIRE(response);
+        CHECK(response->status == c.status);
+        if (!c.responseType.empty()) CHECK(response->get_header_value("Content-Type").rfind(c.responseType, 0) == 0);
+        auto body = json::parse(response->body, nullptr, false);
+        REQUIRE(body.is_object());
+        CHECK(body.contains("data") == c.hasData);
+        if (c.status == 200 && c.hasData && !body["data"].is_null()) CHECK(body["data"]["product"]["id"] == "A");
+        if (c.status != 200) CHECK(body["errors"].size() >= 1);
+        if (c.status == 405) CHECK(response->get_header_value("Allow") == "POST");
+    }
+
+    // Browsers: a preflight allows the headers a GraphQL client sends, from any origin.
+    auto client = api.server.client();
+    auto preflight = client.Options("/graphql", {{"Origin", "https://shop.example"}, {"Access-Control-Request-Method", "POST"}});
+    REQUIRE(preflight);
+    CHECK(preflight->status == 204);
+    CHECK(preflight->get_header_value("Access-Control-Allow-Origin") == "*");
+    CHECK(preflight->get_header_value("Access-Control-Allow-Headers").find("x-api-id") != std::string::npos);
+}
+
+TEST_CASE("GraphQL introspection: __schema and __type read the served schema, also without an API ID") {
+    ApiFixture api;
+    auto body = json::parse(api.graphql(R"({
+        __schema { queryType { name } mutationType { name } directives { name locations } }
+        __type(name: "Product") { kind name fields { name type { kind ofType { name } } args { name defaultValue } } }
+        missing: __type(name: "Nope") { name }
+    })", "")->body);
+    CHECK_FALSE(body.contains("errors"));
+    CHECK(body["data"]["__schema"]["queryType"]["name"] == "Query");
+    CHECK(body["data"]["__schema"]["mutationType"].is_null());
+    std::vector<std::string> directives;
+    for (const auto& directive : body["data"]["__schema"]["directives"]) directives.push_back(directive["name"]);
+    CHECK(directives == std::vector<std::string>{"include", "skip", "deprecated", "specifiedBy"});
+    auto product = body["data"]["__type"];
+    CHECK(product["kind"] == "OBJECT");
+    json similar;
+    for (const auto& field : product["fields"]) {
+        if (field["name"] == "similarProducts") similar = field;
+        if (field["name"] == "id") CHECK(field["type"] == json::parse(R"({"kind":"NON_NULL","ofType":{"name":"ID"}})"));
+    }
+    REQUIRE(similar.is_object());
+    CHECK(similar["args"] == json::parse(R"([{"name":"first","defaultValue":"12"},{"name":"after","defaultValue":null}])"));
+    CHECK(body["data"]["missing"].is_null());
+
+    // Meta-fields exist only on the query root.
+    auto nested = json::parse(api.graphql(R"({ product(id: "A") { __schema { queryType { name } } } })", api.tenant.apiId)->body);
+    CHECK(nested["errors"][0]["message"] == "Validation error of type FieldUndefined: Field '__schema' in type 'Product' is undefined @ 'product/__schema'");
 }

@@ -213,3 +213,82 @@ TEST_CASE("GraphqlService::execute: a store failure is a field error with its er
     CHECK(response.body["errors"][0]["message"] == "database is locked");
     CHECK(response.body["errors"][0]["errorType"] == "ServiceUnavailable");
 }
+
+namespace {
+
+// A service over the content store with the given limits, kept between requests.
+struct LimitedService {
+    FakeCatalogStore store = contentStore();
+    RecommendationService recommendations{store};
+    GraphqlService service;
+    explicit LimitedService(svc::graphql::GraphqlLimits limits) : service(recommendations, limits) {}
+    GraphqlResponse run(const std::string& query, nlohmann::json variables = nlohmann::json::object()) {
+        GraphqlRequest request;
+        request.query = query;
+        request.variables = std::move(variables);
+        return service.execute(request, tenant());
+    }
+};
+
+}  // namespace
+
+TEST_CASE("GraphqlService limits: document size and nesting depth are refused with a message naming the limit") {
+    svc::graphql::GraphqlLimits limits;
+    limits.maxDocumentBytes = 200;
+    limits.maxDepth = 3;
+    LimitedService limited(limits);
+    auto runQuery = [&](const std::string& query) { return limited.run(query); };
+    // product > similarProducts > edges > cursor: four levels, one more than allowed.
+    auto atLimit = runQuery(R"({ product(id: "A-S") { similarProducts { edges { cursor } } } })");
+    CHECK(atLimit.outcome == GraphqlResponse::Outcome::InvalidDocument);
+    CHECK(atLimit.body["errors"][0]["message"] ==
+          "Validation error of type MaxQueryDepthExceeded: the query is nested 4 fields deep, more than the maximum of 3");
+    // Fragments add no level of their own, but their fields count where they are spread.
+    auto viaFragment = runQuery(R"({ product(id: "A-S") { ...P } } fragment P on Product { similarProducts { pageInfo { hasNextPage } } })");
+    CHECK(viaFragment.outcome == GraphqlResponse::Outcome::InvalidDocument);
+    auto shallow = runQuery(R"({ product(id: "A-S") { similarProducts { __typename } } })");
+    CHECK(shallow.outcome == GraphqlResponse::Outcome::Executed);
+    CHECK(shallow.body["data"]["product"]["similarProducts"]["__typename"] == "ProductConnection");
+
+    auto large = runQuery("{ product(id: \"A-S\") { id } }" + std::string(200, ' '));
+    CHECK(large.outcome == GraphqlResponse::Outcome::InvalidDocument);
+    CHECK(large.body["errors"][0]["message"] == "query: the document has 229 bytes, more than the maximum of 200");
+}
+
+TEST_CASE("GraphqlService caches prepared documents by text: a repeat gives the same answer without a new entry") {
+    svc::graphql::GraphqlLimits limits;
+    limits.cachedDocuments = 2;
+    LimitedService limited(limits);
+    GraphqlService& service = limited.service;
+    auto runQuery = [&](const std::string& query, nlohmann::json variables = nlohmann::json::object()) {
+        return limited.run(query, std::move(variables)).body;
+    };
+    const std::string byVariable = "query($id: ID!) { product(id: $id) { id } }";
+    auto first = runQuery(byVariable, {{"id", "A-S"}});
+    auto second = runQuery(byVariable, {{"id", "B-S"}});  // the cached document, other variables
+    CHECK(first["data"]["product"]["id"] == "A");
+    CHECK(second["data"]["product"]["id"] == "B");
+    CHECK(service.cachedDocumentCount() == 1);
+    // Invalid documents are cached with their errors, and answer the same each time.
+    auto invalid = runQuery("{ product { id } }");
+    CHECK(runQuery("{ product { id } }") == invalid);
+    CHECK(service.cachedDocumentCount() == 2);
+    runQuery("{ __typename }");
+    CHECK(service.cachedDocumentCount() == 2);  // bounded
+}
+
+TEST_CASE("DocumentCache keeps the most recently used documents") {
+    svc::graphql::DocumentCache cache(2);
+    auto prepared = [] { return std::make_shared<const svc::graphql::PreparedDocument>(); };
+    cache.insert("a", prepared());
+    cache.insert("b", prepared());
+    CHECK(cache.find("a") != nullptr);  // a is now the most recent
+    cache.insert("c", prepared());      // evicts b
+    CHECK(cache.find("b") == nullptr);
+    CHECK(cache.find("a") != nullptr);
+    CHECK(cache.find("c") != nullptr);
+    CHECK(cache.size() == 2);
+    svc::graphql::DocumentCache off(0);
+    off.insert("a", prepared());
+    CHECK(off.find("a") == nullptr);
+}

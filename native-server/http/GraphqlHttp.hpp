@@ -1,0 +1,33 @@
+#pragma once
+// GraphQL over HTTP (the GraphQL Foundation's specification, as audited by the
+// graphql-http package): media types, and the one mapping from a GraphqlResponse's
+// outcome to an HTTP status for each media type.
+#include <optional>
+#include <string>
+
+#include "graphql/GraphqlService.hpp"
+
+namespace svc {
+
+enum class GraphqlMediaType { Json, GraphqlResponseJson };
+
+inline constexpr const char* kGraphqlResponseJson = "application/graphql-response+json";
+
+// The response type for an Accept header: the acceptable one with the highest q; on a tie
+// the GraphQL one when named. Missing, */* and application/* give application/json (the
+// clients that predate the GraphQL media type); nullopt when neither is acceptable (406).
+std::optional<GraphqlMediaType> negotiateGraphqlMediaType(const std::string& accept);
+
+// True for application/json with or without parameters (charset must be utf-8 if given).
+bool isJsonContentType(const std::string& contentType);
+
+// 200 whenever there is a result under application/json (legacy clients read errors from
+// the body); under application/graphql-response+json, 400 for a request that never ran.
+// A mutation over GET is 405 under both.
+int graphqlStatusFor(graphql::GraphqlResponse::Outcome outcome, GraphqlMediaType mediaType);
+
+// The body to send: without a `data` entry when the request never ran and the client
+// understands application/graphql-response+json.
+std::string graphqlBodyFor(const graphql::GraphqlResponse& response, GraphqlMediaType mediaType);
+
+}  // namespace svc
