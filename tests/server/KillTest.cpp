@@ -101,9 +101,12 @@ TEST_CASE("kill -9 during CLI imports, repeatedly: the catalog is always exactly
     int completed = 0;
     for (int round = 0; round < 10; ++round) {
         int target = current == 1 ? 2 : 1;
-        // Kill anywhere from process start to well past a full import's duration, so that
-        // rounds land before, during and just after the commit.
-        auto delay = std::chrono::milliseconds(random() % static_cast<uint32_t>(3 * fullImportMs + 50));
+        // Most rounds kill within an import's duration (the initial load timed above is
+        // faster than these updates), the last two past it: kills land before, during and
+        // just after the commit. (Spreading all rounds over 3x the duration let too few
+        // land mid-import once imports got faster.)
+        uint32_t span = static_cast<uint32_t>(3 * fullImportMs / 2 + 20);
+        auto delay = std::chrono::milliseconds(round < 8 ? random() % span : span + random() % span);
         test::ChildProcess import(importArgs(target));
         REQUIRE(import.started());
         std::this_thread::sleep_for(delay);
