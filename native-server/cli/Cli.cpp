@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -152,14 +153,22 @@ int runCli(int argc, char** argv) {
     std::string tenantName;
     tenantCreate->add_option("--data-dir", dataDir, "Data directory")->required();
     tenantCreate->add_option("--name", tenantName, "Shop name")->required();
-    auto* tenantConfigure = tenantCommand->add_subcommand("configure", "Change a tenant's settings");
-    double maxDeleteShare = -1;
+    auto* tenantConfigure = tenantCommand->add_subcommand("configure", "Change a tenant's settings (at least one)");
+    std::optional<double> maxDeleteShare;
+    std::optional<std::string> currency;
     tenantConfigure->add_option("--data-dir", dataDir, "Data directory")->required();
     tenantConfigure->add_option("--api-id", apiId, "The tenant's API ID")->required();
-    tenantConfigure->add_option("--max-delete-share", maxDeleteShare,
-                                "A full feed that would delete more than this share of the catalog (0 to 1) is held for confirmation")
-        ->check(CLI::Range(0.0, 1.0))
-        ->required();
+    auto* shareOption = tenantConfigure->add_option(
+        "--max-delete-share", maxDeleteShare, "A full feed that would delete more than this share of the catalog (0 to 1) is held for confirmation");
+    shareOption->check(CLI::Range(0.0, 1.0));
+    // The currencies of the GraphQL API's CurrencyCode enum (docs/api/schema.graphql).
+    auto* currencyOption = tenantConfigure->add_option("--currency", currency, "The currency of the shop's prices: EUR, PLN or USD");
+    currencyOption->check(CLI::IsMember({"EUR", "PLN", "USD"}));
+    tenantConfigure->callback([shareOption, currencyOption] {
+        if (shareOption->count() == 0 && currencyOption->count() == 0) {
+            throw CLI::ValidationError("tenant configure", "give --max-delete-share, --currency or both");
+        }
+    });
 
     auto* feedCommand = app.add_subcommand("feed", "Product feeds");
     feedCommand->require_subcommand(1);
@@ -230,8 +239,15 @@ int runCli(int argc, char** argv) {
     if (tenantConfigure->parsed()) {
         auto tenant = context->tenant(apiId);
         if (!tenant) return fail(tenant.error());
-        if (auto status = storage.tenants().setMaxDeleteShare(tenant->id, maxDeleteShare); !status) return fail(status.error());
-        print({{"apiId", tenant->apiId}, {"maxDeleteShare", maxDeleteShare}});
+        if (maxDeleteShare) {
+            if (auto status = storage.tenants().setMaxDeleteShare(tenant->id, *maxDeleteShare); !status) return fail(status.error());
+            tenant->maxDeleteShare = *maxDeleteShare;
+        }
+        if (currency) {
+            if (auto status = storage.tenants().setCurrency(tenant->id, *currency); !status) return fail(status.error());
+            tenant->currency = *currency;
+        }
+        print({{"apiId", tenant->apiId}, {"maxDeleteShare", tenant->maxDeleteShare}, {"currency", tenant->currency}});
         return 0;
     }
     if (feedImport->parsed() || feedValidate->parsed()) {

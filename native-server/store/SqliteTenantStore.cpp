@@ -50,6 +50,14 @@ Status SqliteTenantStore::setMaxDeleteShare(int64_t tenantId, double share) {
     return statement->run();
 }
 
+Status SqliteTenantStore::setCurrency(int64_t tenantId, const std::string& currencyCode) {
+    std::lock_guard lock(mutex_);
+    auto statement = db_.prepare("UPDATE tenants SET currency = ? WHERE id = ?");
+    if (!statement) return statement.error();
+    statement->bind(1, currencyCode).bind(2, tenantId);
+    return statement->run();
+}
+
 template <typename Key>
 Result<std::optional<Tenant>> SqliteTenantStore::findWhere(const char* column, const Key& key) {
     std::lock_guard lock(mutex_);

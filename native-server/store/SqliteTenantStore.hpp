@@ -14,6 +14,7 @@ public:
     Result<std::optional<Tenant>> findById(int64_t tenantId) override;
     Result<std::vector<Tenant>> list() override;
     Status setMaxDeleteShare(int64_t tenantId, double share) override;
+    Status setCurrency(int64_t tenantId, const std::string& currencyCode) override;
 
 private:
     // The tenant whose `column` (a constant of this file, never input) equals `key`.

@@ -19,6 +19,8 @@ public:
     virtual Result<std::vector<Tenant>> list() = 0;
     // The truncation guard's threshold: a full feed deleting more than this share is held.
     virtual Status setMaxDeleteShare(int64_t tenantId, double share) = 0;
+    // The ISO 4217 code of the shop's prices (feeds carry cents without a currency).
+    virtual Status setCurrency(int64_t tenantId, const std::string& currencyCode) = 0;
 };
 
 }  // namespace svc

@@ -113,6 +113,25 @@ TEST_CASE("CLI: import, validate, history, a held feed shown and discarded, with
     CHECK(badFeed.err == "svc-server: error: --feed: 'Stock!' is not a feed name (1-40 of a-z, 0-9, '-', '_')\n");
 }
 
+TEST_CASE("CLI: tenant configure sets the currency the GraphQL API reports, and keeps what it was not given") {
+    Cli cli;
+    auto configured = cli.run(cli.tenantArgs({"tenant", "configure", "--currency", "PLN"}));
+    REQUIRE(configured.exitCode == 0);
+    auto answer = json::parse(configured.out);
+    CHECK(answer["currency"] == "PLN");
+    CHECK(answer["maxDeleteShare"] == 0.5);
+    auto share = cli.run(cli.tenantArgs({"tenant", "configure", "--max-delete-share", "0.8"}));
+    REQUIRE(share.exitCode == 0);
+    CHECK(json::parse(share.out)["currency"] == "PLN");
+    auto storage = SqliteStorage::open(cli.dir.path());
+    REQUIRE(storage);
+    auto tenant = (*storage)->tenants().findByApiId(json::parse(share.out)["apiId"]);
+    REQUIRE(tenant);
+    REQUIRE(*tenant);
+    CHECK((*tenant)->currency == "PLN");
+    CHECK((*tenant)->maxDeleteShare == doctest::Approx(0.8));
+}
+
 TEST_CASE("CLI: bad input gets a clear message naming the option, and a failed import exit code 1") {
     Cli cli;
     struct BadCase {
@@ -128,6 +147,8 @@ TEST_CASE("CLI: bad input gets a clear message naming the option, and a failed i
         {cli.tenantArgs({"feed", "import", cli.dir.path() + "/missing.csv"}), 1, ""},
         {cli.tenantArgs({"feed", "show", "--import-id", "99"}), 1, "svc-server: error: --import-id: import 99 does not exist\n"},
         {cli.tenantArgs({"tenant", "configure", "--max-delete-share", "1.5"}), 2, ""},
+        {cli.tenantArgs({"tenant", "configure", "--currency", "GBP"}), 2, ""},
+        {cli.tenantArgs({"tenant", "configure"}), 2, ""},
         {{"feed", "import"}, 2, ""},
         {{"frobnicate"}, 2, ""},
     };

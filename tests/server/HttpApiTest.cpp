@@ -321,3 +321,48 @@ TEST_CASE("GraphQL introspection: __schema and __type read the served schema, al
     auto nested = json::parse(api.graphql(R"({ product(id: "A") { __schema { queryType { name } } } })", api.tenant.apiId)->body);
     CHECK(nested["errors"][0]["message"] == "Validation error of type FieldUndefined: Field '__schema' in type 'Product' is undefined @ 'product/__schema'");
 }
+
+TEST_CASE("GraphQL product fields: tags, distinct images, buyable variants with decimal prices in the shop's currency") {
+    ApiFixture api;
+    std::vector<std::string> header = {"sku", "main-sku", "stock", "variant", "name", "retail-price", "discount-price", "deeplink",
+                                       "image", "thumbnail", "category-path", "tags"};
+    auto variant = [](const std::string& size, const std::string& stock, const std::string& retail, const std::string& discount,
+                      const std::string& image) {
+        return std::vector<std::string>{"V-" + size, "V", stock, size, "Coat", retail, discount, "https://shop.example/v",
+                                        image, image.empty() ? "" : image + "?w=300", "Women > Coats", "winter, wool ,"};
+    };
+    auto feed = test::feedCsv({header, variant("S", "3", "12999", "9905", "https://img.example/v1.jpg"),
+                               variant("M", "0", "12999", "9905", "https://img.example/v1.jpg"),  // sold out: no variant edge
+                               variant("L", "2", "", "7", "https://img.example/v2.jpg"), variant("XL", "5", "", "", "")});  // XL: no price
+    FeedImportOptions delta;
+    delta.delta = true;
+    REQUIRE(test::importFeedFile(*api.server.storage, api.tenant, api.dir.path(), api.dir.file("v.csv", feed), delta));
+
+    auto body = json::parse(api.graphql(R"({ product(id: "V-M") {
+        id tags
+        images { edges { node { url thumbnailUrl } } }
+        variants { edges { node { id size price { amount currencyCode } manufacturerSuggestedRetailPrice { amount } } } pageInfo { hasNextPage } }
+        page: variants(first: 1, after: "dmFyaWFudHM6MA") { edges { node { id } } pageInfo { hasNextPage } }
+    } })", api.tenant.apiId)->body);
+    CHECK_FALSE(body.contains("errors"));
+    auto product = body["data"]["product"];
+    CHECK(product["id"] == "V");
+    CHECK(product["tags"] == json::parse(R"(["winter","wool"])"));
+    // Variants in SKU order (V-L, V-M, V-S, V-XL); the representative (first buyable, V-L) gives the first image.
+    CHECK(product["images"]["edges"] == json::parse(R"([
+        {"node":{"url":"https://img.example/v2.jpg","thumbnailUrl":"https://img.example/v2.jpg?w=300"}},
+        {"node":{"url":"https://img.example/v1.jpg","thumbnailUrl":"https://img.example/v1.jpg?w=300"}}])"));
+    CHECK(product["variants"]["edges"] == json::parse(R"([
+        {"node":{"id":"V-L","size":"L","price":{"amount":"0.07","currencyCode":"EUR"},"manufacturerSuggestedRetailPrice":null}},
+        {"node":{"id":"V-S","size":"S","price":{"amount":"99.05","currencyCode":"EUR"},"manufacturerSuggestedRetailPrice":{"amount":"129.99"}}}])"));
+    CHECK(product["variants"]["pageInfo"]["hasNextPage"] == false);
+    // The cursor after the first variant ("variants:0") pages to the second.
+    CHECK(product["page"]["edges"] == json::parse(R"([{"node":{"id":"V-S"}}])"));
+    CHECK(product["page"]["pageInfo"]["hasNextPage"] == false);
+
+    // The currency is the shop's setting (tenant configure --currency).
+    REQUIRE(api.server.storage->tenants().setCurrency(api.tenant.id, "PLN"));
+    auto polish = json::parse(api.graphql(R"({ product(id: "V") { variants(first: 1) { edges { node { price { currencyCode } } } } } })",
+                                          api.tenant.apiId)->body);
+    CHECK(polish["data"]["product"]["variants"]["edges"][0]["node"]["price"]["currencyCode"] == "PLN");
+}

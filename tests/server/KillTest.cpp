@@ -142,7 +142,7 @@ TEST_CASE("kill -9 during initial loads (rollback journal): the catalog is empty
     std::mt19937 random(777);
     int64_t fullImportMs = 0;
     int interrupted = 0;
-    for (int round = 0; round < 8; ++round) {
+    for (int round = 0; round < 12; ++round) {
         test::TempDir dir;
         std::string apiId = createTenant(dir.path());
         std::string feed = writeFeed(dir, 1);
@@ -156,31 +156,31 @@ TEST_CASE("kill -9 during initial loads (rollback journal): the catalog is empty
             continue;
         }
         // Kills spread over the load, its index builds and its commit.
-        auto delay = std::chrono::milliseconds(fullImportMs / 4 + random() % static_cast<uint32_t>(fullImportMs + 1));
+        auto delay = std::chrono::milliseconds(fullImportMs / 4 + random() % static_cast<uint32_t>(3 * fullImportMs / 4 + 1));
         test::ChildProcess import(args);
         REQUIRE(import.started());
         std::this_thread::sleep_for(delay);
-        // A journal on disk at the kill: the load was under way, through the rollback journal.
-        bool hotJournal = std::filesystem::exists(dir.path() + "/catalog/tenant-1.sqlite3-journal");
         import.kill();
         import.wait();
+        // A journal left on disk by the killed process: a transaction was under way through the
+        // rollback journal, which opening the catalog rolls back. Either the load itself (then
+        // the catalog is empty), or, just after its commit, the switch back to WAL, which
+        // rewrites the file header in a small transaction of its own (then the load stands).
+        bool hotJournal = std::filesystem::exists(dir.path() + "/catalog/tenant-1.sqlite3-journal");
         CatalogState state = readState(dir.path());
         CAPTURE(round);
         CAPTURE(delay.count());
         CAPTURE(state.live);
         bool empty = state.live == 0 && state.v1 == 0 && state.v2 == 0;
         REQUIRE((empty || versionOf(state) == 1));
-        if (hotJournal) {
-            CHECK(empty);
-            ++interrupted;
-        }
+        if (hotJournal && empty) ++interrupted;
         // The next load applies cleanly after whatever the kill left.
         test::ChildProcess again(args);
         REQUIRE(again.wait() == 0);
         CHECK(versionOf(readState(dir.path())) == 1);
     }
     CHECK(interrupted >= 2);
-    MESSAGE("initial load " << fullImportMs << " ms; " << interrupted << " of 7 kills hit a load in progress");
+    MESSAGE("initial load " << fullImportMs << " ms; " << interrupted << " of 11 kills hit a load in progress");
 }
 
 TEST_CASE("kill -9 of the server during a pushed import: after restart it is requeued and applied") {
