@@ -81,9 +81,9 @@ function buildCorpus(ctx) {
   add("fragments", "inline fragment with __typename", `{ product(id: ${j(P)}) { ... on Product { __typename } } }`);
   add("fragments", "fragment spread inside inline fragment", `{ product(id: ${j(P)}) { ... on Product { ...F } } } fragment F on Product { brand }`);
   add("fragments", "inline fragment inside named fragment", `{ product(id: ${j(P)}) { ...F } } fragment F on Product { ... on Product { modelId } }`);
-  bad("fragments", "named fragment on the wrong type", `{ product(id: ${j(P)}) { ...F } } fragment F on PageInfo { hasNextPage }`, { knownDifference: "bug: PossibleFragmentSpreads is not validated", differs: "request-error: svc executed" });
-  bad("fragments", "inline fragment on the wrong type", `{ product(id: ${j(P)}) { ... on PageInfo { hasNextPage } } }`, { knownDifference: "bug: PossibleFragmentSpreads is not validated", differs: "request-error: svc executed" });
-  bad("fragments", "fragment on the wrong type at the root", `{ ...F } fragment F on Product { id }`, { knownDifference: "bug: PossibleFragmentSpreads is not validated", differs: "request-error: svc executed" });
+  bad("fragments", "named fragment on the wrong type", `{ product(id: ${j(P)}) { ...F } } fragment F on PageInfo { hasNextPage }`);
+  bad("fragments", "inline fragment on the wrong type", `{ product(id: ${j(P)}) { ... on PageInfo { hasNextPage } } }`);
+  bad("fragments", "fragment on the wrong type at the root", `{ ...F } fragment F on Product { id }`);
 
   // ---- variables ---------------------------------------------------------------------------
   add("variables", "ID variable", `query ($id: ID!) { product(id: $id) { id } }`, { variables: { id: P } });
@@ -126,16 +126,14 @@ function buildCorpus(ctx) {
   bad("variables", "undefined variable in a fragment", `query Q { product(id: ${j(P)}) { ...F } } fragment F on Product { similarProducts(first: $n) { edges { cursor } } }`,
     { knownDifference: "location: graphql-js adds the operation's location, svc gives the variable only", differs: "request-error locations" });
   bad("variables", "variable of an object type", `query ($p: Product) { product(id: ${j(P)}) { id } }`);
-  bad("variables", "variable of an unknown type", `query ($p: Nope) { product(id: $p) { id } }`,
-    { knownDifference: "location: svc points at the variable, graphql-js at the unknown type name", differs: "request-error locations" });
-  bad("variables", "invalid default value", `query ($n: Int = "four") { product(id: ${j(P)}) { similarProducts(first: $n) { edges { cursor } } } }`,
-    { knownDifference: "bug: default values are not validated (ValuesOfCorrectType); svc fails at execution, at the variable", differs: "request-error locations" });
+  bad("variables", "variable of an unknown type", `query ($p: Nope) { product(id: $p) { id } }`);
+  bad("variables", "invalid default value", `query ($n: Int = "four") { product(id: ${j(P)}) { similarProducts(first: $n) { edges { cursor } } } }`);
   bad("variables", "invalid default value, variable given", `query ($n: Int = "four") { product(id: ${j(P)}) { similarProducts(first: $n) { edges { cursor } } } }`,
-    { variables: { n: 2 }, knownDifference: "bug: default values are not validated (ValuesOfCorrectType)", differs: "request-error: svc executed" });
-  bad("variables", "duplicate variable names", `query ($n: Int, $n: Int) { product(id: ${j(P)}) { similarProducts(first: $n) { edges { cursor } } } }`, { knownDifference: "bug: UniqueVariableNames is not validated", differs: "request-error: svc executed" });
-  bad("variables", "String variable in an Int position", `query ($n: String) { product(id: ${j(P)}) { similarProducts(first: $n) { edges { cursor } } } }`, { variables: { n: "3" }, knownDifference: "bug: VariablesInAllowedPosition is not validated", differs: "request-error: svc executed" });
-  bad("variables", "nullable variable in a non-null position", `query ($id: ID) { product(id: $id) { id } }`, { variables: { id: P }, knownDifference: "bug: VariablesInAllowedPosition is not validated", differs: "request-error: svc executed" });
-  bad("variables", "String variable in an ID! position", `query ($id: String!) { product(id: $id) { id } }`, { variables: { id: P }, knownDifference: "bug: VariablesInAllowedPosition is not validated", differs: "request-error: svc executed" });
+    { variables: { n: 2 } });
+  bad("variables", "duplicate variable names", `query ($n: Int, $n: Int) { product(id: ${j(P)}) { similarProducts(first: $n) { edges { cursor } } } }`);
+  bad("variables", "String variable in an Int position", `query ($n: String) { product(id: ${j(P)}) { similarProducts(first: $n) { edges { cursor } } } }`, { variables: { n: "3" } });
+  bad("variables", "nullable variable in a non-null position", `query ($id: ID) { product(id: $id) { id } }`, { variables: { id: P } });
+  bad("variables", "String variable in an ID! position", `query ($id: String!) { product(id: $id) { id } }`, { variables: { id: P } });
 
   // ---- directives --------------------------------------------------------------------------
   for (const [directive, value, label] of [["include", "true", "kept"], ["include", "false", "dropped"], ["skip", "true", "dropped"], ["skip", "false", "kept"]]) {
@@ -160,10 +158,10 @@ function buildCorpus(ctx) {
   bad("directives", "unknown directive", `{ product(id: ${j(P)}) { id @nope } }`);
   bad("directives", "@include without if", `{ product(id: ${j(P)}) { id @include } }`);
   bad("directives", "@skip with an unknown argument", `{ product(id: ${j(P)}) { id @skip(if: true, unless: false) } }`);
-  bad("directives", "@include with a String literal", `{ product(id: ${j(P)}) { id @include(if: "yes") } }`, { knownDifference: "bug: ValuesOfCorrectType is not validated (directive arguments)", differs: "request-error: svc executed" });
-  bad("directives", "@skip repeated at one location", `{ product(id: ${j(P)}) { id @skip(if: false) @skip(if: true) } }`, { knownDifference: "bug: UniqueDirectivesPerLocation is not validated", differs: "request-error: svc executed" });
+  bad("directives", "@include with a String literal", `{ product(id: ${j(P)}) { id @include(if: "yes") } }`);
+  bad("directives", "@skip repeated at one location", `{ product(id: ${j(P)}) { id @skip(if: false) @skip(if: true) } }`);
   bad("directives", "@deprecated in a query", `{ product(id: ${j(P)}) { id @deprecated } }`);
-  bad("directives", "directive on an operation", `query @skip(if: true) { product(id: ${j(P)}) { id } }`, { knownDifference: "bug: KnownDirectives does not check directive locations", differs: "request-error: svc executed" });
+  bad("directives", "directive on an operation", `query @skip(if: true) { product(id: ${j(P)}) { id } }`);
 
   // ---- __typename --------------------------------------------------------------------------
   add("typename", "__typename on Query", `{ __typename }`);
@@ -275,9 +273,9 @@ function buildCorpus(ctx) {
     ["missing required argument", `{ product { id } }`], ["duplicate argument", `{ product(id: ${j(P)}, id: ${j(M)}) { id } }`, { knownDifference: "location: graphql-js lists both arguments, svc the second only", differs: "request-error locations" }],
     ["selection on a leaf", `{ product(id: ${j(P)}) { id { x } } }`, { knownDifference: "location: svc points at the field, graphql-js at the selection set", differs: "request-error locations" }], ["missing selection on an object", `{ product(id: ${j(P)}) }`],
     ["missing selection on a connection", `{ product(id: ${j(P)}) { similarProducts } }`], ["missing selection on a list of objects", `{ product(id: ${j(P)}) { similarProducts { edges } } }`],
-    ["unknown fragment", `{ product(id: ${j(P)}) { ...Nope } }`, { knownDifference: "location: svc points at the spread's '...', graphql-js at the fragment name", differs: "request-error locations" }], ["unused fragment", `{ __typename } fragment F on Product { id }`],
-    ["fragment on an unknown type", `{ product(id: ${j(P)}) { ...F } } fragment F on Nope { id }`, { knownDifference: "location: svc points at the fragment definition, graphql-js at the type condition", differs: "request-error locations" }], ["inline fragment on an unknown type", `{ product(id: ${j(P)}) { ... on Nope { id } } }`, { knownDifference: "location: svc points at '...', graphql-js at the type condition", differs: "request-error locations" }],
-    ["fragment on a scalar", `{ product(id: ${j(P)}) { ...F } } fragment F on String { length }`, { knownDifference: "bug: FragmentsOnCompositeTypes is not validated (svc reports the unknown field inside instead)", differs: "request-error locations" }],
+    ["unknown fragment", `{ product(id: ${j(P)}) { ...Nope } }`], ["unused fragment", `{ __typename } fragment F on Product { id }`],
+    ["fragment on an unknown type", `{ product(id: ${j(P)}) { ...F } } fragment F on Nope { id }`], ["inline fragment on an unknown type", `{ product(id: ${j(P)}) { ... on Nope { id } } }`],
+    ["fragment on a scalar", `{ product(id: ${j(P)}) { ...F } } fragment F on String { length }`],
     ["fragment cycle", `{ product(id: ${j(P)}) { ...A } } fragment A on Product { ...B } fragment B on Product { ...A }`, { knownDifference: "location: svc points at the fragment definition, graphql-js at the spreads forming the cycle", differs: "request-error locations" }],
     ["fragment spreading itself", `{ product(id: ${j(P)}) { ...A } } fragment A on Product { id ...A }`, { knownDifference: "location: svc points at the fragment definition, graphql-js at the spread", differs: "request-error locations" }],
     ["duplicate fragment names", `{ product(id: ${j(P)}) { ...A } } fragment A on Product { id } fragment A on Product { name }`, { knownDifference: "location: graphql-js lists both fragment names, svc the second definition only", differs: "request-error locations" }],
@@ -285,15 +283,14 @@ function buildCorpus(ctx) {
     ["__type without name", `{ __type { name } }`],
   ];
   for (const [name, query, extra] of invalid) bad("invalid", name, query, extra);
-  bad("invalid", "fragment on a scalar with only __typename", `{ product(id: ${j(P)}) { ...F } } fragment F on String { __typename }`,
-    { knownDifference: "bug: FragmentsOnCompositeTypes / PossibleFragmentSpreads are not validated", differs: "request-error: svc executed" });
-  bad("invalid", "wrong argument type: Boolean for ID", `{ product(id: true) { id } }`, { knownDifference: "bug: ValuesOfCorrectType is not validated (field arguments): svc reports a field error at execution", differs: "request-error: svc executed" });
-  bad("invalid", "wrong argument type: String for Int", `{ product(id: ${j(P)}) { similarProducts(first: "3") { edges { cursor } } } }`, { knownDifference: "bug: ValuesOfCorrectType is not validated (field arguments): svc reports a field error at execution", differs: "request-error: svc executed" });
-  bad("invalid", "wrong argument type: Float for Int", `{ product(id: ${j(P)}) { similarProducts(first: 1.5) { edges { cursor } } } }`, { knownDifference: "bug: ValuesOfCorrectType is not validated (field arguments): svc reports a field error at execution", differs: "request-error: svc executed" });
-  bad("invalid", "wrong argument type: Int beyond 32 bits", `{ product(id: ${j(P)}) { similarProducts(first: 3000000000) { edges { cursor } } } }`, { knownDifference: "bug: ValuesOfCorrectType is not validated (field arguments): svc reports a field error at execution", differs: "request-error: svc executed" });
-  bad("invalid", "wrong argument type: Int for String", `{ product(id: ${j(P)}) { similarProducts(after: 5) { edges { cursor } } } }`, { knownDifference: "bug: ValuesOfCorrectType is not validated (field arguments): svc reports a field error at execution", differs: "request-error: svc executed" });
-  bad("invalid", "null for a non-null argument", `{ product(id: null) { id } }`, { knownDifference: "bug: ValuesOfCorrectType is not validated (field arguments): svc reports a field error at execution", differs: "request-error: svc executed" });
-  bad("invalid", "list for a scalar argument", `{ product(id: [${j(P)}]) { id } }`, { knownDifference: "bug: ValuesOfCorrectType is not validated (field arguments): svc reports a field error at execution", differs: "request-error: svc executed" });
+  bad("invalid", "fragment on a scalar with only __typename", `{ product(id: ${j(P)}) { ...F } } fragment F on String { __typename }`);
+  bad("invalid", "wrong argument type: Boolean for ID", `{ product(id: true) { id } }`);
+  bad("invalid", "wrong argument type: String for Int", `{ product(id: ${j(P)}) { similarProducts(first: "3") { edges { cursor } } } }`);
+  bad("invalid", "wrong argument type: Float for Int", `{ product(id: ${j(P)}) { similarProducts(first: 1.5) { edges { cursor } } } }`);
+  bad("invalid", "wrong argument type: Int beyond 32 bits", `{ product(id: ${j(P)}) { similarProducts(first: 3000000000) { edges { cursor } } } }`);
+  bad("invalid", "wrong argument type: Int for String", `{ product(id: ${j(P)}) { similarProducts(after: 5) { edges { cursor } } } }`);
+  bad("invalid", "null for a non-null argument", `{ product(id: null) { id } }`);
+  bad("invalid", "list for a scalar argument", `{ product(id: [${j(P)}]) { id } }`);
   bad("invalid", "conflicting arguments under one response key", `{ product(id: ${j(P)}) { s: similarProducts(first: 1) { edges { cursor } } s: similarProducts(first: 2) { edges { cursor } } } }`, { knownDifference: "bug: OverlappingFieldsCanBeMerged is not validated", differs: "request-error: svc executed" });
   bad("invalid", "two fields under one alias", `{ product(id: ${j(P)}) { name: brand name } }`, { knownDifference: "bug: OverlappingFieldsCanBeMerged is not validated", differs: "request-error: svc executed" });
   bad("invalid", "two products under one alias", `{ p: product(id: ${j(P)}) { id } p: product(id: ${j(M)}) { id } }`, { knownDifference: "bug: OverlappingFieldsCanBeMerged is not validated", differs: "request-error: svc executed" });
@@ -311,9 +308,8 @@ function buildCorpus(ctx) {
   add("introspection", "introspection next to data", `{ __type(name: "PageInfo") { name } product(id: ${j(P)}) { id } }`);
   add("introspection", "directive names", `{ __schema { directives { name locations args { name } } } }`);
   add("introspection", "type names (a set: the specification leaves the order open)", `{ __schema { types { name } } }`,
-    { unordered: ["__schema.types"], knownDifference: "bug: svc lists the unreferenced built-in scalar Float", differs: "data:" });
-  add("introspection", "unreferenced built-in scalar Float", `{ __type(name: "Float") { name kind } }`,
-    { knownDifference: "bug: svc lists the unreferenced built-in scalar Float", differs: "data:" });
+    { unordered: ["__schema.types"] });
+  add("introspection", "unreferenced built-in scalar Float", `{ __type(name: "Float") { name kind } }`);
   add("introspection", "referenced built-in scalars", `{ i: __type(name: "Int") { name } s: __type(name: "String") { name } b: __type(name: "Boolean") { name } d: __type(name: "ID") { kind } }`);
   add("introspection", "Query fields", `{ __schema { queryType { fields { name args { name type { kind ofType { name } } } } } } }`);
   add("introspection", "introspection in a fragment", `{ ...I } fragment I on Query { __type(name: "Product") { name } }`);

@@ -61,7 +61,8 @@ struct Field {
 struct FragmentSpread {
     std::string name;
     std::vector<Directive> directives;
-    SourceLocation location;
+    SourceLocation location;      // the "..."
+    SourceLocation nameLocation;  // where errors about the name point (as graphql-js)
 };
 
 struct InlineFragment {
@@ -69,6 +70,7 @@ struct InlineFragment {
     std::vector<Directive> directives;
     SelectionSet selectionSet;
     SourceLocation location;
+    SourceLocation typeConditionLocation;
 };
 
 struct Selection {
@@ -83,7 +85,8 @@ struct VariableDefinition {
     std::string name;
     TypeReference type;
     ValuePtr defaultValue;  // null when none
-    SourceLocation location;
+    SourceLocation location;      // the "$"
+    SourceLocation nameLocation;  // where errors about the name point (as graphql-js)
 };
 
 struct OperationDefinition {
@@ -101,6 +104,7 @@ struct FragmentDefinition {
     std::vector<Directive> directives;
     SelectionSet selectionSet;
     SourceLocation location;
+    SourceLocation typeConditionLocation;
 };
 
 struct Document {

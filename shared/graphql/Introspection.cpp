@@ -1,5 +1,7 @@
 #include "graphql/Introspection.hpp"
 
+#include <set>
+
 namespace svc::graphql {
 namespace {
 
@@ -52,6 +54,25 @@ const char* kindName(TypeDefinition::Kind kind) {
         case TypeDefinition::Kind::InputObject: return "INPUT_OBJECT";
     }
     return "SCALAR";
+}
+
+// The specification lists a built-in scalar only when the schema uses it (graphql-js
+// leaves out Float when no field or argument is a Float). Every other type is listed.
+bool isListed(const Schema& schema, const TypeDefinition& type) {
+    static const std::set<std::string> builtIn = {"Int", "Float", "String", "Boolean", "ID"};
+    if (type.kind != TypeDefinition::Kind::Scalar || !builtIn.count(type.name)) return true;
+    for (const auto& [name, candidate] : schema.types()) {
+        for (const auto& field : candidate.fields) {
+            if (namedType(field.type) == type.name) return true;
+            for (const auto& argument : field.arguments) {
+                if (namedType(argument.type) == type.name) return true;
+            }
+        }
+        for (const auto& input : candidate.inputFields) {
+            if (namedType(input.type) == type.name) return true;
+        }
+    }
+    return false;
 }
 
 class TypeResolver;
@@ -184,7 +205,7 @@ private:
 
 ObjectPtr namedTypeObject(const Schema& schema, const std::string& name) {
     const TypeDefinition* type = schema.type(name);
-    if (!type) return nullptr;
+    if (!type || !isListed(schema, *type)) return nullptr;
     return std::make_shared<TypeResolver>(schema, type, nullptr);
 }
 
@@ -225,7 +246,7 @@ public:
         if (name == "types") {
             std::vector<ResolvedValue> items;
             for (const auto& [typeName, type] : schema_.types()) {
-                items.push_back(ResolvedValue::object(std::make_shared<TypeResolver>(schema_, &type, nullptr)));
+                if (isListed(schema_, type)) items.push_back(ResolvedValue::object(std::make_shared<TypeResolver>(schema_, &type, nullptr)));
             }
             return ResolvedValue::list(std::move(items));
         }

@@ -110,6 +110,7 @@ bool Parser::parseFragment(Document& document) {
     if (!expectName(fragment.name)) return false;
     if (!peekName("on")) return fail("offending token " + describe(current_) + ", expected 'on'");
     if (!advance()) return false;
+    fragment.typeConditionLocation = current_.location;
     if (!expectName(fragment.typeCondition)) return false;
     if (!parseDirectives(fragment.directives, false)) return false;
     if (!parseSelectionSet(fragment.selectionSet)) return false;
@@ -123,6 +124,7 @@ bool Parser::parseVariableDefinitions(std::vector<VariableDefinition>& out) {
         VariableDefinition definition;
         definition.location = current_.location;
         if (!expectPunctuator("$")) return false;
+        definition.nameLocation = current_.location;
         if (!expectName(definition.name)) return false;
         if (!expectPunctuator(":")) return false;
         if (!parseType(definition.type)) return false;
@@ -255,6 +257,7 @@ bool Parser::parseSelection(Selection& out) {
         if (current_.kind == Token::Kind::Name && current_.text != "on") {
             out.kind = Selection::Kind::FragmentSpread;
             out.spread.location = at;
+            out.spread.nameLocation = current_.location;
             if (!expectName(out.spread.name)) return false;
             return parseDirectives(out.spread.directives, false);
         }
@@ -262,6 +265,7 @@ bool Parser::parseSelection(Selection& out) {
         out.inlineFragment.location = at;
         if (peekName("on")) {
             if (!advance()) return false;
+            out.inlineFragment.typeConditionLocation = current_.location;
             if (!expectName(out.inlineFragment.typeCondition)) return false;
         }
         if (!parseDirectives(out.inlineFragment.directives, false)) return false;

@@ -1,7 +1,13 @@
 #include "graphql/Validator.hpp"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <map>
+#include <optional>
 #include <set>
+
+#include "text/StringUtil.hpp"
 
 namespace svc::graphql {
 namespace {
@@ -28,14 +34,26 @@ public:
             }
             usedVariables_.clear();
             definedVariables_.clear();
+            variables_.clear();
+            checkMisplacedDirectives(operation.directives, "");
             for (const auto& variable : operation.variables) {
                 definedVariables_.insert(variable.name);
+                auto [earlier, added] = variables_.emplace(variable.name, &variable);
+                if (!added) {
+                    report("DuplicateVariableName", "There can be only one variable named " + variable.name, variable.nameLocation, "",
+                           earlier->second->nameLocation);
+                }
                 const std::string& typeName = namedType(variable.type);
                 const TypeDefinition* type = schema_.type(typeName);
                 if (!type) report("UnknownType", "Unknown type " + typeName, variable.location, "");
                 else if (type->isComposite()) {
                     report("NonInputTypeOnVariable", "Input variable " + variable.name + " type " +
                            variable.type.toString() + " is not an input type", variable.location, "");
+                } else if (variable.defaultValue) {
+                    if (auto problem = literalProblem(variable.defaultValue, variable.type)) {
+                        report("WrongType", "variable '" + variable.name + "' default value: " + *problem,
+                               variable.defaultValue->location, "");
+                    }
                 }
             }
             visitedFragments_.clear();
@@ -57,6 +75,11 @@ public:
         }
         std::set<std::string> fragmentNames;
         for (const auto& fragment : document_.fragments) {
+            checkMisplacedDirectives(fragment.directives, "");
+            if (const TypeDefinition* type = schema_.type(fragment.typeCondition); type && !type->isComposite()) {
+                report("InvalidFragmentType", "Fragment " + fragment.name + " cannot condition on non composite type " + type->name,
+                       fragment.typeConditionLocation, "");
+            }
             if (!fragmentNames.insert(fragment.name).second) {
                 report("DuplicateFragmentName", "There can be only one fragment named '" + fragment.name + "'",
                        fragment.location, "");
@@ -98,12 +121,165 @@ private:
         return false;
     }
 
-    void report(const std::string& type, const std::string& detail, SourceLocation location, const std::string& path) {
+    // `earlier`: the other place of a conflict (listed first, as graphql-js does).
+    void report(const std::string& type, const std::string& detail, SourceLocation location, const std::string& path,
+                std::optional<SourceLocation> earlier = std::nullopt) {
         GraphqlError error;
         error.message = "Validation error of type " + type + ": " + detail + (path.empty() ? "" : " @ '" + path + "'");
+        if (earlier) error.locations.push_back(*earlier);
         error.locations.push_back(location);
         error.errorType = "ValidationError";
         errors_.push_back(std::move(error));
+    }
+
+    // ValuesOfCorrectType: why a literal is not a value of `type` (nullopt when it is).
+    // Variables fit anywhere here; VariablesInAllowedPosition checks them.
+    std::optional<std::string> literalProblem(const ValuePtr& value, const TypeReference& type) const {
+        if (!value || value->kind == Value::Kind::Variable) return std::nullopt;
+        if (type.kind == TypeReference::Kind::NonNull) {
+            if (value->kind == Value::Kind::Null) return "null is not a valid '" + type.toString() + "'";
+            return literalProblem(value, *type.ofType);
+        }
+        if (value->kind == Value::Kind::Null) return std::nullopt;
+        if (type.kind == TypeReference::Kind::List) {
+            if (value->kind != Value::Kind::List) return literalProblem(value, *type.ofType);  // one item for a list
+            for (const auto& item : value->list) {
+                if (auto problem = literalProblem(item, *type.ofType)) return problem;
+            }
+            return std::nullopt;
+        }
+        const TypeDefinition* named = schema_.type(type.name);
+        std::string invalid = "value '" + printValue(value) + "' is not a valid '" + type.name + "'";
+        if (!named) return std::nullopt;  // an unknown type is reported where it is named
+        if (named->kind == TypeDefinition::Kind::Enum) {
+            bool known = value->kind == Value::Kind::Enum &&
+                         std::find(named->enumValues.begin(), named->enumValues.end(), value->text) != named->enumValues.end();
+            return known ? std::nullopt : std::optional<std::string>(invalid);
+        }
+        if (named->kind == TypeDefinition::Kind::InputObject) {
+            if (value->kind != Value::Kind::Object) return invalid;
+            for (const auto& [name, item] : value->fields) {
+                auto field = std::find_if(named->inputFields.begin(), named->inputFields.end(), [&](const auto& f) { return f.name == name; });
+                if (field == named->inputFields.end()) return "field '" + name + "' is not defined by type '" + type.name + "'";
+                if (auto problem = literalProblem(item, field->type)) return problem;
+            }
+            for (const auto& field : named->inputFields) {
+                bool given = std::any_of(value->fields.begin(), value->fields.end(), [&](const auto& f) { return f.first == field.name; });
+                if (!given && field.type.kind == TypeReference::Kind::NonNull && !field.defaultValue) {
+                    return "field '" + field.name + "' of type '" + type.name + "' is required";
+                }
+            }
+            return std::nullopt;
+        }
+        using Kind = Value::Kind;
+        bool fits = true;
+        if (type.name == "Int") fits = value->kind == Kind::Int && fitsInt32(value->text);
+        else if (type.name == "Float") fits = value->kind == Kind::Int || value->kind == Kind::Float;
+        else if (type.name == "String") fits = value->kind == Kind::String;
+        else if (type.name == "Boolean") fits = value->kind == Kind::Boolean;
+        else if (type.name == "ID") fits = value->kind == Kind::String || value->kind == Kind::Int;
+        return fits ? std::nullopt : std::optional<std::string>(invalid);
+    }
+
+    static bool fitsInt32(const std::string& text) {
+        auto number = parseInt64(text);
+        return number && *number >= INT32_MIN && *number <= INT32_MAX;
+    }
+
+    static std::string printValue(const ValuePtr& value) {
+        switch (value->kind) {
+            case Value::Kind::String: return "\"" + value->text + "\"";
+            case Value::Kind::Variable: return "$" + value->text;
+            case Value::Kind::Null: return "null";
+            case Value::Kind::List: {
+                std::string text = "[";
+                for (size_t i = 0; i < value->list.size(); ++i) text += (i ? ", " : "") + printValue(value->list[i]);
+                return text + "]";
+            }
+            case Value::Kind::Object: {
+                std::string text = "{";
+                for (size_t i = 0; i < value->fields.size(); ++i) {
+                    text += (i ? ", " : "") + value->fields[i].first + ": " + printValue(value->fields[i].second);
+                }
+                return text + "}";
+            }
+            default: return value->text;
+        }
+    }
+
+    // VariablesInAllowedPosition: a variable used where `type` is expected (in a position
+    // with a default when `locationHasDefault`).
+    void checkVariablePositions(const ValuePtr& value, const TypeReference& type, bool locationHasDefault) {
+        if (!value) return;
+        if (value->kind == Value::Kind::Variable) {
+            auto defined = variables_.find(value->text);
+            if (defined == variables_.end()) return;  // UndefinedVariable is reported elsewhere
+            const VariableDefinition& variable = *defined->second;
+            const TypeReference* expected = &type;
+            bool variableHasDefault = variable.defaultValue && variable.defaultValue->kind != Value::Kind::Null;
+            if (type.kind == TypeReference::Kind::NonNull && variable.type.kind != TypeReference::Kind::NonNull &&
+                (variableHasDefault || locationHasDefault)) {
+                expected = type.ofType.get();
+            }
+            if (!isSubType(variable.type, *expected)) {
+                report("VariableTypeMismatch", "Variable type '" + variable.type.toString() + "' doesn't match expected type '" +
+                       type.toString() + "'", value->location, "", variable.location);
+            }
+            return;
+        }
+        const TypeReference& inner = type.kind == TypeReference::Kind::NonNull ? *type.ofType : type;
+        if (value->kind == Value::Kind::List && inner.kind == TypeReference::Kind::List) {
+            for (const auto& item : value->list) checkVariablePositions(item, *inner.ofType, false);
+        } else if (value->kind == Value::Kind::Object && inner.kind == TypeReference::Kind::Named) {
+            const TypeDefinition* named = schema_.type(inner.name);
+            if (!named) return;
+            for (const auto& [name, item] : value->fields) {
+                for (const auto& field : named->inputFields) {
+                    if (field.name == name) checkVariablePositions(item, field.type, field.defaultValue.has_value());
+                }
+            }
+        }
+    }
+
+    static bool isSubType(const TypeReference& maybeSub, const TypeReference& super) {
+        if (super.kind == TypeReference::Kind::NonNull) {
+            return maybeSub.kind == TypeReference::Kind::NonNull && isSubType(*maybeSub.ofType, *super.ofType);
+        }
+        if (maybeSub.kind == TypeReference::Kind::NonNull) return isSubType(*maybeSub.ofType, super);
+        if (super.kind == TypeReference::Kind::List) {
+            return maybeSub.kind == TypeReference::Kind::List && isSubType(*maybeSub.ofType, *super.ofType);
+        }
+        return maybeSub.kind == TypeReference::Kind::Named && maybeSub.name == super.name;
+    }
+
+    // Checks a field's or directive's argument value: literal types and variable positions.
+    void checkArgumentValue(const Argument& argument, const ArgumentDefinition& definition, const std::string& path) {
+        if (auto problem = literalProblem(argument.value, definition.type)) {
+            report("WrongType", "argument '" + argument.name + "' with " + *problem, argument.value->location, path);
+        }
+        checkVariablePositions(argument.value, definition.type, definition.defaultValue.has_value());
+    }
+
+    // PossibleFragmentSpreads: can an object of type `parent` also be of type `target`?
+    bool typesOverlap(const TypeDefinition& parent, const TypeDefinition& target) const {
+        if (parent.name == target.name) return true;
+        if (parent.kind == TypeDefinition::Kind::Object) return schema_.isPossibleType(target.name, parent.name);
+        if (target.kind == TypeDefinition::Kind::Object) return schema_.isPossibleType(parent.name, target.name);
+        for (const auto& possible : parent.possibleTypes) {
+            if (schema_.isPossibleType(target.name, possible)) return true;
+        }
+        return false;
+    }
+
+    // KnownDirectives' locations: @include and @skip belong on fields and fragment spreads only.
+    void checkMisplacedDirectives(const std::vector<Directive>& directives, const std::string& path) {
+        for (const auto& directive : directives) {
+            if (directive.name == "include" || directive.name == "skip") {
+                report("MisplacedDirective", "Directive " + directive.name + " not allowed here", directive.location, path);
+            } else {
+                report("UnknownDirective", "Unknown directive " + directive.name, directive.location, path);
+            }
+        }
     }
 
     void checkValueVariables(const ValuePtr& value) {
@@ -119,16 +295,26 @@ private:
     }
 
     void checkDirectives(const std::vector<Directive>& directives, const std::string& path) {
+        static const ArgumentDefinition ifArgument = argumentDef("if", "Boolean!");
+        std::map<std::string, SourceLocation> seen;
         for (const auto& directive : directives) {
             if (directive.name != "include" && directive.name != "skip") {
                 report("UnknownDirective", "Unknown directive " + directive.name, directive.location, path);
                 continue;
             }
+            if (auto [earlier, added] = seen.emplace(directive.name, directive.location); !added) {
+                report("DuplicateDirectiveName", "Directive " + directive.name + " may only be used once per location",
+                       directive.location, path, earlier->second);
+            }
             bool hasIf = false;
             for (const auto& argument : directive.arguments) {
                 checkValueVariables(argument.value);
-                if (argument.name == "if") hasIf = true;
-                else report("UnknownDirective", "Unknown directive argument " + argument.name, argument.location, path);
+                if (argument.name == "if") {
+                    hasIf = true;
+                    checkArgumentValue(argument, ifArgument, path);
+                } else {
+                    report("UnknownDirective", "Unknown directive argument " + argument.name, argument.location, path);
+                }
             }
             if (!hasIf) report("MissingDirectiveArgument", "Missing directive argument if", directive.location, path);
         }
@@ -145,7 +331,17 @@ private:
                     if (!fragment.typeCondition.empty()) {
                         target = schema_.type(fragment.typeCondition);
                         if (!target) {
-                            report("UnknownType", "Unknown type " + fragment.typeCondition, fragment.location, path);
+                            report("UnknownType", "Unknown type " + fragment.typeCondition, fragment.typeConditionLocation, path);
+                            break;
+                        }
+                        if (!target->isComposite()) {
+                            report("InlineFragmentTypeConditionInvalid", "Fragment cannot condition on non composite type " + target->name,
+                                   fragment.typeConditionLocation, path);
+                            break;
+                        }
+                        if (!typesOverlap(parent, *target)) {
+                            report("InvalidFragmentType", "Fragment cannot be spread here as objects of type " + parent.name +
+                                   " can never be of type " + target->name, fragment.location, path);
                             break;
                         }
                     }
@@ -161,16 +357,22 @@ private:
                         if (fragment.name == spread.name) definition = &fragment;
                     }
                     if (!definition) {
-                        report("UndefinedFragment", "Undefined fragment " + spread.name, spread.location, path);
+                        report("UndefinedFragment", "Undefined fragment " + spread.name, spread.nameLocation, path);
+                        break;
+                    }
+                    const TypeDefinition* target = schema_.type(definition->typeCondition);
+                    if (target && target->isComposite() && !typesOverlap(parent, *target)) {
+                        report("InvalidFragmentType", "Fragment " + spread.name + " cannot be spread here as objects of type " +
+                               parent.name + " can never be of type " + target->name, spread.location, path);
                         break;
                     }
                     if (visitedFragments_.count(spread.name)) break;  // cycles are reported once, not followed
                     visitedFragments_.insert(spread.name);
-                    const TypeDefinition* target = schema_.type(definition->typeCondition);
                     if (!target) {
-                        report("UnknownType", "Unknown type " + definition->typeCondition, definition->location, path);
+                        report("UnknownType", "Unknown type " + definition->typeCondition, definition->typeConditionLocation, path);
                         break;
                     }
+                    if (!target->isComposite()) break;  // reported once, at the definition
                     checkSelectionSet(definition->selectionSet, *target, path);
                     visitedFragments_.erase(spread.name);
                     break;
@@ -202,7 +404,9 @@ private:
                 report("DuplicateArgumentNames", "There can be only one argument named " + argument.name,
                        argument.location, path);
             }
-            if (!definition->argument(argument.name)) {
+            if (const ArgumentDefinition* argumentDefinition = definition->argument(argument.name)) {
+                checkArgumentValue(argument, *argumentDefinition, path);
+            } else {
                 report("UnknownArgument", "Unknown field argument " + argument.name, argument.location, path);
             }
         }
@@ -232,6 +436,7 @@ private:
     std::set<std::string> definedVariables_;
     std::set<std::string> usedFragments_;
     std::set<std::string> visitedFragments_;
+    std::map<std::string, const VariableDefinition*> variables_;  // of the operation being checked
 };
 
 }  // namespace

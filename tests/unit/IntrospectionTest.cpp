@@ -40,3 +40,19 @@ TEST_CASE("every schema carries the introspection types; __schema and __type are
     CHECK(schema.fieldOf(query, "__type")->arguments.front().name == "name");
     CHECK(schema.fieldOf(other, "__schema") == nullptr);
 }
+
+TEST_CASE("a built-in scalar no field or argument uses is not listed (Float here), as graphql-js") {
+    svc::graphql::Schema schema;
+    schema.addType(svc::graphql::objectType("Query", {svc::graphql::fieldDef("count", "Int", {svc::graphql::argumentDef("id", "ID")})}));
+    auto root = svc::graphql::makeIntrospectionRoot(schema);
+    auto typeNamed = [&](const std::string& name) {
+        auto resolved = root->resolve("__type", nlohmann::json{{"name", name}});
+        REQUIRE(resolved);
+        return std::holds_alternative<svc::graphql::ObjectPtr>(resolved->value);
+    };
+    CHECK(typeNamed("Int"));
+    CHECK(typeNamed("ID"));
+    CHECK(typeNamed("String"));   // used by the introspection types themselves
+    CHECK(typeNamed("Boolean"));
+    CHECK_FALSE(typeNamed("Float"));
+}

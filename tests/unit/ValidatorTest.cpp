@@ -26,9 +26,12 @@ std::vector<std::string> validate(const std::string& query) {
     for (const GraphqlError& error : Validator(testSchema()).validate(*document)) {
         CHECK(error.errorType == "ValidationError");
         CHECK_FALSE(error.path.has_value());
-        REQUIRE(error.locations.size() == 1);
-        shown.push_back(error.message + " (" + std::to_string(error.locations[0].line) + ":" +
-                        std::to_string(error.locations[0].column) + ")");
+        REQUIRE(!error.locations.empty());
+        std::string where;
+        for (const auto& location : error.locations) {
+            where += (where.empty() ? "" : " ") + std::to_string(location.line) + ":" + std::to_string(location.column);
+        }
+        shown.push_back(error.message + " (" + where + ")");
     }
     return shown;
 }
@@ -84,15 +87,16 @@ TEST_CASE("Validator: each error type with its exact message and location") {
          {"Validation error of type SubSelectionNotAllowed: Sub selection not allowed on leaf type ID! of field sku @ 'product/sku' (1:23)"}},
         {"{ __typename { x } }",
          {"Validation error of type SubSelectionNotAllowed: Sub selection not allowed on leaf type String! of field __typename @ '__typename' (1:3)"}},
-        {"{ ...F }", {"Validation error of type UndefinedFragment: Undefined fragment F (1:3)"}},
+        {"{ ...F }", {"Validation error of type UndefinedFragment: Undefined fragment F (1:6)"}},
         {"{ product(sku: \"A\") { ...Missing } }",
-         {"Validation error of type UndefinedFragment: Undefined fragment Missing @ 'product' (1:23)"}},
-        {"{ ... on Nope { hello } }", {"Validation error of type UnknownType: Unknown type Nope (1:3)"}},
-        {"{ ...F } fragment F on Nope { hello }", {"Validation error of type UnknownType: Unknown type Nope (1:10)"}},
+         {"Validation error of type UndefinedFragment: Undefined fragment Missing @ 'product' (1:26)"}},
+        {"{ ... on Nope { hello } }", {"Validation error of type UnknownType: Unknown type Nope (1:10)"}},
+        {"{ ...F } fragment F on Nope { hello }", {"Validation error of type UnknownType: Unknown type Nope (1:24)"}},
         {"query ($v: Nope) { hello }",
          {"Validation error of type UnknownType: Unknown type Nope (1:8)", "Validation error of type UnusedVariable: Unused variable v (1:8)"}},
         {"query ($p: Product) { node(id: $p) { sku } }",
-         {"Validation error of type NonInputTypeOnVariable: Input variable p type Product is not an input type (1:8)"}},
+         {"Validation error of type NonInputTypeOnVariable: Input variable p type Product is not an input type (1:8)",
+          "Validation error of type VariableTypeMismatch: Variable type 'Product' doesn't match expected type 'ID!' (1:8 1:32)"}},
         {"{ product(sku: $s) { sku } }", {"Validation error of type UndefinedVariable: Undefined variable s (1:16)"}},
         {"{ echo(list: [1, $x], filter: {brand: $y}) }",
          {"Validation error of type UndefinedVariable: Undefined variable x (1:18)",
@@ -112,6 +116,52 @@ TEST_CASE("Validator: each error type with its exact message and location") {
         {"{ hello } fragment F on Query { count }", {"Validation error of type UnusedFragment: Unused fragment F (1:11)"}},
         {"{ ...F } fragment F on Query { count } fragment F on Query { hello }",
          {"Validation error of type DuplicateFragmentName: There can be only one fragment named 'F' (1:40)"}},
+        // ValuesOfCorrectType: literals of the argument's type, also in lists, input objects and defaults.
+        {"{ echo(value: \"3\") }",
+         {"Validation error of type WrongType: argument 'value' with value '\"3\"' is not a valid 'Int' @ 'echo' (1:15)"}},
+        {"{ echo(value: 3000000000) }",
+         {"Validation error of type WrongType: argument 'value' with value '3000000000' is not a valid 'Int' @ 'echo' (1:15)"}},
+        {"{ echo(ratio: 1, list: 2, sort: PRICE, filter: {brand: \"b\"}) }", {}},
+        {"{ echo(list: [1, 1.5]) }",
+         {"Validation error of type WrongType: argument 'list' with value '1.5' is not a valid 'Int' @ 'echo' (1:14)"}},
+        {"{ echo(sort: SIZE) }", {"Validation error of type WrongType: argument 'sort' with value 'SIZE' is not a valid 'Sort' @ 'echo' (1:14)"}},
+        {"{ echo(filter: {limit: 1}) }",
+         {"Validation error of type WrongType: argument 'filter' with field 'brand' of type 'Filter' is required @ 'echo' (1:16)"}},
+        {"{ echo(filter: {brand: \"b\", size: 1}) }",
+         {"Validation error of type WrongType: argument 'filter' with field 'size' is not defined by type 'Filter' @ 'echo' (1:16)"}},
+        {"{ product(sku: null) { sku } }",
+         {"Validation error of type WrongType: argument 'sku' with null is not a valid 'String!' @ 'product' (1:16)"}},
+        {"{ hello @include(if: \"yes\") }",
+         {"Validation error of type WrongType: argument 'if' with value '\"yes\"' is not a valid 'Boolean' @ 'hello' (1:22)"}},
+        {"query ($n: Int = \"four\") { echo(value: $n) }",
+         {"Validation error of type WrongType: variable 'n' default value: value '\"four\"' is not a valid 'Int' (1:18)"}},
+        // VariablesInAllowedPosition; a default (the variable's or the argument's) lets a nullable variable through.
+        {"query ($s: String) { product(sku: $s) { sku } }",
+         {"Validation error of type VariableTypeMismatch: Variable type 'String' doesn't match expected type 'String!' (1:8 1:35)"}},
+        {"query ($s: String = \"A\") { product(sku: $s) { sku } }", {}},
+        {"query ($n: String) { products(first: $n) { sku } }",
+         {"Validation error of type VariableTypeMismatch: Variable type 'String' doesn't match expected type 'Int' (1:8 1:38)"}},
+        {"query ($n: Int!, $l: [Int!]!) { echo(value: $n, list: $l) }", {}},
+        {"query ($b: String) { echo(filter: {brand: $b}) }",
+         {"Validation error of type VariableTypeMismatch: Variable type 'String' doesn't match expected type 'String!' (1:8 1:43)"}},
+        // Unique names and directives in their places.
+        {"query ($n: Int, $n: Int) { echo(value: $n) }",
+         {"Validation error of type DuplicateVariableName: There can be only one variable named n (1:9 1:18)"}},
+        {"{ hello @skip(if: false) @skip(if: true) }",
+         {"Validation error of type DuplicateDirectiveName: Directive skip may only be used once per location @ 'hello' (1:9 1:26)"}},
+        {"query @skip(if: true) { hello }", {"Validation error of type MisplacedDirective: Directive skip not allowed here (1:7)"}},
+        {"{ ...F } fragment F on Query @include(if: true) { hello }",
+         {"Validation error of type MisplacedDirective: Directive include not allowed here (1:30)"}},
+        // Fragments: on composite types, and only where the object can be of their type.
+        {"{ product(sku: \"A\") { ...F } } fragment F on Price { cents }",
+         {"Validation error of type InvalidFragmentType: Fragment F cannot be spread here as objects of type Product can never be of type Price @ 'product' (1:23)"}},
+        {"{ product(sku: \"A\") { ... on Price { cents } } }",
+         {"Validation error of type InvalidFragmentType: Fragment cannot be spread here as objects of type Product can never be of type Price @ 'product' (1:23)"}},
+        {"{ node(id: \"A\") { ... on Product { name } ...P } } fragment P on Product { sku }", {}},
+        {"{ ...F } fragment F on String { length }",
+         {"Validation error of type InvalidFragmentType: Fragment F cannot condition on non composite type String (1:24)"}},
+        {"{ ... on String { length } }",
+         {"Validation error of type InlineFragmentTypeConditionInvalid: Fragment cannot condition on non composite type String (1:10)"}},
         // Several errors in one document, in document order.
         {"{ foo product { bar } }",
          {"Validation error of type FieldUndefined: Field 'foo' in type 'Query' is undefined @ 'foo' (1:3)",

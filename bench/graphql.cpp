@@ -1,0 +1,1022 @@
+// bench-graphql: svc-server's GraphQL throughput against its own HTTP floor and against graphql-js.
+//
+// One run, figures side by side (the machine is noisy; ratios matter more than requests per second):
+//   (a) the HTTP floor: wrk GET /healthz on svc-server;
+//   (b) wrk POST /graphql on the same svc-server: the product page's similar-products query for a random product id
+//       per request (the id as the variable $id; one document);
+//   (c) the same wrk run against a graphql-js server (Node, one process, node:http, graphql v16, the same schema read
+//       from docs/api/schema.graphql) answering from a snapshot of svc's answers held in memory.
+// The data is svc-server's demo catalog (`demo setup`) in a temporary directory under /tmp, removed at the end unless
+// --keep. Before the timed runs the bench fetches from svc, for every product id of the random list, the benchmark
+// query's answer with every scalar field (the graphql-js snapshot), and checks that both servers answer the benchmark
+// query identically for every id. Each timed run follows a short warm-up run with the same settings.
+// Exit status: 0 when every step ran (whatever the figures), 1 when a step failed, 2 on a bad command line.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Small helpers
+
+struct StepFailure : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Ctrl-C reaches the running children too (same process group); the bench itself only notes it, so it can stop
+// its servers and remove its temporary directory.
+volatile sig_atomic_t interrupted = 0;
+void onInterrupt(int) { interrupted = 1; }
+void stopIfInterrupted() {
+    if (interrupted) throw StepFailure("interrupted");
+}
+
+std::string withThousands(uint64_t value) {
+    std::string digits = std::to_string(value);
+    std::string out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+std::string fixed(double value, int decimals) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+std::string padRight(std::string text, size_t width) {
+    if (text.size() < width) text.append(width - text.size(), ' ');
+    return text;
+}
+
+std::string padLeft(std::string text, size_t width) {
+    if (text.size() < width) text.insert(0, width - text.size(), ' ');
+    return text;
+}
+
+std::string readWholeFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+void writeWholeFile(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) throw StepFailure("cannot write " + path);
+}
+
+std::string lastLines(const std::string& text, size_t count) {
+    size_t end = text.size();
+    while (end > 0 && text[end - 1] == '\n') --end;
+    size_t start = end;
+    for (size_t lines = 0; start > 0;) {
+        if (text[start - 1] == '\n' && ++lines == count) break;
+        --start;
+    }
+    return text.substr(start, end - start);
+}
+
+std::string firstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+bool isExecutable(const std::string& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
+
+std::string findInPath(const std::string& name) {
+    if (name.find('/') != std::string::npos) return isExecutable(name) ? name : std::string();
+    const char* path = std::getenv("PATH");
+    std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+    size_t start = 0;
+    while (start <= dirs.size()) {
+        size_t end = dirs.find(':', start);
+        if (end == std::string::npos) end = dirs.size();
+        std::string dir = dirs.substr(start, end - start);
+        if (!dir.empty() && isExecutable(dir + "/" + name)) return dir + "/" + name;
+        start = end + 1;
+    }
+    return {};
+}
+
+std::string commandLine(const std::vector<std::string>& argv) {
+    std::string line;
+    for (const auto& arg : argv) {
+        if (!line.empty()) line += ' ';
+        line += arg;
+    }
+    return line;
+}
+
+std::string describeStatus(int status) {
+    if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) return "was killed by signal " + std::to_string(WTERMSIG(status));
+    return "stopped (status " + std::to_string(status) + ")";
+}
+
+void sleepMs(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Children that run to completion: fork/execv, stdout and stderr into files, exit status checked.
+
+struct ChildRun {
+    double seconds = 0;
+    std::string out;
+    std::string err;
+};
+
+pid_t spawn(const std::string& step, const std::vector<std::string>& argv, const std::string& outPath,
+            const std::string& errPath, const std::vector<std::string>& extraEnv = {}) {
+    std::vector<char*> args;
+    for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+    args.push_back(nullptr);
+    pid_t pid = ::fork();
+    if (pid < 0) throw StepFailure(step + ": fork failed: " + std::strerror(errno));
+    if (pid == 0) {
+        int in = ::open("/dev/null", O_RDONLY);
+        int out = ::open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int err = ::open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (in < 0 || out < 0 || err < 0 || ::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0) _exit(126);
+        for (const auto& assignment : extraEnv) ::putenv(const_cast<char*>(assignment.c_str()));
+        ::execv(args[0], args.data());
+        _exit(127);
+    }
+    return pid;
+}
+
+// okStatus: the exit status that counts as success (wrk -v exits with 1 after printing its version).
+ChildRun runChild(const std::string& step, const std::vector<std::string>& argv, const std::string& workDir,
+                  int okStatus = 0) {
+    std::string tag = workDir + "/" + step;
+    std::string outPath = tag + ".stdout", errPath = tag + ".stderr";
+    auto started = std::chrono::steady_clock::now();
+    pid_t pid = spawn(step, argv, outPath, errPath);
+    int status = 0;
+    bool forwarded = false;
+    while (::waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) throw StepFailure(step + ": waitpid failed: " + std::strerror(errno));
+        if (interrupted && !forwarded) {
+            ::kill(pid, SIGTERM);  // a SIGTERM sent to the bench alone must stop its child too
+            forwarded = true;
+        }
+    }
+    stopIfInterrupted();
+    ChildRun run;
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    run.out = readWholeFile(outPath);
+    run.err = readWholeFile(errPath);
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == okStatus)) {
+        std::string how = describeStatus(status);
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 127) how += " (could not execute " + argv[0] + ")";
+        std::string message = step + " failed: `" + commandLine(argv) + "` " + how;
+        std::string tail = lastLines(run.err, 10);
+        if (!tail.empty()) message += "\n  stderr: " + tail;
+        throw StepFailure(message);
+    }
+    return run;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Servers that run in the background until the end: started, awaited on their "listening on" line, stopped with
+// SIGTERM (SIGKILL after 5 s) by the destructor, also on failure. A server that dies early fails the step.
+
+class Server {
+public:
+    Server(std::string name, const std::vector<std::string>& argv, const std::string& workDir,
+           const std::vector<std::string>& extraEnv = {})
+        : name_(std::move(name)), argv_(argv) {
+        outPath_ = workDir + "/" + name_ + ".stdout";
+        errPath_ = workDir + "/" + name_ + ".stderr";
+        pid_ = spawn(name_, argv, outPath_, errPath_, extraEnv);
+    }
+    ~Server() {
+        try {
+            stop();
+        } catch (const std::exception& error) {
+            std::cerr << "bench-graphql: " << error.what() << "\n";
+        }
+    }
+    Server(const Server&) = delete;
+    Server& operator=(const Server&) = delete;
+
+    pid_t pid() const { return pid_; }
+    const std::string& name() const { return name_; }
+
+    // Waits for `listening on http://HOST:PORT` on stdout; returns the port.
+    int awaitListening(double timeoutSeconds) {
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeoutSeconds);
+        while (true) {
+            std::string out = readWholeFile(outPath_);
+            if (size_t at = out.find("listening on http://"); at != std::string::npos) {
+                size_t end = out.find('\n', at);
+                if (end != std::string::npos) {
+                    std::string address = out.substr(at + 20, end - at - 20);
+                    size_t colon = address.rfind(':');
+                    if (colon != std::string::npos) {
+                        int port = std::atoi(address.c_str() + colon + 1);
+                        if (port > 0) return port;
+                    }
+                    throw StepFailure(name_ + ": cannot read the port from `" + out.substr(at, end - at) + "`");
+                }
+            }
+            checkAlive();
+            stopIfInterrupted();
+            if (std::chrono::steady_clock::now() > deadline) {
+                throw StepFailure(name_ + ": no `listening on` line after " + fixed(timeoutSeconds, 0) + " s: `" +
+                                  commandLine(argv_) + "`\n  stdout: " + lastLines(out, 5) +
+                                  "\n  stderr: " + lastLines(readWholeFile(errPath_), 5));
+            }
+            sleepMs(20);
+        }
+    }
+
+    void checkAlive() {
+        if (pid_ <= 0) throw StepFailure(name_ + " is not running");
+        int status = 0;
+        pid_t done = ::waitpid(pid_, &status, WNOHANG);
+        if (done == pid_) {
+            pid_ = -1;
+            throw StepFailure(name_ + " " + describeStatus(status) + " while it should be serving: `" + commandLine(argv_) +
+                              "`\n  stderr: " + lastLines(readWholeFile(errPath_), 10));
+        }
+    }
+
+    // CPU seconds (user + system) the server has used so far, from /proc/PID/stat.
+    double cpuSeconds() const {
+        std::string stat = readWholeFile("/proc/" + std::to_string(pid_) + "/stat");
+        size_t paren = stat.rfind(')');
+        if (paren == std::string::npos) return 0;
+        std::istringstream fields(stat.substr(paren + 2));
+        std::string field;
+        double utime = 0, stime = 0;
+        for (int index = 3; fields >> field; ++index) {  // field 3 is the state
+            if (index == 14) utime = std::strtod(field.c_str(), nullptr);
+            if (index == 15) {
+                stime = std::strtod(field.c_str(), nullptr);
+                break;
+            }
+        }
+        return (utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+    }
+
+    long threads() const {
+        std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
+        std::string line;
+        while (std::getline(status, line)) {
+            if (line.rfind("Threads:", 0) == 0) return std::atol(line.c_str() + 8);
+        }
+        return 0;
+    }
+
+    long rssKiB() const {
+        std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
+        std::string line;
+        while (std::getline(status, line)) {
+            if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
+        }
+        return 0;
+    }
+
+    // Stops the server; a server that had already exited on its own fails the step (it must serve until now).
+    void stop() {
+        if (pid_ <= 0) return;
+        pid_t pid = pid_;
+        pid_ = -1;
+        int status = 0;
+        if (::waitpid(pid, &status, WNOHANG) == pid) {
+            throw StepFailure(name_ + " " + describeStatus(status) + " before the bench stopped it\n  stderr: " +
+                              lastLines(readWholeFile(errPath_), 10));
+        }
+        ::kill(pid, SIGTERM);
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        while (true) {
+            pid_t done = ::waitpid(pid, &status, WNOHANG);
+            if (done == pid) break;
+            if (done < 0 && errno != EINTR) return;
+            if (std::chrono::steady_clock::now() > deadline) {
+                ::kill(pid, SIGKILL);
+                while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+                }
+                throw StepFailure(name_ + " did not stop within 5 s of SIGTERM (killed)");
+            }
+            sleepMs(10);
+        }
+        bool clean = (WIFEXITED(status) && WEXITSTATUS(status) == 0) || (WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+        if (!clean) {
+            throw StepFailure(name_ + " " + describeStatus(status) + " after SIGTERM\n  stderr: " +
+                              lastLines(readWholeFile(errPath_), 10));
+        }
+    }
+
+private:
+    std::string name_;
+    std::vector<std::string> argv_;
+    std::string outPath_, errPath_;
+    pid_t pid_ = -1;
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// A minimal HTTP/1.1 client for the setup steps (snapshot, answer check): one connection per request, no keep-alive.
+
+struct HttpResponse {
+    int status = 0;
+    std::string body;
+};
+
+HttpResponse httpPost(int port, const std::string& path, const std::vector<std::pair<std::string, std::string>>& headers,
+                      const std::string& body) {
+    int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) throw StepFailure(std::string("socket: ") + std::strerror(errno));
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    timeval timeout{10, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+    int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) < 0) {
+        throw StepFailure("connect to 127.0.0.1:" + std::to_string(port) + ": " + std::strerror(errno));
+    }
+    std::string request = "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) +
+                          "\r\nConnection: close\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
+    for (const auto& [name, value] : headers) request += name + ": " + value + "\r\n";
+    request += "\r\n" + body;
+    for (size_t sent = 0; sent < request.size();) {
+        ssize_t n = ::send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            throw StepFailure("send to 127.0.0.1:" + std::to_string(port) + ": " + std::strerror(errno));
+        }
+        sent += static_cast<size_t>(n);
+    }
+    std::string response;
+    char buffer[65536];
+    while (true) {
+        ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            throw StepFailure("recv from 127.0.0.1:" + std::to_string(port) + ": " + std::strerror(errno));
+        }
+        if (n == 0) break;
+        response.append(buffer, static_cast<size_t>(n));
+    }
+    size_t headerEnd = response.find("\r\n\r\n");
+    if (response.rfind("HTTP/1.", 0) != 0 || headerEnd == std::string::npos) {
+        throw StepFailure("127.0.0.1:" + std::to_string(port) + " sent no HTTP response: " + response.substr(0, 200));
+    }
+    HttpResponse result;
+    result.status = std::atoi(response.c_str() + 9);
+    std::string head = response.substr(0, headerEnd);
+    std::transform(head.begin(), head.end(), head.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::string rest = response.substr(headerEnd + 4);
+    if (head.find("transfer-encoding: chunked") != std::string::npos) {
+        size_t at = 0;
+        while (at < rest.size()) {
+            size_t lineEnd = rest.find("\r\n", at);
+            if (lineEnd == std::string::npos) break;
+            size_t size = std::strtoul(rest.c_str() + at, nullptr, 16);
+            if (size == 0) break;
+            result.body.append(rest, lineEnd + 2, size);
+            at = lineEnd + 2 + size + 2;
+        }
+    } else {
+        result.body = std::move(rest);
+    }
+    return result;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// wrk: run, parse its report and the Lua script's counts.
+
+struct WrkResult {
+    double requestsPerSecond = 0;
+    uint64_t requests = 0;
+    double p50Ms = 0, p75Ms = 0, p90Ms = 0, p99Ms = 0, maxMs = 0;
+    uint64_t responses = 0, non200 = 0, errors = 0;
+    uint64_t socketConnect = 0, socketRead = 0, socketWrite = 0, socketTimeout = 0;
+    double serverCpuSeconds = 0;  // user + system of the server process during the run
+    double seconds = 0;           // the run's wall time
+    std::string report;           // wrk's stdout
+};
+
+// "702.00us", "1.23ms", "2.00s" -> milliseconds; negative when unreadable.
+double parseDurationMs(const std::string& text) {
+    char* end = nullptr;
+    double value = std::strtod(text.c_str(), &end);
+    if (end == text.c_str()) return -1;
+    std::string unit(end);
+    if (unit == "us") return value / 1000.0;
+    if (unit == "ms") return value;
+    if (unit == "s") return value * 1000.0;
+    if (unit == "m") return value * 60000.0;
+    return -1;
+}
+
+WrkResult parseWrk(const std::string& step, const std::string& out) {
+    WrkResult result;
+    result.report = out;
+    std::istringstream lines(out);
+    std::string line;
+    bool inDistribution = false, sawRate = false, sawLua = false;
+    std::map<std::string, double> percentiles;
+    while (std::getline(lines, line)) {
+        std::istringstream words(line);
+        std::string first;
+        words >> first;
+        if (line.find("Latency Distribution") != std::string::npos) {
+            inDistribution = true;
+            continue;
+        }
+        if (inDistribution) {
+            std::string value;
+            if (!first.empty() && first.back() == '%' && (words >> value)) {
+                percentiles[first] = parseDurationMs(value);
+                continue;
+            }
+            inDistribution = false;
+        }
+        if (first == "Requests/sec:") {
+            words >> result.requestsPerSecond;
+            sawRate = true;
+        } else if (line.find(" requests in ") != std::string::npos) {
+            result.requests = std::strtoull(first.c_str(), nullptr, 10);
+        } else if (first == "bench-graphql-lua:") {
+            std::string key;
+            words >> key;
+            if (key == "responses") {
+                sawLua = true;
+                std::string name;
+                uint64_t value = 0;
+                std::map<std::string, uint64_t> counts{{"responses", 0}};
+                words >> counts["responses"];
+                while (words >> name >> value) counts[name] = value;
+                result.responses = counts["responses"];
+                result.non200 = counts["non200"];
+                result.errors = counts["errors"];
+                result.socketConnect = counts["socket_connect"];
+                result.socketRead = counts["socket_read"];
+                result.socketWrite = counts["socket_write"];
+                result.socketTimeout = counts["socket_timeout"];
+            } else if (key == "latency_us") {
+                std::string name;
+                double value = 0;
+                while (words >> name >> value) {
+                    if (name == "max") result.maxMs = value / 1000.0;
+                }
+            }
+        }
+    }
+    for (const char* needed : {"50%", "75%", "90%", "99%"}) {
+        if (!percentiles.count(needed) || percentiles[needed] < 0) {
+            throw StepFailure(step + ": no " + needed + " line in wrk's Latency Distribution:\n" + out);
+        }
+    }
+    if (!sawRate) throw StepFailure(step + ": no Requests/sec line in wrk's report:\n" + out);
+    if (!sawLua) throw StepFailure(step + ": the Lua script's done() line is missing from wrk's report:\n" + out);
+    result.p50Ms = percentiles["50%"];
+    result.p75Ms = percentiles["75%"];
+    result.p90Ms = percentiles["90%"];
+    result.p99Ms = percentiles["99%"];
+    return result;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+struct Options {
+    int seconds = 10;
+    int warmupSeconds = 2;
+    int connections = 32;
+    int wrkThreads = 2;
+    int svcThreads = 64;
+    size_t ids = 500;
+    bool keep = false;
+    std::string server = std::string(SVC_BUILD_BIN_DIR) + "/svc-server";
+    std::string sourceDir = fs::path(__FILE__).parent_path().parent_path().string();
+    std::string node = "node";
+    std::string wrk = "wrk";
+};
+
+void printHelp() {
+    std::cout <<
+        R"(bench-graphql: svc-server's GraphQL throughput against its HTTP floor and against graphql-js
+
+Usage: bench-graphql [--seconds N] [--warmup N] [--connections N] [--wrk-threads N] [--threads N] [--ids N]
+                     [--keep] [--server PATH] [--source-dir DIR] [--node PATH] [--wrk PATH]
+
+Sets up svc-server's demo catalog in a temporary directory under /tmp, starts `svc-server serve` on it and measures
+with wrk (-t2 -c32 --latency, a warm-up run before each timed run), in one run:
+  (a) GET /healthz on svc-server: the HTTP floor
+  (b) POST /graphql on svc-server, the similar-products query for a random product id per request
+                                         target: >= 70% of (a)'s requests/s, p99 < 5 ms
+  (c) the same POSTs against graphql-js (Node, one process, same schema, svc's answers held in memory)
+
+Options:
+  --seconds N       length of each timed run (default 10)
+  --warmup N        length of the warm-up run before each timed run, 0 for none (default 2)
+  --connections N   wrk connections (default 32)
+  --wrk-threads N   wrk threads (default 2)
+  --threads N       svc-server worker threads, --threads of serve (default 64; one per open connection)
+  --ids N           distinct product ids (variant SKUs of the demo catalog) to pick from at random (default 500)
+  --keep            keep the temporary directory (data dir, snapshot, every child's output)
+  --server PATH     svc-server binary (default )"
+              << SVC_BUILD_BIN_DIR << R"(/svc-server)
+  --source-dir DIR  the repository, for docs/api/schema.graphql, bench/graphql/ and e2e/node_modules (default )"
+              << fs::path(__FILE__).parent_path().parent_path().string() << R"()
+  --node PATH       node binary (default: node on PATH)
+  --wrk PATH        wrk binary (default: wrk on PATH)
+  --help            this text
+
+Needs wrk (Debian package wrk), Node and the graphql package in e2e/node_modules (npm ci in e2e/). Exit status: 0 when
+every step ran (PASS or FAIL is a measurement), 1 when a step failed to run (also when more than 0.1% of a run's
+responses are not 200 or carry GraphQL errors), 2 on a bad command line.
+)";
+}
+
+// Returns 0 to continue, or -1 after --help.
+int parseOptions(int argc, char** argv, Options& options) {
+    for (int i = 1; i < argc; ++i) {
+        std::string arg = argv[i];
+        std::string name = arg, inlineValue;
+        bool hasInline = false;
+        if (size_t eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+            name = arg.substr(0, eq);
+            inlineValue = arg.substr(eq + 1);
+            hasInline = true;
+        }
+        auto value = [&]() -> std::string {
+            if (hasInline) return inlineValue;
+            if (i + 1 >= argc) throw std::invalid_argument(name + " needs a value");
+            return argv[++i];
+        };
+        auto number = [&](long low, long high) -> long {
+            std::string text = value();
+            if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos) {
+                throw std::invalid_argument(name + ": '" + text + "' is not a whole number");
+            }
+            long parsed = std::stol(text);
+            if (parsed < low || parsed > high) {
+                throw std::invalid_argument(name + ": " + text + " is not within " + std::to_string(low) + ".." +
+                                            std::to_string(high));
+            }
+            return parsed;
+        };
+        if (name == "--help" || name == "-h") {
+            printHelp();
+            return -1;
+        } else if (name == "--keep" && !hasInline) {
+            options.keep = true;
+        } else if (name == "--seconds") {
+            options.seconds = static_cast<int>(number(1, 3600));
+        } else if (name == "--warmup") {
+            options.warmupSeconds = static_cast<int>(number(0, 600));
+        } else if (name == "--connections") {
+            options.connections = static_cast<int>(number(1, 10000));
+        } else if (name == "--wrk-threads") {
+            options.wrkThreads = static_cast<int>(number(1, 256));
+        } else if (name == "--threads") {
+            options.svcThreads = static_cast<int>(number(1, 512));
+        } else if (name == "--ids") {
+            options.ids = static_cast<size_t>(number(1, 1000000));
+        } else if (name == "--server") {
+            options.server = value();
+        } else if (name == "--source-dir") {
+            options.sourceDir = value();
+        } else if (name == "--node") {
+            options.node = value();
+        } else if (name == "--wrk") {
+            options.wrk = value();
+        } else {
+            throw std::invalid_argument("unknown argument '" + arg + "' (see --help)");
+        }
+    }
+    if (options.connections < options.wrkThreads) {
+        throw std::invalid_argument("--connections must be at least --wrk-threads");
+    }
+    return 0;
+}
+
+struct TempDir {
+    std::string path;
+    bool keep = false;
+    ~TempDir() {
+        if (path.empty()) return;
+        if (keep) {
+            std::cout << "kept " << path << "\n";
+            return;
+        }
+        std::error_code error;
+        fs::remove_all(path, error);
+        if (error) std::cerr << "bench-graphql: could not remove " << path << ": " << error.message() << "\n";
+    }
+};
+
+// The benchmark query (issue 4), with the product id as a variable: one document for every request.
+constexpr const char* kBenchQuery =
+    "query Bench($id: ID!) { product(id: $id) { similarProducts(first: 12) { edges { node { id name brand url "
+    "images { edges { node { url } } } variants { edges { node { price { amount currencyCode } } } } } } } } }";
+
+// The snapshot for graphql-js: the benchmark query's answer with every field of the schema's Product (all images and
+// variants), for the product itself and for its similar products.
+constexpr const char* kSnapshotQuery =
+    "query Snapshot($id: ID!) { product(id: $id) { ...P similarProducts(first: 12) { edges { node { ...P } } } } } "
+    "fragment P on Product { id name brand modelId url tags images(first: 100) { edges { node { url thumbnailUrl } } } "
+    "variants(first: 100) { edges { node { id size price { amount currencyCode } "
+    "manufacturerSuggestedRetailPrice { amount currencyCode } } } } }";
+
+std::string graphqlBody(const std::string& query, const std::string& id) {
+    return json{{"query", query}, {"variables", {{"id", id}}}}.dump();
+}
+
+// A product of a snapshot answer, in the snapshot's shape (connections flattened to lists).
+json flattenProduct(const json& node) {
+    json product{{"id", node.at("id")},     {"name", node.at("name")}, {"brand", node.at("brand")},
+                 {"modelId", node.at("modelId")}, {"url", node.at("url")},   {"tags", node.at("tags")},
+                 {"images", json::array()},  {"variants", json::array()}};
+    for (const auto& edge : node.at("images").at("edges")) product["images"].push_back(edge.at("node"));
+    for (const auto& edge : node.at("variants").at("edges")) product["variants"].push_back(edge.at("node"));
+    return product;
+}
+
+// The demo catalog's variant SKUs, from the shop file `demo setup` writes (DATA/demo/shop.json).
+std::vector<std::string> demoSkus(const std::string& dataDir) {
+    std::string path = dataDir + "/demo/shop.json";
+    auto shop = json::parse(readWholeFile(path), nullptr, false);
+    if (shop.is_discarded() || !shop.contains("products") || !shop["products"].is_array()) {
+        throw StepFailure("cannot read the demo products from " + path);
+    }
+    std::vector<std::string> skus;
+    std::set<std::string> seen;
+    for (const auto& product : shop["products"]) {
+        auto add = [&](const json& value) {
+            if (value.is_string() && seen.insert(value.get<std::string>()).second) skus.push_back(value.get<std::string>());
+        };
+        if (product.contains("variants") && product["variants"].is_array()) {
+            for (const auto& variant : product["variants"]) {
+                if (variant.contains("sku")) add(variant["sku"]);
+            }
+        } else if (product.contains("sku")) {
+            add(product["sku"]);
+        }
+    }
+    if (skus.empty()) throw StepFailure("no SKUs in " + path);
+    return skus;
+}
+
+int run(const Options& options) {
+    if (!isExecutable(options.server)) {
+        throw StepFailure("svc-server not found or not executable at " + options.server +
+                          " (build it: cmake --build build --target svc-server, or pass --server PATH)");
+    }
+    std::string wrk = findInPath(options.wrk);
+    if (wrk.empty()) throw StepFailure("wrk not found (" + options.wrk + "; Debian package wrk, or pass --wrk PATH)");
+    std::string node = findInPath(options.node);
+    if (node.empty()) throw StepFailure("node not found (" + options.node + "; pass --node PATH)");
+    std::string schemaPath = options.sourceDir + "/docs/api/schema.graphql";
+    std::string helperDir = options.sourceDir + "/bench/graphql";
+    std::string nodeModules = options.sourceDir + "/e2e/node_modules";
+    for (const std::string& needed : {schemaPath, helperDir + "/post.lua", helperDir + "/graphql-js-server.js",
+                                      nodeModules + "/graphql/package.json"}) {
+        if (!fs::exists(needed)) {
+            throw StepFailure(needed + " is missing" +
+                              (needed.find("node_modules") != std::string::npos ? " (run npm ci in e2e/)" : "") +
+                              " (or pass --source-dir DIR)");
+        }
+    }
+
+    char pattern[] = "/tmp/bench-graphql.XXXXXX";
+    if (!::mkdtemp(pattern)) throw StepFailure(std::string("mkdtemp failed: ") + std::strerror(errno));
+    TempDir temp{pattern, options.keep};
+    const std::string& dir = temp.path;
+    std::vector<std::string> notes;
+
+    // Private copies: svc-server and the helper scripts may be rebuilt or edited while the bench runs, and every
+    // step must use one version. The schema is read once, by the graphql-js server at its start.
+    std::string server = dir + "/svc-server";
+    std::string luaScript = dir + "/post.lua";
+    std::string jsServer = dir + "/graphql-js-server.js";
+    for (const auto& [from, to] : {std::pair{options.server, server}, std::pair{helperDir + "/post.lua", luaScript},
+                                   std::pair{helperDir + "/graphql-js-server.js", jsServer}}) {
+        std::error_code error;
+        fs::copy_file(from, to, error);
+        if (error) throw StepFailure("cannot copy " + from + " to " + to + ": " + error.message());
+    }
+
+    std::string wrkVersion = firstLine(runChild("wrk-version", {wrk, "-v"}, dir, 1).out);
+    wrkVersion = wrkVersion.substr(0, wrkVersion.find(" ["));
+    std::string nodeVersion = firstLine(runChild("node-version", {node, "--version"}, dir).out);
+
+    // ---- Data: the demo catalog.
+    std::cout << "bench-graphql: demo setup in " << dir << " ..." << std::flush;
+    std::string dataDir = dir + "/data";
+    ChildRun setup = runChild("demo-setup", {server, "demo", "setup", "--data-dir", dataDir}, dir);
+    auto setupJson = json::parse(setup.out, nullptr, false);
+    if (setupJson.is_discarded() || !setupJson.contains("apiId") || !setupJson["apiId"].is_string()) {
+        throw StepFailure("demo setup: no apiId in its output: " + lastLines(setup.out, 5));
+    }
+    std::string apiId = setupJson["apiId"].get<std::string>();
+    int64_t catalogRows = setupJson.value("/import/rowsRead"_json_pointer, int64_t{-1});
+    std::cout << " " << fixed(setup.seconds, 1) << " s\n" << std::flush;
+
+    // ---- svc-server.
+    Server svc("svc-server",
+               {server, "serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0", "--threads",
+                std::to_string(options.svcThreads)},
+               dir);
+    int svcPort = svc.awaitListening(15);
+
+    // ---- The random list: distinct variant SKUs, drawn with a fixed seed; kept when product(id) is non-null.
+    std::vector<std::string> skus = demoSkus(dataDir);
+    size_t available = skus.size();
+    {
+        std::mt19937 engine(20240604);
+        for (size_t i = skus.size(); i > 1; --i) {  // Fisher-Yates with raw engine output (portable)
+            size_t j = static_cast<size_t>((static_cast<uint64_t>(engine()) * i) >> 32);
+            std::swap(skus[i - 1], skus[j]);
+        }
+        if (skus.size() > options.ids) skus.resize(options.ids);
+    }
+
+    // ---- The snapshot for graphql-js, from svc's answers.
+    std::cout << "bench-graphql: snapshot of svc's answers for " << skus.size() << " ids ..." << std::flush;
+    auto snapshotStarted = std::chrono::steady_clock::now();
+    std::vector<std::pair<std::string, std::string>> headers{{"content-type", "application/json"}, {"x-api-id", apiId}};
+    json products = json::object(), lookup = json::object();
+    std::vector<std::string> ids;
+    size_t similarTotal = 0;
+    std::vector<std::string> nullProducts;
+    std::set<std::string> productIds;
+    for (const auto& sku : skus) {
+        stopIfInterrupted();
+        HttpResponse response = httpPost(svcPort, "/graphql", headers, graphqlBody(kSnapshotQuery, sku));
+        auto answer = json::parse(response.body, nullptr, false);
+        if (response.status != 200 || answer.is_discarded() || answer.contains("errors") || !answer.contains("data")) {
+            throw StepFailure("snapshot: svc answered " + std::to_string(response.status) + " for " + sku + ": " +
+                              response.body.substr(0, 500));
+        }
+        const json& product = answer["data"]["product"];
+        if (product.is_null()) {
+            nullProducts.push_back(sku);
+            continue;
+        }
+        try {
+            json entry{{"product", product.at("id")}, {"similar", json::array()}};
+            products[product.at("id").get<std::string>()] = flattenProduct(product);
+            for (const auto& edge : product.at("similarProducts").at("edges")) {
+                const json& similar = edge.at("node");
+                products[similar.at("id").get<std::string>()] = flattenProduct(similar);
+                entry["similar"].push_back(similar.at("id"));
+            }
+            similarTotal += entry["similar"].size();
+            productIds.insert(product.at("id").get<std::string>());
+            lookup[sku] = std::move(entry);
+        } catch (const json::exception& error) {
+            throw StepFailure("snapshot: unexpected answer for " + sku + " (" + error.what() + "): " +
+                              response.body.substr(0, 500));
+        }
+        ids.push_back(sku);
+    }
+    if (ids.empty()) throw StepFailure("snapshot: product(id) was null for every id");
+    if (!nullProducts.empty()) {
+        std::string some;
+        for (size_t i = 0; i < nullProducts.size() && i < 5; ++i) some += (i ? ", " : "") + nullProducts[i];
+        notes.push_back(std::to_string(nullProducts.size()) + " SKUs of the demo shop file had product(id) null, left out: " +
+                        some + (nullProducts.size() > 5 ? ", ..." : ""));
+    }
+    double snapshotSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - snapshotStarted).count();
+    std::cout << " " << fixed(snapshotSeconds, 1) << " s\n" << std::flush;
+
+    std::string snapshotPath = dir + "/snapshot.json", idsPath = dir + "/ids.txt", queryPath = dir + "/query.graphql";
+    writeWholeFile(snapshotPath, json{{"products", products}, {"lookup", lookup}}.dump());
+    {
+        std::string text;
+        for (const auto& id : ids) text += id + "\n";
+        writeWholeFile(idsPath, text);
+    }
+    writeWholeFile(queryPath, kBenchQuery);
+
+    // ---- graphql-js.
+    Server graphqlJs("graphql-js", {node, jsServer, "--schema", schemaPath, "--snapshot", snapshotPath, "--api-id", apiId,
+                                    "--listen", "127.0.0.1:0"},
+                     dir, {"NODE_PATH=" + nodeModules, "NODE_ENV=production"});
+    int jsPort = graphqlJs.awaitListening(30);
+    std::string jsBanner = firstLine(readWholeFile(dir + "/graphql-js.stdout"));
+
+    // ---- Same answers: the benchmark query for every id, from both servers.
+    std::cout << "bench-graphql: checking both servers' answers for " << ids.size() << " ids ..." << std::flush;
+    auto checkStarted = std::chrono::steady_clock::now();
+    size_t answerBytesSvc = 0, answerBytesJs = 0;
+    for (const auto& id : ids) {
+        stopIfInterrupted();
+        std::string body = graphqlBody(kBenchQuery, id);
+        HttpResponse fromSvc = httpPost(svcPort, "/graphql", headers, body);
+        HttpResponse fromJs = httpPost(jsPort, "/graphql", headers, body);
+        auto svcAnswer = json::parse(fromSvc.body, nullptr, false);
+        auto jsAnswer = json::parse(fromJs.body, nullptr, false);
+        if (fromSvc.status != 200 || svcAnswer.is_discarded() || svcAnswer.contains("errors")) {
+            throw StepFailure("check: svc answered " + std::to_string(fromSvc.status) + " for " + id + ": " +
+                              fromSvc.body.substr(0, 500));
+        }
+        if (fromJs.status != 200 || jsAnswer.is_discarded() || jsAnswer.contains("errors")) {
+            throw StepFailure("check: graphql-js answered " + std::to_string(fromJs.status) + " for " + id + ": " +
+                              fromJs.body.substr(0, 500));
+        }
+        if (svcAnswer != jsAnswer) {
+            throw StepFailure("check: svc and graphql-js answer differently for " + id + "\n  svc:        " +
+                              fromSvc.body.substr(0, 400) + "\n  graphql-js: " + fromJs.body.substr(0, 400));
+        }
+        answerBytesSvc += fromSvc.body.size();
+        answerBytesJs += fromJs.body.size();
+    }
+    double checkSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - checkStarted).count();
+    std::cout << " " << fixed(checkSeconds, 1) << " s, identical\n" << std::flush;
+
+    // ---- The wrk runs.
+    auto wrkArgs = [&](int port, int seconds, const std::vector<std::string>& scriptArgs) {
+        std::vector<std::string> args{wrk,
+                                      "-t" + std::to_string(options.wrkThreads),
+                                      "-c" + std::to_string(options.connections),
+                                      "-d" + std::to_string(seconds) + "s",
+                                      "--latency",
+                                      "-s",
+                                      luaScript,
+                                      "http://127.0.0.1:" + std::to_string(port),
+                                      "--"};
+        args.insert(args.end(), scriptArgs.begin(), scriptArgs.end());
+        return args;
+    };
+    std::vector<std::string> getArgs{"get", "/healthz"};
+    std::vector<std::string> postArgs{"post", idsPath, apiId, queryPath};
+    auto measure = [&](const char* label, const std::string& tag, Server& target, int port,
+                       const std::vector<std::string>& scriptArgs) {
+        std::cout << "  running " << label << " ..." << std::flush;
+        if (options.warmupSeconds > 0) {
+            ChildRun warm = runChild(tag + "-warmup", wrkArgs(port, options.warmupSeconds, scriptArgs), dir);
+            WrkResult warmResult = parseWrk(std::string(label) + " warm-up", warm.out);
+            if (warmResult.responses == 0) throw StepFailure(std::string(label) + " warm-up: no responses");
+        }
+        target.checkAlive();
+        double cpuBefore = target.cpuSeconds();
+        ChildRun timed = runChild(tag, wrkArgs(port, options.seconds, scriptArgs), dir);
+        double cpuAfter = target.cpuSeconds();
+        target.checkAlive();
+        WrkResult result = parseWrk(label, timed.out);
+        result.serverCpuSeconds = cpuAfter - cpuBefore;
+        result.seconds = timed.seconds;
+        std::cout << " " << withThousands(static_cast<uint64_t>(result.requestsPerSecond + 0.5)) << " req/s\n" << std::flush;
+        if (result.responses == 0) throw StepFailure(std::string(label) + ": no responses\n" + timed.out);
+        uint64_t bad = result.non200 + result.errors;
+        if (static_cast<double>(bad) > 0.001 * static_cast<double>(result.responses)) {
+            throw StepFailure(std::string(label) + ": " + withThousands(result.non200) + " responses not 200 and " +
+                              withThousands(result.errors) + " with GraphQL errors of " + withThousands(result.responses) +
+                              " (more than 0.1%)\n" + timed.out);
+        }
+        if (bad > 0) {
+            notes.push_back(std::string(label) + ": " + std::to_string(result.non200) + " responses not 200, " +
+                            std::to_string(result.errors) + " with GraphQL errors (within 0.1%)");
+        }
+        uint64_t socketErrors = result.socketConnect + result.socketRead + result.socketWrite + result.socketTimeout;
+        if (socketErrors > 0) {
+            notes.push_back(std::string(label) + ": wrk socket errors: connect " + std::to_string(result.socketConnect) +
+                            ", read " + std::to_string(result.socketRead) + ", write " + std::to_string(result.socketWrite) +
+                            ", timeout " + std::to_string(result.socketTimeout));
+        }
+        return result;
+    };
+    std::cout << "bench-graphql: wrk " << options.wrkThreads << " threads, " << options.connections << " connections, "
+              << options.seconds << " s per run after a " << options.warmupSeconds << " s warm-up\n";
+    WrkResult floor = measure("(a) svc GET /healthz", "a-svc-healthz", svc, svcPort, getArgs);
+    WrkResult svcGraphql = measure("(b) svc POST /graphql", "b-svc-graphql", svc, svcPort, postArgs);
+    WrkResult jsGraphql = measure("(c) graphql-js POST /graphql", "c-graphql-js", graphqlJs, jsPort, postArgs);
+    long svcRssKiB = svc.rssKiB(), jsRssKiB = graphqlJs.rssKiB(), svcThreadCount = svc.threads();
+    graphqlJs.stop();
+    svc.stop();
+    std::cout << "\n";
+
+    // ---- The table.
+    double shareB = svcGraphql.requestsPerSecond / floor.requestsPerSecond;
+    double shareC = jsGraphql.requestsPerSecond / svcGraphql.requestsPerSecond;
+    auto passFail = [](bool pass) { return pass ? "PASS" : "FAIL"; };
+    auto rate = [](const WrkResult& r) {
+        return padLeft(withThousands(static_cast<uint64_t>(r.requestsPerSecond + 0.5)), 7) + " req/s";
+    };
+    auto ms = [](double value) { return fixed(value, value < 10 ? 2 : 1) + " ms"; };
+    auto pct = [](double share) { return fixed(100.0 * share, share < 0.1 ? 1 : 0) + "%"; };
+    const size_t label = 32;
+
+    std::cout << "demo catalog: " << (catalogRows >= 0 ? withThousands(static_cast<uint64_t>(catalogRows)) : "?")
+              << " variants; " << ids.size() << " random ids (variant SKUs of " << productIds.size() << " products, of "
+              << withThousands(available) << " SKUs); answers avg " << withThousands(answerBytesSvc / ids.size()) << " bytes\n";
+    std::cout << padRight("(a) svc GET /healthz (floor)", label) << rate(floor) << "                  "
+              << "p50 " << ms(floor.p50Ms) << "  p99 " << ms(floor.p99Ms) << "\n";
+    std::cout << padRight("(b) svc POST /graphql", label) << rate(svcGraphql) << "  = "
+              << padRight(pct(shareB) + " of (a)", 14) << "target >= 70%  " << passFail(shareB >= 0.70) << "   p50 "
+              << ms(svcGraphql.p50Ms) << "  p99 " << ms(svcGraphql.p99Ms) << "  target < 5 ms  "
+              << passFail(svcGraphql.p99Ms < 5.0) << "\n";
+    std::cout << padRight("(c) graphql-js POST /graphql", label) << rate(jsGraphql) << "  = "
+              << padRight(pct(shareC) + " of (b)", 14) << "(informational)   p50 " << ms(jsGraphql.p50Ms) << "  p99 "
+              << ms(jsGraphql.p99Ms) << "\n";
+
+    std::cout << "\ndetails\n";
+    auto detail = [&](const char* step, const WrkResult& r) {
+        double cpuShare = r.seconds > 0 ? r.serverCpuSeconds / r.seconds : 0;
+        double cpuPerRequest = r.requests > 0 ? 1e6 * r.serverCpuSeconds / static_cast<double>(r.requests) : 0;
+        std::cout << "  " << step << " " << withThousands(r.requests) << " requests; latency p50 " << ms(r.p50Ms) << ", p75 "
+                  << ms(r.p75Ms) << ", p90 " << ms(r.p90Ms) << ", p99 " << ms(r.p99Ms) << ", max " << ms(r.maxMs)
+                  << "; server CPU " << fixed(100 * cpuShare, 0) << "% of a core, " << fixed(cpuPerRequest, 0)
+                  << " us/request\n";
+    };
+    detail("(a)", floor);
+    detail("(b)", svcGraphql);
+    detail("(c)", jsGraphql);
+    std::cout << "  svc-server: " << options.server << " (run as a copy made at the start), serve --threads "
+              << options.svcThreads << " (" << svcThreadCount << " threads at the end), RSS " << svcRssKiB / 1024
+              << " MiB\n";
+    std::cout << "  graphql-js: " << jsBanner << "; one process, NODE_ENV=production, RSS " << jsRssKiB / 1024
+              << " MiB;\n    answers from a snapshot of svc's answers (" << products.size() << " products, "
+              << fixed(static_cast<double>(similarTotal) / static_cast<double>(ids.size()), 1)
+              << " similar ids per id, precomputed: no ranking), schema read from " << schemaPath << "\n";
+    std::cout << "  check: the benchmark query gave identical JSON from both servers for all " << ids.size()
+              << " ids (svc " << withThousands(answerBytesSvc / ids.size()) << " bytes/answer, graphql-js "
+              << withThousands(answerBytesJs / ids.size()) << ")\n";
+    std::cout << "  wrk: " << wrkVersion << ", " << commandLine({"wrk", "-t" + std::to_string(options.wrkThreads),
+                                                                  "-c" + std::to_string(options.connections),
+                                                                  "-d" + std::to_string(options.seconds) + "s",
+                                                                  "--latency", "-s", "bench/graphql/post.lua", "URL", "--",
+                                                                  "post|get", "..."})
+              << "; " << nodeVersion << "\n";
+    std::cout << "  query (POST body {\"query\": ..., \"variables\": {\"id\": SKU}}, content-type application/json, x-api-id):\n"
+              << "    " << kBenchQuery << "\n";
+    std::cout << "  machine: " << std::thread::hardware_concurrency()
+              << " cores shared by wrk and the server under test (wrk takes about one)\n";
+    for (const auto& note : notes) std::cout << "  note: " << note << "\n";
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options options;
+    try {
+        if (int status = parseOptions(argc, argv, options); status != 0) return 0;
+    } catch (const std::exception& error) {
+        std::cerr << "bench-graphql: " << error.what() << "\n";
+        return 2;
+    }
+    struct sigaction action {};
+    action.sa_handler = onInterrupt;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGINT, &action, nullptr);
+    ::sigaction(SIGTERM, &action, nullptr);
+    try {
+        return run(options);
+    } catch (const std::exception& error) {
+        std::cout << std::flush;
+        std::cerr << "\nbench-graphql: error: " << error.what() << "\n";
+        return 1;
+    }
+}
