@@ -121,10 +121,8 @@ function buildCorpus(ctx) {
   bad("variables", "Int! variable missing", `query ($n: Int!) { product(id: ${j(P)}) { similarProducts(first: $n) { edges { cursor } } } }`);
   bad("variables", "Boolean! variable given a string", `query ($b: Boolean!) { product(id: ${j(P)}) { id @include(if: $b) } }`, { variables: { b: "true" } });
   bad("variables", "unused variable", `query ($id: ID!) { product(id: ${j(P)}) { id } }`, { variables: { id: P } });
-  bad("variables", "undefined variable", `{ product(id: $id) { id } }`, { variables: { id: P },
-    knownDifference: "location: graphql-js adds the operation's location, svc gives the variable only", differs: "request-error locations" });
-  bad("variables", "undefined variable in a fragment", `query Q { product(id: ${j(P)}) { ...F } } fragment F on Product { similarProducts(first: $n) { edges { cursor } } }`,
-    { knownDifference: "location: graphql-js adds the operation's location, svc gives the variable only", differs: "request-error locations" });
+  bad("variables", "undefined variable", `{ product(id: $id) { id } }`, { variables: { id: P } });
+  bad("variables", "undefined variable in a fragment", `query Q { product(id: ${j(P)}) { ...F } } fragment F on Product { similarProducts(first: $n) { edges { cursor } } }`);
   bad("variables", "variable of an object type", `query ($p: Product) { product(id: ${j(P)}) { id } }`);
   bad("variables", "variable of an unknown type", `query ($p: Nope) { product(id: $p) { id } }`);
   bad("variables", "invalid default value", `query ($n: Int = "four") { product(id: ${j(P)}) { similarProducts(first: $n) { edges { cursor } } } }`);
@@ -172,8 +170,7 @@ function buildCorpus(ctx) {
   add("typename", "__typename next to a failing field", `{ product(id: ${j(P)}) { __typename similarProducts(first: -1) { __typename } } }`);
   add("typename", "__typename only in a connection", `{ product(id: ${j(P)}) { similarProducts(first: 0) { __typename } } }`);
   add("typename", "__typename with variables and directives", `query ($b: Boolean!) { __typename @include(if: $b) product(id: ${j(P)}) { __typename @skip(if: $b) id } }`, { variables: { b: true } });
-  bad("typename", "selection on __typename", `{ __typename { name } }`,
-    { knownDifference: "location: svc points at the field, graphql-js at the selection set", differs: "request-error locations" });
+  bad("typename", "selection on __typename", `{ __typename { name } }`);
 
   // ---- operations / operationName ----------------------------------------------------------
   const two = `query A { product(id: ${j(P)}) { id } } query B { product(id: ${j(S[0])}) { name } }`;
@@ -188,8 +185,7 @@ function buildCorpus(ctx) {
   bad("operations", "two operations, no name given", two);
   bad("operations", "two operations, unknown name", two, { operationName: "C" });
   bad("operations", "single operation, wrong name", `query Only { product(id: ${j(P)}) { id } }`, { operationName: "Other" });
-  bad("operations", "duplicate operation names", `query A { __typename } query A { product(id: ${j(P)}) { id } }`, { operationName: "A",
-    knownDifference: "location: graphql-js lists both operation names, svc the second operation's start", differs: "request-error locations" });
+  bad("operations", "duplicate operation names", `query A { __typename } query A { product(id: ${j(P)}) { id } }`, { operationName: "A" });
   bad("operations", "anonymous operation with another", `{ __typename } query B { __typename }`, { operationName: "B" });
   bad("operations", "operationName for an anonymous operation", `{ __typename }`, { operationName: "X" });
   bad("operations", "two anonymous operations", `{ __typename } { product(id: ${j(P)}) { id } }`);
@@ -260,7 +256,7 @@ function buildCorpus(ctx) {
     ["number as a field name", `{ 123 }`], ["fragment without type condition", `{ ...F } fragment F { id }`],
     ["fragment named on", `{ product(id: ${j(P)}) { ...on } } fragment on on Product { id }`],
     ["variable without type", `query ($id) { product(id: $id) { id } }`], ["unterminated block string", `{ product(id: """abc) { id } }`],
-    ["bad escape", `{ product(id: "\\q") { id } }`, { knownDifference: "location: svc points after the bad escape sequence, graphql-js at its backslash", differs: "request-error locations" }], ["leading zero number", `{ product(id: ${j(P)}) { similarProducts(first: 01) { edges { cursor } } } }`],
+    ["bad escape", `{ product(id: "\\q") { id } }`], ["leading zero number", `{ product(id: ${j(P)}) { similarProducts(first: 01) { edges { cursor } } } }`],
     ["type definition in a query document", `type Foo { a: Int }`], ["schema extension in a query document", `extend type Query { x: Int }`],
     ["spread of nothing", `{ ... }`], ["operation keyword only", `query`], ["variables in a fragment definition", `{ __typename } fragment F($a: Int) on Query { __typename }`],
   ];
@@ -270,15 +266,15 @@ function buildCorpus(ctx) {
     ["unknown field on PageInfo", `{ product(id: ${j(P)}) { similarProducts { pageInfo { startCursor } } } }`],
     ["unknown field in a fragment", `{ product(id: ${j(P)}) { ...F } } fragment F on Product { price }`],
     ["unknown argument", `{ product(id: ${j(P)}, locale: "de") { id } }`], ["unknown argument on a nested field", `{ product(id: ${j(P)}) { similarProducts(last: 2) { edges { cursor } } } }`],
-    ["missing required argument", `{ product { id } }`], ["duplicate argument", `{ product(id: ${j(P)}, id: ${j(M)}) { id } }`, { knownDifference: "location: graphql-js lists both arguments, svc the second only", differs: "request-error locations" }],
-    ["selection on a leaf", `{ product(id: ${j(P)}) { id { x } } }`, { knownDifference: "location: svc points at the field, graphql-js at the selection set", differs: "request-error locations" }], ["missing selection on an object", `{ product(id: ${j(P)}) }`],
+    ["missing required argument", `{ product { id } }`], ["duplicate argument", `{ product(id: ${j(P)}, id: ${j(M)}) { id } }`],
+    ["selection on a leaf", `{ product(id: ${j(P)}) { id { x } } }`], ["missing selection on an object", `{ product(id: ${j(P)}) }`],
     ["missing selection on a connection", `{ product(id: ${j(P)}) { similarProducts } }`], ["missing selection on a list of objects", `{ product(id: ${j(P)}) { similarProducts { edges } } }`],
     ["unknown fragment", `{ product(id: ${j(P)}) { ...Nope } }`], ["unused fragment", `{ __typename } fragment F on Product { id }`],
     ["fragment on an unknown type", `{ product(id: ${j(P)}) { ...F } } fragment F on Nope { id }`], ["inline fragment on an unknown type", `{ product(id: ${j(P)}) { ... on Nope { id } } }`],
     ["fragment on a scalar", `{ product(id: ${j(P)}) { ...F } } fragment F on String { length }`],
-    ["fragment cycle", `{ product(id: ${j(P)}) { ...A } } fragment A on Product { ...B } fragment B on Product { ...A }`, { knownDifference: "location: svc points at the fragment definition, graphql-js at the spreads forming the cycle", differs: "request-error locations" }],
-    ["fragment spreading itself", `{ product(id: ${j(P)}) { ...A } } fragment A on Product { id ...A }`, { knownDifference: "location: svc points at the fragment definition, graphql-js at the spread", differs: "request-error locations" }],
-    ["duplicate fragment names", `{ product(id: ${j(P)}) { ...A } } fragment A on Product { id } fragment A on Product { name }`, { knownDifference: "location: graphql-js lists both fragment names, svc the second definition only", differs: "request-error locations" }],
+    ["fragment cycle", `{ product(id: ${j(P)}) { ...A } } fragment A on Product { ...B } fragment B on Product { ...A }`],
+    ["fragment spreading itself", `{ product(id: ${j(P)}) { ...A } } fragment A on Product { id ...A }`],
+    ["duplicate fragment names", `{ product(id: ${j(P)}) { ...A } } fragment A on Product { id } fragment A on Product { name }`],
     ["__schema below the root", `{ product(id: ${j(P)}) { __schema { queryType { name } } } }`],
     ["__type without name", `{ __type { name } }`],
   ];
@@ -291,9 +287,9 @@ function buildCorpus(ctx) {
   bad("invalid", "wrong argument type: Int for String", `{ product(id: ${j(P)}) { similarProducts(after: 5) { edges { cursor } } } }`);
   bad("invalid", "null for a non-null argument", `{ product(id: null) { id } }`);
   bad("invalid", "list for a scalar argument", `{ product(id: [${j(P)}]) { id } }`);
-  bad("invalid", "conflicting arguments under one response key", `{ product(id: ${j(P)}) { s: similarProducts(first: 1) { edges { cursor } } s: similarProducts(first: 2) { edges { cursor } } } }`, { knownDifference: "bug: OverlappingFieldsCanBeMerged is not validated", differs: "request-error: svc executed" });
-  bad("invalid", "two fields under one alias", `{ product(id: ${j(P)}) { name: brand name } }`, { knownDifference: "bug: OverlappingFieldsCanBeMerged is not validated", differs: "request-error: svc executed" });
-  bad("invalid", "two products under one alias", `{ p: product(id: ${j(P)}) { id } p: product(id: ${j(M)}) { id } }`, { knownDifference: "bug: OverlappingFieldsCanBeMerged is not validated", differs: "request-error: svc executed" });
+  bad("invalid", "conflicting arguments under one response key", `{ product(id: ${j(P)}) { s: similarProducts(first: 1) { edges { cursor } } s: similarProducts(first: 2) { edges { cursor } } } }`);
+  bad("invalid", "two fields under one alias", `{ product(id: ${j(P)}) { name: brand name } }`);
+  bad("invalid", "two products under one alias", `{ p: product(id: ${j(P)}) { id } p: product(id: ${j(M)}) { id } }`);
 
   // ---- introspection -----------------------------------------------------------------------
   add("introspection", "Product's field names", `{ __type(name: "Product") { fields { name } } }`);

@@ -55,6 +55,7 @@ struct Field {
     std::vector<Directive> directives;
     SelectionSet selectionSet;
     SourceLocation location;
+    SourceLocation selectionSetLocation;  // its "{", when it has one
     const std::string& responseKey() const { return alias.empty() ? name : alias; }
 };
 
@@ -96,6 +97,7 @@ struct OperationDefinition {
     std::vector<Directive> directives;
     SelectionSet selectionSet;
     SourceLocation location;
+    SourceLocation nameLocation;  // the name's, when named
 };
 
 struct FragmentDefinition {
@@ -104,6 +106,7 @@ struct FragmentDefinition {
     std::vector<Directive> directives;
     SelectionSet selectionSet;
     SourceLocation location;
+    SourceLocation nameLocation;
     SourceLocation typeConditionLocation;
 };
 

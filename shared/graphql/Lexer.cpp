@@ -137,6 +137,7 @@ Result<Token> Lexer::readString(SourceLocation start) {
         if (c == '\n' || c == '\r') return syntaxError(location(), "unterminated string");
         if (c == '\\') {
             char escape = peek(1);
+            auto escapeStart = location();  // errors point at the backslash, as graphql-js
             position_ += 2;
             switch (escape) {
                 case '"': value += '"'; break;
@@ -151,7 +152,7 @@ Result<Token> Lexer::readString(SourceLocation start) {
                     unsigned int codePoint = 0;
                     for (int k = 0; k < 4; ++k) {
                         int digit = hexValue(peek());
-                        if (digit < 0) return syntaxError(location(), "invalid unicode escape sequence");
+                        if (digit < 0) return syntaxError(escapeStart, "invalid unicode escape sequence");
                         codePoint = codePoint * 16 + static_cast<unsigned int>(digit);
                         ++position_;
                     }
@@ -169,11 +170,11 @@ Result<Token> Lexer::readString(SourceLocation start) {
                             codePoint = 0x10000 + ((codePoint - 0xD800) << 10) + (low - 0xDC00);
                         }
                     }
-                    if (codePoint >= 0xD800 && codePoint <= 0xDFFF) return syntaxError(location(), "invalid unicode escape sequence");
+                    if (codePoint >= 0xD800 && codePoint <= 0xDFFF) return syntaxError(escapeStart, "invalid unicode escape sequence");
                     appendUtf8(value, codePoint);
                     break;
                 }
-                default: return syntaxError(location(), "invalid character escape sequence");
+                default: return syntaxError(escapeStart, "invalid character escape sequence");
             }
             continue;
         }

@@ -94,6 +94,7 @@ bool Parser::parseOperation(Document& document) {
     }
     operation.operation = current_.text;
     if (!advance()) return false;
+    operation.nameLocation = current_.location;
     if (current_.kind == Token::Kind::Name && !expectName(operation.name)) return false;
     if (peekPunctuator("(") && !parseVariableDefinitions(operation.variables)) return false;
     if (!parseDirectives(operation.directives, false)) return false;
@@ -107,6 +108,7 @@ bool Parser::parseFragment(Document& document) {
     fragment.location = current_.location;
     if (!advance()) return false;
     if (peekName("on")) return fail("offending token 'on', expected a fragment name");
+    fragment.nameLocation = current_.location;
     if (!expectName(fragment.name)) return false;
     if (!peekName("on")) return fail("offending token " + describe(current_) + ", expected 'on'");
     if (!advance()) return false;
@@ -282,6 +284,7 @@ bool Parser::parseSelection(Selection& out) {
     }
     if (peekPunctuator("(") && !parseArguments(field.arguments, false)) return false;
     if (!parseDirectives(field.directives, false)) return false;
+    field.selectionSetLocation = current_.location;
     if (peekPunctuator("{") && !parseSelectionSet(field.selectionSet)) return false;
     return true;
 }

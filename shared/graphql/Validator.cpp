@@ -17,14 +17,17 @@ public:
     ValidationRun(const Schema& schema, const Document& document) : schema_(schema), document_(document) {}
 
     std::vector<GraphqlError> run() {
-        std::set<std::string> operationNames;
+        std::map<std::string, SourceLocation> operationNames;
         for (const auto& operation : document_.operations) {
+            currentOperation_ = &operation;
             if (document_.operations.size() > 1 && operation.name.empty()) {
                 report("LoneAnonymousOperation", "Anonymous operation with other operations", operation.location, "");
             }
-            if (!operation.name.empty() && !operationNames.insert(operation.name).second) {
-                report("DuplicateOperationName", "There can be only one operation named '" + operation.name + "'",
-                       operation.location, "");
+            if (!operation.name.empty()) {
+                if (auto [earlier, added] = operationNames.emplace(operation.name, operation.nameLocation); !added) {
+                    report("DuplicateOperationName", "There can be only one operation named '" + operation.name + "'",
+                           operation.nameLocation, "", earlier->second);
+                }
             }
             const TypeDefinition* root = operation.operation == "query" ? schema_.type(schema_.queryTypeName()) : nullptr;
             if (!root) {
@@ -67,22 +70,25 @@ public:
         std::set<std::string> inCycle;
         for (const auto& fragment : document_.fragments) {
             std::vector<std::string> path;
+            std::vector<SourceLocation> spreads;
             if (inCycle.count(fragment.name)) continue;
-            if (reachesItself(fragment.name, fragment.selectionSet, path)) {
+            if (reachesItself(fragment.name, fragment.selectionSet, path, spreads)) {
                 inCycle.insert(path.begin(), path.end());
-                report("FragmentCycle", "Fragment cycles not allowed", fragment.location, "");
+                // At the spreads that close the cycle, in order (as graphql-js).
+                report("FragmentCycle", "Fragment cycles not allowed", spreads.front(), "");
+                errors_.back().locations = spreads;
             }
         }
-        std::set<std::string> fragmentNames;
+        std::map<std::string, SourceLocation> fragmentNames;
         for (const auto& fragment : document_.fragments) {
             checkMisplacedDirectives(fragment.directives, "");
             if (const TypeDefinition* type = schema_.type(fragment.typeCondition); type && !type->isComposite()) {
                 report("InvalidFragmentType", "Fragment " + fragment.name + " cannot condition on non composite type " + type->name,
                        fragment.typeConditionLocation, "");
             }
-            if (!fragmentNames.insert(fragment.name).second) {
+            if (auto [earlier, added] = fragmentNames.emplace(fragment.name, fragment.nameLocation); !added) {
                 report("DuplicateFragmentName", "There can be only one fragment named '" + fragment.name + "'",
-                       fragment.location, "");
+                       fragment.nameLocation, "", earlier->second);
             }
             if (!usedFragments_.count(fragment.name)) {
                 report("UnusedFragment", "Unused fragment " + fragment.name, fragment.location, "");
@@ -100,22 +106,29 @@ private:
     }
 
     // Depth-first over spreads (through fields and inline fragments): does `start` spread itself?
-    bool reachesItself(const std::string& start, const SelectionSet& selections, std::vector<std::string>& path) const {
+    // `spreads` ends as the locations of the spreads along the cycle.
+    bool reachesItself(const std::string& start, const SelectionSet& selections, std::vector<std::string>& path,
+                       std::vector<SourceLocation>& spreads) const {
         for (const auto& selection : selections) {
             const SelectionSet* inner = nullptr;
             if (selection.kind == Selection::Kind::Field) inner = &selection.field.selectionSet;
             else if (selection.kind == Selection::Kind::InlineFragment) inner = &selection.inlineFragment.selectionSet;
             if (inner) {
-                if (reachesItself(start, *inner, path)) return true;
+                if (reachesItself(start, *inner, path, spreads)) return true;
                 continue;
             }
             const std::string& name = selection.spread.name;
-            if (name == start) return true;
+            if (name == start) {
+                spreads.push_back(selection.spread.location);
+                return true;
+            }
             if (std::find(path.begin(), path.end(), name) != path.end()) continue;  // another cycle, found from its own start
             const FragmentDefinition* target = fragmentNamed(name);
             if (!target) continue;
             path.push_back(name);
-            if (reachesItself(start, target->selectionSet, path)) return true;
+            spreads.push_back(selection.spread.location);
+            if (reachesItself(start, target->selectionSet, path, spreads)) return true;
+            spreads.pop_back();
             path.pop_back();
         }
         return false;
@@ -287,7 +300,9 @@ private:
         if (value->kind == Value::Kind::Variable) {
             usedVariables_.insert(value->text);
             if (!definedVariables_.count(value->text)) {
+                // Where it is used, then the operation that lacks it (as graphql-js).
                 report("UndefinedVariable", "Undefined variable " + value->text, value->location, "");
+                if (currentOperation_) errors_.back().locations.push_back(currentOperation_->location);
             }
         }
         for (const auto& item : value->list) checkValueVariables(item);
@@ -320,7 +335,110 @@ private:
         }
     }
 
+    // OverlappingFieldsCanBeMerged: fields under one response key, wherever fragments bring
+    // them from, must be the same field with the same arguments (unless their parents are
+    // different object types, which never apply together), and their sub-selections merge.
+    struct CollectedField {
+        const Field* field;
+        const TypeDefinition* parent;
+    };
+    using FieldsByKey = std::map<std::string, std::vector<CollectedField>>;
+
+    void collectFields(const SelectionSet& selections, const TypeDefinition* parent, FieldsByKey& out,
+                       std::set<std::string>& spread) const {
+        for (const auto& selection : selections) {
+            switch (selection.kind) {
+                case Selection::Kind::Field: out[selection.field.responseKey()].push_back({&selection.field, parent}); break;
+                case Selection::Kind::InlineFragment: {
+                    const auto& fragment = selection.inlineFragment;
+                    const TypeDefinition* target = fragment.typeCondition.empty() ? parent : schema_.type(fragment.typeCondition);
+                    if (target) collectFields(fragment.selectionSet, target, out, spread);
+                    break;
+                }
+                case Selection::Kind::FragmentSpread: {
+                    const FragmentDefinition* definition = fragmentNamed(selection.spread.name);
+                    if (!definition || !spread.insert(definition->name).second) break;
+                    if (const TypeDefinition* target = schema_.type(definition->typeCondition)) {
+                        collectFields(definition->selectionSet, target, out, spread);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    std::string argumentsText(const Field& field) const {
+        std::vector<std::string> parts;
+        for (const auto& argument : field.arguments) parts.push_back(argument.name + ":" + printValue(argument.value));
+        std::sort(parts.begin(), parts.end());
+        std::string text;
+        for (const auto& part : parts) text += part + ",";
+        return text;
+    }
+
+    void checkFieldConflicts(const FieldsByKey& fields) {
+        for (const auto& [key, entries] : fields) {
+            for (size_t i = 0; i < entries.size(); ++i) {
+                for (size_t j = i + 1; j < entries.size(); ++j) checkFieldPair(key, entries[i], entries[j], {}, {}, "");
+            }
+        }
+    }
+
+    // `chainA`/`chainB`: the locations of the parent fields through which `a` and `b` were
+    // reached; a conflict lists A's side, then B's, as graphql-js does.
+    void checkFieldPair(const std::string& key, const CollectedField& a, const CollectedField& b, std::vector<SourceLocation> chainA,
+                        std::vector<SourceLocation> chainB, const std::string& prefix) {
+        if (a.field == b.field) return;
+        bool exclusive = a.parent && b.parent && a.parent != b.parent && a.parent->kind == TypeDefinition::Kind::Object &&
+                         b.parent->kind == TypeDefinition::Kind::Object;
+        std::string reason;
+        if (!exclusive && a.field->name != b.field->name) {
+            reason = a.field->name + " and " + b.field->name + " are different fields";
+        } else if (!exclusive && argumentsText(*a.field) != argumentsText(*b.field)) {
+            reason = "they have differing arguments";
+        }
+        chainA.push_back(a.field->location);
+        chainB.push_back(b.field->location);
+        if (!reason.empty()) {
+            std::vector<SourceLocation> locations = chainA;
+            locations.insert(locations.end(), chainB.begin(), chainB.end());
+            std::string pair;
+            for (const auto& location : locations) pair += std::to_string(location.line) + ":" + std::to_string(location.column) + " ";
+            if (reportedConflicts_.insert(pair).second) {
+                GraphqlError error;
+                error.message = "Validation error of type FieldsConflict: " + prefix + key + ": " + reason;
+                error.locations = std::move(locations);
+                error.errorType = "ValidationError";
+                errors_.push_back(std::move(error));
+            }
+            return;
+        }
+        if (a.field->selectionSet.empty() || b.field->selectionSet.empty()) return;
+        auto returnType = [&](const CollectedField& entry) -> const TypeDefinition* {
+            const FieldDefinition* definition = entry.parent ? schema_.fieldOf(*entry.parent, entry.field->name) : nullptr;
+            return definition ? schema_.type(namedType(definition->type)) : nullptr;
+        };
+        // Only pairs across the two sub-selections: each one alone is checked where it stands.
+        FieldsByKey fromA, fromB;
+        std::set<std::string> spreadA, spreadB;
+        collectFields(a.field->selectionSet, returnType(a), fromA, spreadA);
+        collectFields(b.field->selectionSet, returnType(b), fromB, spreadB);
+        for (const auto& [subKey, entriesA] : fromA) {
+            auto entriesB = fromB.find(subKey);
+            if (entriesB == fromB.end()) continue;
+            for (const auto& x : entriesA) {
+                for (const auto& y : entriesB->second) checkFieldPair(subKey, x, y, chainA, chainB, prefix + key + ": subfields ");
+            }
+        }
+    }
+
     void checkSelectionSet(const SelectionSet& selections, const TypeDefinition& parent, const std::string& path) {
+        {
+            FieldsByKey fields;
+            std::set<std::string> spread;
+            collectFields(selections, &parent, fields, spread);
+            checkFieldConflicts(fields);
+        }
         for (const auto& selection : selections) {
             switch (selection.kind) {
                 case Selection::Kind::Field: checkField(selection.field, parent, path); break;
@@ -387,7 +505,7 @@ private:
         if (field.name == "__typename") {
             if (!field.selectionSet.empty()) {
                 report("SubSelectionNotAllowed", "Sub selection not allowed on leaf type String! of field __typename",
-                       field.location, path);
+                       field.selectionSetLocation, path);
             }
             return;
         }
@@ -397,12 +515,12 @@ private:
                    field.location, path);
             return;
         }
-        std::set<std::string> given;
+        std::map<std::string, SourceLocation> given;
         for (const auto& argument : field.arguments) {
             checkValueVariables(argument.value);
-            if (!given.insert(argument.name).second) {
+            if (auto [earlier, added] = given.emplace(argument.name, argument.location); !added) {
                 report("DuplicateArgumentNames", "There can be only one argument named " + argument.name,
-                       argument.location, path);
+                       argument.location, path, earlier->second);
             }
             if (const ArgumentDefinition* argumentDefinition = definition->argument(argument.name)) {
                 checkArgumentValue(argument, *argumentDefinition, path);
@@ -420,7 +538,7 @@ private:
         if (!fieldType) return;
         if (fieldType->isLeaf() && !field.selectionSet.empty()) {
             report("SubSelectionNotAllowed", "Sub selection not allowed on leaf type " + definition->type.toString() +
-                   " of field " + field.name, field.location, path);
+                   " of field " + field.name, field.selectionSetLocation, path);
         } else if (!fieldType->isLeaf() && field.selectionSet.empty()) {
             report("SubSelectionRequired", "Sub selection required for type " + definition->type.toString() +
                    " of field " + field.name, field.location, path);
@@ -437,6 +555,8 @@ private:
     std::set<std::string> usedFragments_;
     std::set<std::string> visitedFragments_;
     std::map<std::string, const VariableDefinition*> variables_;  // of the operation being checked
+    std::set<std::string> reportedConflicts_;  // field location pairs, each conflict once
+    const OperationDefinition* currentOperation_ = nullptr;
 };
 
 }  // namespace

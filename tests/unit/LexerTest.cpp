@@ -136,13 +136,13 @@ TEST_CASE("Lexer: strings and escapes") {
         {R"("\uD83D\uDE00")", "String(\xF0\x9F\x98\x80)"},   // surrogate pair -> U+1F600
         {R"("\uDBFF\uDFFF")", "String(\xF4\x8F\xBF\xBF)"},   // U+10FFFF
         {R"("a\uD834\uDD1Eb")", "String(a\xF0\x9D\x84\x9E" "b)"},
-        {R"("\uD83D")", "error: 1:8: invalid unicode escape sequence"},          // lone high surrogate
-        {R"("\uD83Dx")", "error: 1:8: invalid unicode escape sequence"},
-        {R"("\uD83D\u0041")", "error: 1:8: invalid unicode escape sequence"},    // high surrogate + non-low
-        {R"("\uDE00")", "error: 1:8: invalid unicode escape sequence"},          // lone low surrogate
-        {R"("\u12G4")", "error: 1:6: invalid unicode escape sequence"},
-        {R"("\u12")", "error: 1:6: invalid unicode escape sequence"},
-        {R"("\x")", "error: 1:4: invalid character escape sequence"},
+        {R"("\uD83D")", "error: 1:2: invalid unicode escape sequence"},          // lone high surrogate
+        {R"("\uD83Dx")", "error: 1:2: invalid unicode escape sequence"},
+        {R"("\uD83D\u0041")", "error: 1:2: invalid unicode escape sequence"},    // high surrogate + non-low
+        {R"("\uDE00")", "error: 1:2: invalid unicode escape sequence"},          // lone low surrogate
+        {R"("\u12G4")", "error: 1:2: invalid unicode escape sequence"},
+        {R"("\u12")", "error: 1:2: invalid unicode escape sequence"},
+        {R"("\x")", "error: 1:2: invalid character escape sequence"},
         {R"("abc)", "error: 1:5: unterminated string"},
         {"\"abc\ndef\"", "error: 1:5: unterminated string"},
         {"\"abc\r\"", "error: 1:5: unterminated string"},
