@@ -171,7 +171,8 @@ private:
         }
         if (named->kind == TypeDefinition::Kind::InputObject) {
             if (value->kind != Value::Kind::Object) return invalid;
-            for (const auto& [name, item] : value->fields) {
+            for (const auto& [givenName, item] : value->fields) {
+                const std::string& name = givenName;  // clang 14 (Emscripten) cannot capture a structured binding
                 auto field = std::find_if(named->inputFields.begin(), named->inputFields.end(), [&](const auto& f) { return f.name == name; });
                 if (field == named->inputFields.end()) return "field '" + name + "' is not defined by type '" + type.name + "'";
                 if (auto problem = literalProblem(item, field->type)) return problem;
@@ -200,6 +201,7 @@ private:
     }
 
     static std::string printValue(const ValuePtr& value) {
+        if (!value) return "";
         switch (value->kind) {
             case Value::Kind::String: return "\"" + value->text + "\"";
             case Value::Kind::Variable: return "$" + value->text;
@@ -267,6 +269,7 @@ private:
 
     // Checks a field's or directive's argument value: literal types and variable positions.
     void checkArgumentValue(const Argument& argument, const ArgumentDefinition& definition, const std::string& path) {
+        if (!argument.value) return;  // the parser always gives one; nothing to check without
         if (auto problem = literalProblem(argument.value, definition.type)) {
             report("WrongType", "argument '" + argument.name + "' with " + *problem, argument.value->location, path);
         }
@@ -369,7 +372,9 @@ private:
 
     std::string argumentsText(const Field& field) const {
         std::vector<std::string> parts;
-        for (const auto& argument : field.arguments) parts.push_back(argument.name + ":" + printValue(argument.value));
+        for (const auto& argument : field.arguments) {
+            parts.push_back(argument.name + ":" + (argument.value ? printValue(argument.value) : std::string()));
+        }
         std::sort(parts.begin(), parts.end());
         std::string text;
         for (const auto& part : parts) text += part + ",";
@@ -389,6 +394,10 @@ private:
     void checkFieldPair(const std::string& key, const CollectedField& a, const CollectedField& b, std::vector<SourceLocation> chainA,
                         std::vector<SourceLocation> chainB, const std::string& prefix) {
         if (a.field == b.field) return;
+        // Each pair of fields once: fragment cycles (reported elsewhere) would otherwise nest
+        // the comparison without end, and repeated fragments would repeat it.
+        auto pairKey = std::minmax(a.field, b.field);
+        if (!comparedPairs_.insert({pairKey.first, pairKey.second}).second) return;
         bool exclusive = a.parent && b.parent && a.parent != b.parent && a.parent->kind == TypeDefinition::Kind::Object &&
                          b.parent->kind == TypeDefinition::Kind::Object;
         std::string reason;
@@ -556,6 +565,7 @@ private:
     std::set<std::string> visitedFragments_;
     std::map<std::string, const VariableDefinition*> variables_;  // of the operation being checked
     std::set<std::string> reportedConflicts_;  // field location pairs, each conflict once
+    std::set<std::pair<const Field*, const Field*>> comparedPairs_;
     const OperationDefinition* currentOperation_ = nullptr;
 };
 

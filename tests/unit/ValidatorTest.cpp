@@ -171,6 +171,10 @@ TEST_CASE("Validator: each error type with its exact message and location") {
         {"{ product(sku: \"A\") { name } ...F } fragment F on Query { product(sku: \"A\") { name: sku } }",
          {"Validation error of type FieldsConflict: product: subfields name: name and sku are different fields (1:3 1:23 1:59 1:79)"}},
         {"{ product(sku: \"A\") { name } product(sku: \"A\") { sku } a: greet(name: \"x\") a: greet(name: \"x\") }", {}},
+        // A fragment cycle with fields under it: conflict checks end (a fuzzer found them nesting without end).
+        {"{ ...A } fragment A on Query { products { sku ...B } ...A } fragment B on Query { products { name } }",
+         {"Validation error of type InvalidFragmentType: Fragment B cannot be spread here as objects of type Product can never be of type Query @ 'products' (1:47)",
+          "Validation error of type FragmentCycle: Fragment cycles not allowed (1:54)"}},
         // Several errors in one document, in document order.
         {"{ foo product { bar } }",
          {"Validation error of type FieldUndefined: Field 'foo' in type 'Query' is undefined @ 'foo' (1:3)",
