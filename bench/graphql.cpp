@@ -48,58 +48,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "BenchSupport.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
+using namespace bench;
 using nlohmann::json;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Small helpers
-
-struct StepFailure : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-// Ctrl-C reaches the running children too (same process group); the bench itself only notes it, so it can stop
-// its servers and remove its temporary directory.
-volatile sig_atomic_t interrupted = 0;
-void onInterrupt(int) { interrupted = 1; }
-void stopIfInterrupted() {
-    if (interrupted) throw StepFailure("interrupted");
-}
-
-std::string withThousands(uint64_t value) {
-    std::string digits = std::to_string(value);
-    std::string out;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
-}
-
-std::string fixed(double value, int decimals) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
-
-std::string padRight(std::string text, size_t width) {
-    if (text.size() < width) text.append(width - text.size(), ' ');
-    return text;
-}
-
-std::string padLeft(std::string text, size_t width) {
-    if (text.size() < width) text.insert(0, width - text.size(), ' ');
-    return text;
-}
-
-std::string readWholeFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 void writeWholeFile(const std::string& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -108,44 +66,7 @@ void writeWholeFile(const std::string& path, const std::string& text) {
     if (!out) throw StepFailure("cannot write " + path);
 }
 
-std::string lastLines(const std::string& text, size_t count) {
-    size_t end = text.size();
-    while (end > 0 && text[end - 1] == '\n') --end;
-    size_t start = end;
-    for (size_t lines = 0; start > 0;) {
-        if (text[start - 1] == '\n' && ++lines == count) break;
-        --start;
-    }
-    return text.substr(start, end - start);
-}
-
 std::string firstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
-
-bool isExecutable(const std::string& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
-
-std::string findInPath(const std::string& name) {
-    if (name.find('/') != std::string::npos) return isExecutable(name) ? name : std::string();
-    const char* path = std::getenv("PATH");
-    std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-    size_t start = 0;
-    while (start <= dirs.size()) {
-        size_t end = dirs.find(':', start);
-        if (end == std::string::npos) end = dirs.size();
-        std::string dir = dirs.substr(start, end - start);
-        if (!dir.empty() && isExecutable(dir + "/" + name)) return dir + "/" + name;
-        start = end + 1;
-    }
-    return {};
-}
-
-std::string commandLine(const std::vector<std::string>& argv) {
-    std::string line;
-    for (const auto& arg : argv) {
-        if (!line.empty()) line += ' ';
-        line += arg;
-    }
-    return line;
-}
 
 std::string describeStatus(int status) {
     if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
@@ -640,21 +561,6 @@ int parseOptions(int argc, char** argv, Options& options) {
     return 0;
 }
 
-struct TempDir {
-    std::string path;
-    bool keep = false;
-    ~TempDir() {
-        if (path.empty()) return;
-        if (keep) {
-            std::cout << "kept " << path << "\n";
-            return;
-        }
-        std::error_code error;
-        fs::remove_all(path, error);
-        if (error) std::cerr << "bench-graphql: could not remove " << path << ": " << error.message() << "\n";
-    }
-};
-
 // The benchmark query (issue 4), with the product id as a variable: one document for every request.
 constexpr const char* kBenchQuery =
     "query Bench($id: ID!) { product(id: $id) { similarProducts(first: 12) { edges { node { id name brand url "
@@ -730,7 +636,7 @@ int run(const Options& options) {
 
     char pattern[] = "/tmp/bench-graphql.XXXXXX";
     if (!::mkdtemp(pattern)) throw StepFailure(std::string("mkdtemp failed: ") + std::strerror(errno));
-    TempDir temp{pattern, options.keep};
+    TempDir temp{pattern, options.keep, "bench-graphql"};
     const std::string& dir = temp.path;
     std::vector<std::string> notes;
 
@@ -999,24 +905,4 @@ int run(const Options& options) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    Options options;
-    try {
-        if (int status = parseOptions(argc, argv, options); status != 0) return 0;
-    } catch (const std::exception& error) {
-        std::cerr << "bench-graphql: " << error.what() << "\n";
-        return 2;
-    }
-    struct sigaction action {};
-    action.sa_handler = onInterrupt;
-    sigemptyset(&action.sa_mask);
-    ::sigaction(SIGINT, &action, nullptr);
-    ::sigaction(SIGTERM, &action, nullptr);
-    try {
-        return run(options);
-    } catch (const std::exception& error) {
-        std::cout << std::flush;
-        std::cerr << "\nbench-graphql: error: " << error.what() << "\n";
-        return 1;
-    }
-}
+int main(int argc, char** argv) { return bench::benchMain<Options>("bench-graphql", argc, argv, parseOptions, run); }

@@ -1,0 +1,149 @@
+#pragma once
+// Helpers shared by the benchmark programs in bench/: failures, Ctrl-C, number and table
+// formatting, files, PATH lookup and the temporary directory. Header-only: each bench is
+// one program (bench/CMakeLists.txt builds every bench/*.cpp).
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <vector>
+
+namespace bench {
+
+// A step that could not run: the bench reports it and exits 1.
+struct StepFailure : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Ctrl-C reaches the running children too (same process group); the bench itself only notes it, so it can stop
+// cleanly and remove its temporary directory.
+inline volatile sig_atomic_t interrupted = 0;
+inline void onInterrupt(int) { interrupted = 1; }
+inline void stopIfInterrupted() {
+    if (interrupted) throw StepFailure("interrupted");
+}
+
+inline std::string withThousands(uint64_t value) {
+    std::string digits = std::to_string(value);
+    std::string out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+inline std::string fixed(double value, int decimals) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+// Widths in characters; the tables only hold ASCII.
+inline std::string padRight(std::string text, size_t width) {
+    if (text.size() < width) text.append(width - text.size(), ' ');
+    return text;
+}
+
+inline std::string padLeft(std::string text, size_t width) {
+    if (text.size() < width) text.insert(0, width - text.size(), ' ');
+    return text;
+}
+
+inline std::string readWholeFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+inline std::string lastLines(const std::string& text, size_t count) {
+    size_t end = text.size();
+    while (end > 0 && text[end - 1] == '\n') --end;
+    size_t start = end;
+    for (size_t lines = 0; start > 0;) {
+        if (text[start - 1] == '\n' && ++lines == count) break;
+        --start;
+    }
+    return text.substr(start, end - start);
+}
+
+inline bool isExecutable(const std::string& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
+
+// `name` itself when it holds a '/', else the first executable of that name on PATH; empty when none.
+inline std::string findInPath(const std::string& name) {
+    if (name.find('/') != std::string::npos) return isExecutable(name) ? name : std::string();
+    const char* path = std::getenv("PATH");
+    std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+    size_t start = 0;
+    while (start <= dirs.size()) {
+        size_t end = dirs.find(':', start);
+        if (end == std::string::npos) end = dirs.size();
+        std::string dir = dirs.substr(start, end - start);
+        if (!dir.empty() && isExecutable(dir + "/" + name)) return dir + "/" + name;
+        start = end + 1;
+    }
+    return {};
+}
+
+inline std::string commandLine(const std::vector<std::string>& argv) {
+    std::string line;
+    for (const auto& arg : argv) {
+        if (!line.empty()) line += ' ';
+        line += arg;
+    }
+    return line;
+}
+
+// Removed at the end unless kept (--keep); `program` names the bench in its messages.
+struct TempDir {
+    std::string path;
+    bool keep = false;
+    std::string program;
+    ~TempDir() {
+        if (path.empty()) return;
+        if (keep) {
+            std::cout << "kept " << path << "\n";
+            return;
+        }
+        std::error_code error;
+        std::filesystem::remove_all(path, error);
+        if (error) std::cerr << program << ": could not remove " << path << ": " << error.message() << "\n";
+    }
+};
+
+// A bench's main: parse the options (exit 2 on a bad command line, 0 after --help), take
+// Ctrl-C and SIGTERM as "stop cleanly", run; a step that fails is exit 1.
+template <typename Options, typename Parse, typename Run>
+int benchMain(const char* program, int argc, char** argv, Parse parseOptions, Run run) {
+    Options options;
+    try {
+        if (int status = parseOptions(argc, argv, options); status != 0) return 0;
+    } catch (const std::exception& error) {
+        std::cerr << program << ": " << error.what() << "\n";
+        return 2;
+    }
+    struct sigaction action {};
+    action.sa_handler = onInterrupt;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGINT, &action, nullptr);
+    ::sigaction(SIGTERM, &action, nullptr);
+    try {
+        return run(options);
+    } catch (const std::exception& error) {
+        std::cout << std::flush;
+        std::cerr << "\n" << program << ": error: " << error.what() << "\n";
+        return 1;
+    }
+}
+
+}  // namespace bench
