@@ -208,10 +208,10 @@ function buildCorpus(ctx) {
   add("pagination", "first: 2147483647 (field error)", `{ product(id: ${j(P)}) { similarProducts(first: 2147483647) { ${page} } } }`);
   add("pagination", "after the last cursor", `{ product(id: ${j(P)}) { similarProducts(first: 5, after: ${j(encodeCursor(N - 1))}) { ${page} } } }`);
   add("pagination", "after the second-to-last cursor", `{ product(id: ${j(P)}) { similarProducts(first: 5, after: ${j(encodeCursor(N - 2))}) { ${page} } } }`);
-  add("pagination", "after a cursor beyond the list", `{ product(id: ${j(P)}) { similarProducts(first: 5, after: ${j(encodeCursor(N + 50))}) { ${page} } } }`);
-  add("pagination", "after a cursor with a huge index", `{ product(id: ${j(P)}) { similarProducts(first: 5, after: ${j(encodeCursor("9223372036854775806"))}) { ${page} } } }`);
+  add("pagination", "after a cursor beyond the list (never issued: refused)", `{ product(id: ${j(P)}) { similarProducts(first: 5, after: ${j(encodeCursor(N + 50))}) { ${page} } } }`);
+  add("pagination", "after a cursor with a huge index (never issued: refused)", `{ product(id: ${j(P)}) { similarProducts(first: 5, after: ${j(encodeCursor("9223372036854775806"))}) { ${page} } } }`);
   add("pagination", "window ending exactly at the end", `{ product(id: ${j(P)}) { similarProducts(first: 4, after: ${j(encodeCursor(N - 5))}) { ${page} } } }`);
-  add("pagination", "cursor with a '+' sign (accepted by svc)", `{ product(id: ${j(P)}) { similarProducts(first: 2, after: ${j(encodeCursor("+3"))}) { ${page} } } }`);
+  add("pagination", "cursor with a '+' sign (never issued: refused)", `{ product(id: ${j(P)}) { similarProducts(first: 2, after: ${j(encodeCursor("+3"))}) { ${page} } } }`);
   add("pagination", "cursor with leading zeros", `{ product(id: ${j(P)}) { similarProducts(first: 2, after: ${j(encodeCursor("007"))}) { ${page} } } }`);
   for (const [label, after] of [["garbage", "not-a-cursor!"], ["empty", ""], ["other list", encodeCursor(3, "otherList")],
     ["negative index", encodeCursor(-1)], ["no index", encodeCursor("")], ["letters as index", encodeCursor("x1")],

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "http/GraphqlHttp.hpp"
+#include "security/CursorTags.hpp"
 #include "http/HttpErrors.hpp"
 #include "http/RequestContext.hpp"
 #include "text/StringUtil.hpp"
@@ -46,7 +47,8 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
       tenants_(storage.tenants()),
       recommendations_(storage.catalog()),
       widgetContent_(recommendations_),
-      graphql_(recommendations_),
+      cursors_(hmacCursorTags(keys.cursorSigningKey())),
+      graphql_(recommendations_, cursors_),
       files_(options_.dataDir + "/uploads", keys.fileEncryptionKey()),
       signer_(keys.uploadSigningKey()),
       imports_(storage.catalog(), storage.imports(), files_, storage.clock()),

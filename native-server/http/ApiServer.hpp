@@ -60,6 +60,7 @@ private:
     TenantService tenants_;
     RecommendationService recommendations_;
     WidgetContentService widgetContent_;
+    graphql::CursorCodec cursors_;
     graphql::GraphqlService graphql_;
     EncryptedFileBlobStore files_;
     UploadSigner signer_;

@@ -16,10 +16,12 @@ public:
     static Result<ServerKeys> loadOrCreate(const std::string& dataDir);
     const Key256& uploadSigningKey() const { return uploadSigning_; }
     const Key256& fileEncryptionKey() const { return fileEncryption_; }
+    const Key256& cursorSigningKey() const { return cursorSigning_; }
 
 private:
     Key256 uploadSigning_{};
     Key256 fileEncryption_{};
+    Key256 cursorSigning_{};
 };
 
 }  // namespace svc

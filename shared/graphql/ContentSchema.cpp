@@ -110,13 +110,13 @@ private:
 };
 
 // Reads and checks `first` and `after`; both refusals name the argument.
-Result<std::pair<size_t, size_t>> pageWindow(const ArgumentValues& arguments, const std::string& listName) {
+Result<std::pair<size_t, size_t>> pageWindow(const CursorCodec& cursors, const ArgumentValues& arguments, const std::string& listName) {
     int64_t first = arguments.value("first", nlohmann::json(12)).is_null() ? 12 : arguments.value("first", 12);
     if (first < 0) return Error::invalidArgument("first: must not be negative");
     if (first > kMaxFirst) return Error::invalidArgument("first: at most " + std::to_string(kMaxFirst) + " items per page");
     size_t offset = 0;
     if (arguments.contains("after") && arguments["after"].is_string()) {
-        auto decoded = decodeCursor(arguments["after"].get<std::string>(), listName);
+        auto decoded = cursors.decode(arguments["after"].get<std::string>(), listName);
         if (!decoded) return decoded.error();
         offset = *decoded + 1;
     }
@@ -126,11 +126,11 @@ Result<std::pair<size_t, size_t>> pageWindow(const ArgumentValues& arguments, co
 // One page of `items` (those from `offset` on, at most `first`) as a <Node>Connection,
 // each edge's cursor naming its index in the whole list.
 template <typename Item, typename MakeNode>
-ResolvedValue pageOf(const std::string& nodeType, const std::string& listName, const std::vector<Item>& items, size_t offset,
+ResolvedValue pageOf(const CursorCodec& cursors, const std::string& nodeType, const std::string& listName, const std::vector<Item>& items, size_t offset,
                      size_t first, MakeNode makeNode) {
     std::vector<std::shared_ptr<EdgeResolver>> edges;
     for (size_t i = offset; i < items.size() && i < offset + first; ++i) {
-        edges.push_back(std::make_shared<EdgeResolver>(nodeType + "Edge", makeNode(items[i]), encodeCursor(i, listName)));
+        edges.push_back(std::make_shared<EdgeResolver>(nodeType + "Edge", makeNode(items[i]), cursors.encode(i, listName)));
     }
     bool hasNextPage = items.size() > offset + first;
     return ResolvedValue::object(std::make_shared<ConnectionResolver>(nodeType + "Connection", std::move(edges), hasNextPage));
@@ -225,7 +225,7 @@ private:
 
     // The article's distinct images: the representative's first, then other variants' own.
     Result<ResolvedValue> images(const ArgumentValues& arguments) const {
-        auto window = pageWindow(arguments, "images");
+        auto window = pageWindow(context_->cursors, arguments, "images");
         if (!window) return window.error();
         std::vector<const Product*> withImage;
         auto add = [&](const Product& variant) {
@@ -237,32 +237,32 @@ private:
         };
         add(article_->representative());
         for (const auto& variant : article_->variants) add(variant);
-        return pageOf("Image", "images", withImage, window->first, window->second, [](const Product* variant) {
+        return pageOf(context_->cursors, "Image", "images", withImage, window->first, window->second, [](const Product* variant) {
             return std::make_shared<ImageResolver>(variant->image, variant->thumbnail);
         });
     }
 
     // Variants a shopper can buy: available and priced, in SKU order (as the store lists them).
     Result<ResolvedValue> variants(const ArgumentValues& arguments) const {
-        auto window = pageWindow(arguments, "variants");
+        auto window = pageWindow(context_->cursors, arguments, "variants");
         if (!window) return window.error();
         std::vector<const Product*> buyable;
         for (const auto& variant : article_->variants) {
             if (variant.available() && variant.sellingPrice()) buyable.push_back(&variant);
         }
         const std::string& currency = context_->tenant.currency;
-        return pageOf("ProductVariant", "variants", buyable, window->first, window->second,
+        return pageOf(context_->cursors, "ProductVariant", "variants", buyable, window->first, window->second,
                       [&](const Product* variant) { return std::make_shared<VariantResolver>(article_, *variant, currency); });
     }
 
     Result<ResolvedValue> similarProducts(const ArgumentValues& arguments) const {
-        auto window = pageWindow(arguments, "similarProducts");
+        auto window = pageWindow(context_->cursors, arguments, "similarProducts");
         if (!window) return window.error();
         auto [offset, first] = *window;
         // One more than the page tells whether a next page exists.
         auto similar = context_->recommendations.similarTo(context_->tenant.id, *article_, offset + first + 1);
         if (!similar) return similar.error();
-        return pageOf("Product", "similarProducts", *similar, offset, first,
+        return pageOf(context_->cursors, "Product", "similarProducts", *similar, offset, first,
                       [&](const Article& article) {
                           return std::make_shared<ProductResolver>(std::make_shared<const Article>(article), context_);
                       });

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "graphql/Cursor.hpp"
 #include "graphql/ObjectResolver.hpp"
 #include "graphql/Schema.hpp"
 #include "recommend/RecommendationService.hpp"
@@ -16,6 +17,7 @@ const Schema& contentSchema();
 struct ContentContext {
     Tenant tenant;
     RecommendationService& recommendations;
+    const CursorCodec& cursors;
 };
 
 // Root for an authorised tenant.

@@ -151,7 +151,7 @@ GraphqlResponse GraphqlService::execute(const GraphqlRequest& request, const std
     if (!prepared->errors.empty()) return requestErrors(GraphqlResponse::Outcome::InvalidDocument, prepared->errors);
     const Schema& schema = contentSchema();
 
-    ObjectPtr root = tenant ? makeQueryRoot(std::make_shared<ContentContext>(ContentContext{*tenant, recommendations_}))
+    ObjectPtr root = tenant ? makeQueryRoot(std::make_shared<ContentContext>(ContentContext{*tenant, recommendations_, cursors_}))
                             : makeUnauthorizedRoot();
     auto result = Executor(schema).execute(*document, request.operationName, request.variables, root);
     GraphqlResponse response;

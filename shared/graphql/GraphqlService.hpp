@@ -39,8 +39,9 @@ struct GraphqlLimits {
 
 class GraphqlService {
 public:
-    explicit GraphqlService(RecommendationService& recommendations, GraphqlLimits limits = {})
-        : recommendations_(recommendations), limits_(limits), documents_(limits.cachedDocuments) {}
+    // `cursors` signs the pagination cursors this service hands out (and checks those it gets).
+    GraphqlService(RecommendationService& recommendations, const CursorCodec& cursors, GraphqlLimits limits = {})
+        : recommendations_(recommendations), cursors_(cursors), limits_(limits), documents_(limits.cachedDocuments) {}
 
     // Reads {query, operationName, variables, extensions} from a JSON body; errors name the field.
     static Result<GraphqlRequest> parseRequestBody(const std::string& body);
@@ -58,6 +59,7 @@ private:
     std::shared_ptr<const PreparedDocument> prepare(const std::string& text) const;
 
     RecommendationService& recommendations_;
+    const CursorCodec& cursors_;
     GraphqlLimits limits_;
     mutable DocumentCache documents_;
 };

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ServerFixture.hpp"
+#include "text/Base64.hpp"
 #include "text/StringUtil.hpp"
 
 using namespace svc;
@@ -98,11 +99,20 @@ TEST_CASE("GraphQL pagination walks the list with after and tells hasNextPage ex
     CHECK(ids(page2) == std::vector<std::string>{"G"});
     CHECK(page2["pageInfo"]["hasNextPage"] == false);
 
-    auto bad = json::parse(api.graphql(R"({ product(id: "A") { id similarProducts(after: "bm9wZQ") { edges { node { id } } } } })",
-                                       api.tenant.apiId)->body);
-    CHECK(bad["data"]["product"].is_null());  // similarProducts is non-null: the error nulls its parent
-    CHECK(bad["errors"][0]["path"] == json::array({"product", "similarProducts"}));
-    CHECK(bad["errors"][0]["message"] == "after: not a cursor of similarProducts");
+    // Cursors are tamper-checked: an unsigned one, or a real one with its index edited, is refused.
+    std::string real = *base64UrlDecode(page1["edges"][0]["cursor"].get<std::string>());  // "similarProducts:0:<tag>"
+    CHECK(real.rfind("similarProducts:0:", 0) == 0);
+    std::string edited = real;
+    edited.replace(std::string("similarProducts:").size(), 1, "1");
+    for (const std::string& forged : {std::string("bm9wZQ"), base64UrlEncode("similarProducts:1"), base64UrlEncode(edited)}) {
+        CAPTURE(forged);
+        auto bad = json::parse(api.graphql(R"({ product(id: "A") { id similarProducts(after: ")" + forged +
+                                               R"(") { edges { node { id } } } } })",
+                                           api.tenant.apiId)->body);
+        CHECK(bad["data"]["product"].is_null());  // similarProducts is non-null: the error nulls its parent
+        CHECK(bad["errors"][0]["path"] == json::array({"product", "similarProducts"}));
+        CHECK(bad["errors"][0]["message"] == "after: not a cursor of similarProducts");
+    }
     auto tooMany = json::parse(api.graphql(R"({ product(id: "A") { similarProducts(first: 101) { edges { node { id } } } } })",
                                            api.tenant.apiId)->body);
     CHECK(tooMany["errors"][0]["message"] == "first: at most 100 items per page");
@@ -342,7 +352,7 @@ TEST_CASE("GraphQL product fields: tags, distinct images, buyable variants with 
         id tags
         images { edges { node { url thumbnailUrl } } }
         variants { edges { node { id size price { amount currencyCode } manufacturerSuggestedRetailPrice { amount } } } pageInfo { hasNextPage } }
-        page: variants(first: 1, after: "dmFyaWFudHM6MA") { edges { node { id } } pageInfo { hasNextPage } }
+        first: variants(first: 1) { pageInfo { endCursor } }
     } })", api.tenant.apiId)->body);
     CHECK_FALSE(body.contains("errors"));
     auto product = body["data"]["product"];
@@ -356,9 +366,12 @@ TEST_CASE("GraphQL product fields: tags, distinct images, buyable variants with 
         {"node":{"id":"V-L","size":"L","price":{"amount":"0.07","currencyCode":"EUR"},"manufacturerSuggestedRetailPrice":null}},
         {"node":{"id":"V-S","size":"S","price":{"amount":"99.05","currencyCode":"EUR"},"manufacturerSuggestedRetailPrice":{"amount":"129.99"}}}])"));
     CHECK(product["variants"]["pageInfo"]["hasNextPage"] == false);
-    // The cursor after the first variant ("variants:0") pages to the second.
-    CHECK(product["page"]["edges"] == json::parse(R"([{"node":{"id":"V-S"}}])"));
-    CHECK(product["page"]["pageInfo"]["hasNextPage"] == false);
+    // The cursor after the first variant pages to the second.
+    auto page = json::parse(api.graphql(R"({ product(id: "V") { variants(first: 1, after: )" + product["first"]["pageInfo"]["endCursor"].dump() +
+                                            R"() { edges { node { id } } pageInfo { hasNextPage } } } })",
+                                        api.tenant.apiId)->body)["data"]["product"]["variants"];
+    CHECK(page["edges"] == json::parse(R"([{"node":{"id":"V-S"}}])"));
+    CHECK(page["pageInfo"]["hasNextPage"] == false);
 
     // The currency is the shop's setting (tenant configure --currency).
     REQUIRE(api.server.storage->tenants().setCurrency(api.tenant.id, "PLN"));

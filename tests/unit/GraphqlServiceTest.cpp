@@ -48,14 +48,14 @@ Tenant tenant() {
 GraphqlResponse run(FakeCatalogStore& store, const std::string& query, const nlohmann::json& variables = nlohmann::json::object(),
                     bool authorised = true) {
     RecommendationService recommendations(store);
-    GraphqlService service(recommendations);
+    GraphqlService service(recommendations, svc::testing::testCursors());
     GraphqlRequest request;
     request.query = query;
     request.variables = variables;
     return service.execute(request, authorised ? std::optional<Tenant>(tenant()) : std::nullopt);
 }
 
-std::string cursor(size_t index) { return svc::graphql::encodeCursor(index, "similarProducts"); }
+std::string cursor(size_t index) { return svc::testing::testCursors().encode(index, "similarProducts"); }
 
 }  // namespace
 
@@ -174,7 +174,7 @@ TEST_CASE("GraphqlService::execute: bad paging arguments are field errors naming
         {"first: 101", "first: at most 100 items per page"},
         {"first: -1", "first: must not be negative"},
         {"after: \"bogus\"", "after: not a cursor of similarProducts"},
-        {"after: \"" + svc::graphql::encodeCursor(0, "otherList") + "\"", "after: not a cursor of similarProducts"},
+        {"after: \"" + svc::testing::testCursors().encode(0, "otherList") + "\"", "after: not a cursor of similarProducts"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.arguments);
@@ -221,7 +221,7 @@ struct LimitedService {
     FakeCatalogStore store = contentStore();
     RecommendationService recommendations{store};
     GraphqlService service;
-    explicit LimitedService(svc::graphql::GraphqlLimits limits) : service(recommendations, limits) {}
+    explicit LimitedService(svc::graphql::GraphqlLimits limits) : service(recommendations, svc::testing::testCursors(), limits) {}
     GraphqlResponse run(const std::string& query, nlohmann::json variables = nlohmann::json::object()) {
         GraphqlRequest request;
         request.query = query;

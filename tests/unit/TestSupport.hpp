@@ -2,10 +2,14 @@
 // Shared helpers of the unit tests: readable doctest output for standard types.
 #include <doctest/doctest.h>
 
+#include <cstdio>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
+
+#include "graphql/Cursor.hpp"
 
 namespace doctest {
 
@@ -30,3 +34,18 @@ struct StringMaker<std::vector<T>> {
 };
 
 }  // namespace doctest
+
+namespace svc::testing {
+
+// Pagination cursors for unit tests: a keyed tag from std::hash (the server uses
+// HMAC-SHA-256, security/CursorTags; its cursors are tested through HTTP).
+inline const svc::graphql::CursorCodec& testCursors() {
+    static const svc::graphql::CursorCodec codec([](std::string_view payload) {
+        char hex[17];
+        std::snprintf(hex, sizeof hex, "%016zx", std::hash<std::string>{}("unit-test-key:" + std::string(payload)));
+        return std::string(hex);
+    });
+    return codec;
+}
+
+}  // namespace svc::testing
