@@ -84,7 +84,10 @@ Status SqliteFeedImportStore::update(const FeedImportRecord& record) {
     statement->bind(7, record.counts.updated).bind(8, record.counts.unchanged).bind(9, record.rejected);
     statement->bind(10, record.counts.markedDeleted).bind(11, record.message).bind(12, rowErrorsJson(record.rowErrors));
     statement->bind(13, record.id).bind(14, record.tenantId);
-    return statement->run();
+    if (auto status = statement->run(); !status) return status;
+    if (record.status == ImportStatus::Running) leases_.hold(record.id);
+    else leases_.release(record.id);
+    return Status::success();
 }
 
 Result<std::optional<FeedImportRecord>> SqliteFeedImportStore::find(int64_t tenantId, int64_t importId) {
@@ -128,6 +131,7 @@ Result<std::optional<FeedImportRecord>> SqliteFeedImportStore::claimNextQueued(i
     claim->bind(1, now).bind(2, record.id);
     if (auto status = claim->run(); !status) return status.error();
     if (auto status = transaction->commit(); !status) return status.error();
+    leases_.hold(record.id);
     record.status = ImportStatus::Running;
     record.startedAt = now;
     return std::optional<FeedImportRecord>{record};
@@ -135,13 +139,33 @@ Result<std::optional<FeedImportRecord>> SqliteFeedImportStore::claimNextQueued(i
 
 Status SqliteFeedImportStore::requeueInterrupted() {
     std::lock_guard lock(mutex_);
-    // Stored files (pushes) run again; an interrupted CLI import has no file to run from.
-    if (auto status = db_.execute("UPDATE feed_imports SET status = 'queued', started_at = 0 WHERE status = 'running' AND file_key <> ''");
-        !status) {
-        return status;
+    // Only imports whose owner is gone: a CLI import running in another process (or one
+    // this process runs) holds its lease.
+    std::vector<std::pair<int64_t, bool>> ownerless;  // id, has a stored file
+    {
+        auto running = db_.prepare("SELECT id, file_key <> '' FROM feed_imports WHERE status = 'running'");
+        if (!running) return running.error();
+        while (true) {
+            auto row = running->step();
+            if (!row) return row.error();
+            if (!*row) break;
+            int64_t id = running->integer(0);
+            if (!leases_.held(id)) ownerless.emplace_back(id, running->integer(1) != 0);
+        }
     }
-    return db_.execute("UPDATE feed_imports SET status = 'failed', message = 'interrupted: the process stopped during the import; "
-                       "nothing was applied' WHERE status = 'running' AND file_key = ''");
+    // Stored files (pushes) run again; an interrupted CLI import has no file to run from.
+    auto requeue = db_.prepare("UPDATE feed_imports SET status = 'queued', started_at = 0 WHERE id = ? AND status = 'running'");
+    auto fail = db_.prepare("UPDATE feed_imports SET status = 'failed', message = 'interrupted: the process stopped during the import; "
+                            "nothing was applied' WHERE id = ? AND status = 'running'");
+    if (!requeue) return requeue.error();
+    if (!fail) return fail.error();
+    for (const auto& [id, hasFile] : ownerless) {
+        auto& statement = hasFile ? *requeue : *fail;
+        statement.reset();
+        statement.bind(1, id);
+        if (auto status = statement.run(); !status) return status;
+    }
+    return Status::success();
 }
 
 Status SqliteFeedImportStore::createUpload(const FeedUpload& upload) {

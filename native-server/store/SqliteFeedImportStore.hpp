@@ -2,13 +2,16 @@
 #include <mutex>
 
 #include "store/FeedImportStore.hpp"
+#include "store/ImportLeases.hpp"
 #include "store/SqliteDatabase.hpp"
 
 namespace svc {
 
 class SqliteFeedImportStore : public FeedImportStore {
 public:
-    SqliteFeedImportStore(SqliteDatabase& db, std::mutex& mutex) : db_(db), mutex_(mutex) {}
+    // `lockDirectory`: where running imports hold their leases (ImportLeases).
+    SqliteFeedImportStore(SqliteDatabase& db, std::mutex& mutex, const std::string& lockDirectory)
+        : db_(db), mutex_(mutex), leases_(lockDirectory) {}
 
     Result<int64_t> create(const FeedImportRecord& record) override;
     Status update(const FeedImportRecord& record) override;
@@ -26,6 +29,7 @@ private:
     Result<int64_t> insertRecord(const FeedImportRecord& record);
     SqliteDatabase& db_;
     std::mutex& mutex_;
+    ImportLeases leases_;  // of the imports this process runs
 };
 
 }  // namespace svc

@@ -24,7 +24,8 @@ Result<std::unique_ptr<SqliteStorage>> SqliteStorage::open(const std::string& da
     if (auto status = migrate(**main, DatabaseKind::Main); !status) return status.error();
     storage->main_ = std::move(*main);
     storage->tenants_ = std::make_unique<SqliteTenantStore>(*storage->main_, storage->mainMutex_);
-    storage->imports_ = std::make_unique<SqliteFeedImportStore>(*storage->main_, storage->mainMutex_);
+    storage->imports_ = std::make_unique<SqliteFeedImportStore>(*storage->main_, storage->mainMutex_,
+                                                                (std::filesystem::path(dataDir) / "locks").string());
     storage->catalog_ = std::make_unique<SqliteCatalogStore>((std::filesystem::path(dataDir) / "catalog").string(), *clock);
     return storage;
 }

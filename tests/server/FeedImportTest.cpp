@@ -306,6 +306,45 @@ TEST_CASE("a catalog at schema version 1 is migrated on open, its rows kept") {
     CHECK(indexNames() == "products_by_main_sku products_by_sku products_live_by_category");
 }
 
+TEST_CASE("a server starting while another process runs a CLI import leaves it alone; ownerless imports are reclaimed") {
+    Catalog cli;  // the CLI process: it runs imports and holds their leases
+    auto runningImport = [&](const std::string& fileKey) {
+        FeedImportRecord record;
+        record.tenantId = cli.tenant.id;
+        record.source = fileKey.empty() ? "cli" : "push";
+        record.fileKey = fileKey;
+        auto id = cli.storage->imports().create(record);
+        REQUIRE(id);
+        record.id = *id;
+        record.status = ImportStatus::Running;
+        REQUIRE(cli.storage->imports().update(record));
+        return record;
+    };
+    FeedImportRecord live = runningImport("");
+    FeedImportRecord finishing = runningImport("");
+
+    auto server = SqliteStorage::open(cli.dir.path());  // the server process, started now
+    REQUIRE(server);
+    auto statusOf = [&](const FeedImportRecord& record) {
+        auto found = (*server)->imports().find(record.tenantId, record.id);
+        REQUIRE(found);
+        REQUIRE(*found);
+        return (*found)->status;
+    };
+    REQUIRE((*server)->imports().requeueInterrupted());
+    CHECK(statusOf(live) == ImportStatus::Running);
+    CHECK(statusOf(finishing) == ImportStatus::Running);
+
+    // One import ends normally; then the CLI process goes away with the other still running
+    // (its leases go with it, as a killed process's locks do).
+    finishing.status = ImportStatus::Applied;
+    REQUIRE(cli.storage->imports().update(finishing));
+    cli.storage.reset();
+    REQUIRE((*server)->imports().requeueInterrupted());
+    CHECK(statusOf(live) == ImportStatus::Failed);
+    CHECK(statusOf(finishing) == ImportStatus::Applied);
+}
+
 TEST_CASE("tenants never see each other's products") {
     Catalog catalog;
     auto other = TenantService(catalog.storage->tenants()).create("Other");
