@@ -33,21 +33,6 @@ private:
     int fd_;
 };
 
-class MemoryReader : public BlobReader {
-public:
-    explicit MemoryReader(std::string bytes) : bytes_(std::move(bytes)) {}
-    Result<size_t> read(char* buffer, size_t capacity) override {
-        size_t take = std::min(capacity, bytes_.size() - offset_);
-        std::memcpy(buffer, bytes_.data() + offset_, take);
-        offset_ += take;
-        return take;
-    }
-
-private:
-    std::string bytes_;
-    size_t offset_ = 0;
-};
-
 // Rows travel from the parsing thread to the writing thread in batches; a few batches
 // in flight keep both cores busy while memory stays bounded.
 constexpr size_t kBatchRows = 1024;
@@ -275,11 +260,8 @@ Result<ImportOutcome> FeedImportService::dryRunFile(const Tenant& tenant, const 
     return run(tenant, fileOpener(path), newRecord(tenant, options, "validate", clock_.nowSeconds()), true, false);
 }
 
-Result<ImportOutcome> FeedImportService::dryRunBytes(const Tenant& tenant, std::string bytes, const FeedImportOptions& options) {
-    auto shared = std::make_shared<std::string>(std::move(bytes));
-    SourceOpener open = [shared]() -> Result<std::unique_ptr<BlobReader>> {
-        return std::unique_ptr<BlobReader>(std::make_unique<MemoryReader>(*shared));
-    };
+Result<ImportOutcome> FeedImportService::dryRunStored(const Tenant& tenant, const std::string& fileKey, const FeedImportOptions& options) {
+    SourceOpener open = [this, fileKey]() { return files_.open(fileKey); };
     return run(tenant, open, newRecord(tenant, options, "validate", clock_.nowSeconds()), true, false);
 }
 

@@ -33,7 +33,8 @@ public:
                                      const std::string& source, bool force = false, const std::string& feed = "default");
     // What importing the file would change, without changing anything or recording history.
     Result<ImportOutcome> dryRunFile(const Tenant& tenant, const std::string& path, const FeedImportOptions& options);
-    Result<ImportOutcome> dryRunBytes(const Tenant& tenant, std::string bytes, const FeedImportOptions& options);
+    // A dry run of a file in the blob store (HTTP dry runs are spooled there, not held in memory).
+    Result<ImportOutcome> dryRunStored(const Tenant& tenant, const std::string& fileKey, const FeedImportOptions& options);
     // Runs an import whose file is in the blob store (queued push uploads; the worker calls this).
     Result<ImportOutcome> runStored(const Tenant& tenant, FeedImportRecord record, bool force = false);
     // Applies a held import; refuses one that is not held.

@@ -307,23 +307,37 @@ void FeedRoutes::validateFeed(const httplib::Request& request, httplib::Response
     if (!tenant) return sendError(response, tenant.error());
     auto options = parseFeedOptions(request);
     if (!options) return sendError(response, options.error());
-    std::string body;
+    // Spooled to the (encrypted) blob store and read back, as an upload is: memory stays
+    // bounded whatever the file's size. The spooled copy is removed afterwards, whatever happens.
+    std::string key = "validate-" + randomUploadId() + ".csv";
+    struct Spool {
+        BlobStore& files;
+        std::string key;
+        ~Spool() { (void)files.remove(key); }
+    } spool{files_, key};
+    auto writer = files_.create(key);
+    if (!writer) return sendError(response, writer.error());
+    size_t received = 0;
+    Status writeStatus;
     bool tooLarge = false;
-    reader([&](const char* data, size_t length) {
-        if (body.size() + length > options_.maxValidateBytes) {
+    bool complete = reader([&](const char* data, size_t length) {
+        received += length;
+        if (received > options_.maxUploadBytes) {
             tooLarge = true;
             return false;
         }
-        body.append(data, length);
-        return true;
+        writeStatus = (*writer)->write(std::string_view(data, length));
+        return writeStatus.ok();
     });
     if (tooLarge) {
-        sendError(response, Error::resourceExhausted("a dry run over HTTP takes at most " + std::to_string(options_.maxValidateBytes) +
-                                                     " bytes; use `svc-server feed validate` for larger files"));
+        sendError(response, Error::resourceExhausted("the file is larger than " + std::to_string(options_.maxUploadBytes) + " bytes"));
         response.status = 413;
         return;
     }
-    auto outcome = imports_.dryRunBytes(*tenant, std::move(body), *options);
+    if (!writeStatus) return sendError(response, writeStatus.error());
+    if (!complete) return sendError(response, Error::invalidArgument("the upload was interrupted"));
+    if (auto status = (*writer)->commit(); !status) return sendError(response, status.error());
+    auto outcome = imports_.dryRunStored(*tenant, key, *options);
     if (!outcome) return sendError(response, outcome.error());
     bool held = exceedsDeleteShare(outcome->report, options->delta, tenant->maxDeleteShare);
     sendJson(response, dryRunJson(outcome->report, options->delta, held));

@@ -16,7 +16,6 @@ namespace svc {
 struct FeedRoutesOptions {
     int64_t uploadUrlLifetimeSeconds = 3600;
     size_t maxUploadBytes = size_t{2} << 30;     // 2 GiB
-    size_t maxValidateBytes = size_t{64} << 20;  // dry runs over HTTP are read into memory
 };
 
 class FeedRoutes {

@@ -410,6 +410,10 @@ TEST_CASE("dry run over HTTP reports what would change and changes nothing") {
     CHECK(fixture.graphqlProduct("C")["name"] == "Item C");
     auto history = json::parse(fixture.server.client().Get("/feeds/imports", fixture.credentials())->body);
     CHECK(history["imports"].size() == 1);
+    // The body was spooled to the data dir (not held in memory) and the spool is gone again.
+    for (const auto& entry : std::filesystem::directory_iterator(fixture.dir.path() + "/uploads")) {
+        CHECK(entry.path().filename().string().rfind("validate-", 0) != 0);
+    }
 
     auto badOption = fixture.server.client().Post("/feeds/validate?delta=maybe", fixture.credentials(), csv, "text/csv");
     CHECK(badOption->status == 400);
