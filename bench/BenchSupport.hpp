@@ -2,8 +2,13 @@
 // Helpers shared by the benchmark programs in bench/: failures, Ctrl-C, number and table
 // formatting, files, PATH lookup and the temporary directory. Header-only: each bench is
 // one program (bench/CMakeLists.txt builds every bench/*.cpp).
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <cstdint>
 #include <cstdio>
@@ -102,6 +107,34 @@ inline std::string commandLine(const std::vector<std::string>& argv) {
         line += arg;
     }
     return line;
+}
+
+inline std::string describeStatus(int status) {
+    if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) return "was killed by signal " + std::to_string(WTERMSIG(status));
+    return "stopped (status " + std::to_string(status) + ")";
+}
+
+// Starts argv[0] with the arguments: stdin from `stdinPath`, stdout and stderr into files,
+// `extraEnv` ("NAME=value") added to the environment. The caller waits for it.
+inline pid_t spawn(const std::string& step, const std::vector<std::string>& argv, const std::string& outPath,
+                   const std::string& errPath, const std::vector<std::string>& extraEnv = {},
+                   const std::string& stdinPath = "/dev/null") {
+    std::vector<char*> args;
+    for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+    args.push_back(nullptr);
+    pid_t pid = ::fork();
+    if (pid < 0) throw StepFailure(step + ": fork failed: " + std::strerror(errno));
+    if (pid == 0) {
+        int in = ::open(stdinPath.c_str(), O_RDONLY);
+        int out = ::open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int err = ::open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (in < 0 || out < 0 || err < 0 || ::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0) _exit(126);
+        for (const auto& assignment : extraEnv) ::putenv(const_cast<char*>(assignment.c_str()));
+        ::execv(args[0], args.data());
+        _exit(127);
+    }
+    return pid;
 }
 
 // Removed at the end unless kept (--keep); `program` names the bench in its messages.

@@ -477,23 +477,11 @@ ChildRun runChild(const std::string& step, const std::vector<std::string>& argv,
                   const std::string& stdinPath = "/dev/null") {
     std::string tag = workDir + "/" + step;
     std::string outPath = tag + ".stdout", errPath = tag + ".stderr";
-    std::vector<char*> args;
-    for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-    args.push_back(nullptr);
 
     // Let the previous step's dirty pages reach the disk before the clock starts, so no step pays for another.
     ::sync();
     auto started = std::chrono::steady_clock::now();
-    pid_t pid = ::fork();
-    if (pid < 0) throw StepFailure(step + ": fork failed: " + std::strerror(errno));
-    if (pid == 0) {
-        int in = ::open(stdinPath.c_str(), O_RDONLY);
-        int out = ::open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int err = ::open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (in < 0 || out < 0 || err < 0 || ::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0) _exit(126);
-        ::execv(args[0], args.data());
-        _exit(127);
-    }
+    pid_t pid = spawn(step, argv, outPath, errPath, {}, stdinPath);
     int status = 0;
     struct rusage usage {};
     bool forwarded = false;
@@ -514,8 +502,7 @@ ChildRun runChild(const std::string& step, const std::vector<std::string>& argv,
     run.err = readWholeFile(errPath);
     bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (!ok) {
-        std::string how = WIFEXITED(status) ? "exited with status " + std::to_string(WEXITSTATUS(status))
-                                            : "was killed by signal " + std::to_string(WTERMSIG(status));
+        std::string how = describeStatus(status);
         if (WIFEXITED(status) && WEXITSTATUS(status) == 127) how += " (could not execute " + argv[0] + ")";
         std::string message = step + " failed: `" + commandLine(argv) + "` " + how;
         std::string tail = lastLines(run.err, 10);

@@ -68,12 +68,6 @@ void writeWholeFile(const std::string& path, const std::string& text) {
 
 std::string firstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
 
-std::string describeStatus(int status) {
-    if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
-    if (WIFSIGNALED(status)) return "was killed by signal " + std::to_string(WTERMSIG(status));
-    return "stopped (status " + std::to_string(status) + ")";
-}
-
 void sleepMs(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -84,25 +78,6 @@ struct ChildRun {
     std::string out;
     std::string err;
 };
-
-pid_t spawn(const std::string& step, const std::vector<std::string>& argv, const std::string& outPath,
-            const std::string& errPath, const std::vector<std::string>& extraEnv = {}) {
-    std::vector<char*> args;
-    for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-    args.push_back(nullptr);
-    pid_t pid = ::fork();
-    if (pid < 0) throw StepFailure(step + ": fork failed: " + std::strerror(errno));
-    if (pid == 0) {
-        int in = ::open("/dev/null", O_RDONLY);
-        int out = ::open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int err = ::open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (in < 0 || out < 0 || err < 0 || ::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0) _exit(126);
-        for (const auto& assignment : extraEnv) ::putenv(const_cast<char*>(assignment.c_str()));
-        ::execv(args[0], args.data());
-        _exit(127);
-    }
-    return pid;
-}
 
 // okStatus: the exit status that counts as success (wrk -v exits with 1 after printing its version).
 ChildRun runChild(const std::string& step, const std::vector<std::string>& argv, const std::string& workDir,

@@ -122,7 +122,6 @@ void ApiServer::registerRoutes() {
         auto length = parseInt64(request.get_header_value("Content-Length"));
         if (length && static_cast<size_t>(*length) > options_.maxRequestBytes) {
             sendError(response, Error::resourceExhausted("the request body is larger than " + std::to_string(options_.maxRequestBytes) + " bytes"));
-            response.status = 413;
             return httplib::Server::HandlerResponse::Handled;
         }
         return httplib::Server::HandlerResponse::Unhandled;
@@ -214,10 +213,9 @@ void ApiServer::serveGraphql(const httplib::Request& request, httplib::Response&
     auto sendRequestError = [&](int status, const std::string& message) {
         response.status = status;
         nlohmann::json body{{"errors", {{{"message", message}}}}};
-        response.set_content(body.dump(), mediaType == GraphqlMediaType::GraphqlResponseJson ? kGraphqlResponseJson : "application/json");
+        response.set_content(body.dump(), graphqlContentType(mediaType.value_or(GraphqlMediaType::Json)));
     };
     if (!mediaType) {
-        mediaType = GraphqlMediaType::Json;
         return sendRequestError(406, std::string("Accept: the response is application/json or ") + kGraphqlResponseJson);
     }
     bool isGet = request.method == "GET";
@@ -234,9 +232,7 @@ void ApiServer::serveGraphql(const httplib::Request& request, httplib::Response&
     auto result = graphql_.execute(*parsed, tenant);
     response.status = graphqlStatusFor(result.outcome, *mediaType);
     if (result.outcome == graphql::GraphqlResponse::Outcome::NotAQuery) response.set_header("Allow", "POST");
-    response.set_content(graphqlBodyFor(result, *mediaType),
-                         *mediaType == GraphqlMediaType::GraphqlResponseJson ? std::string(kGraphqlResponseJson) + "; charset=utf-8"
-                                                                            : "application/json; charset=utf-8");
+    response.set_content(graphqlBodyFor(result, *mediaType), graphqlContentType(*mediaType));
 }
 
 void ApiServer::serveDemo(const httplib::Request& request, httplib::Response& response) {

@@ -189,11 +189,7 @@ void FeedRoutes::receiveUpload(const httplib::Request& request, httplib::Respons
         }
     }
     auto declaredLength = parseInt64(request.get_header_value("Content-Length"));
-    if (declaredLength && static_cast<size_t>(*declaredLength) > options_.maxUploadBytes) {
-        sendError(response, Error::resourceExhausted("the file is larger than " + std::to_string(options_.maxUploadBytes) + " bytes"));
-        response.status = 413;
-        return;
-    }
+    if (declaredLength && static_cast<size_t>(*declaredLength) > options_.maxUploadBytes) return sendError(response, fileTooLarge());
     if (auto status = history_.consumeUpload(uploadId, clock_.nowSeconds()); !status) return sendError(response, status.error());
 
     FeedImportRecord record;
@@ -218,34 +214,14 @@ void FeedRoutes::receiveUpload(const httplib::Request& request, httplib::Respons
         sendError(response, error);
     };
 
-    auto writer = files_.create(record.fileKey);
-    if (!writer) return failUpload(writer.error());
-    size_t received = 0;
-    Status writeStatus;
-    bool tooLarge = false;
-    bool complete = reader([&](const char* data, size_t length) {
-        received += length;
-        if (received > options_.maxUploadBytes) {
-            tooLarge = true;
-            return false;
-        }
-        writeStatus = (*writer)->write(std::string_view(data, length));
-        return writeStatus.ok();
-    });
-    if (tooLarge) {
-        failUpload(Error::resourceExhausted("the file is larger than " + std::to_string(options_.maxUploadBytes) + " bytes"));
-        response.status = 413;
-        return;
-    }
-    if (!writeStatus) return failUpload(writeStatus.error());
-    if (!complete) return failUpload(Error::invalidArgument("the upload was interrupted"));
     // Durable before acknowledged: the import runs later from this stored copy.
-    if (auto status = (*writer)->commit(); !status) return failUpload(status.error());
+    auto received = storeBody(record.fileKey, reader);
+    if (!received) return failUpload(received.error());
     record.status = ImportStatus::Queued;
     auto id = history_.queueUploadedFile(uploadId, record);
     if (!id) return sendError(response, id.error());
     worker_.notify();
-    sendJson(response, {{"importId", *id}, {"status", "queued"}, {"bytes", received}});
+    sendJson(response, {{"importId", *id}, {"status", "queued"}, {"bytes", *received}});
 }
 
 void FeedRoutes::listImports(const httplib::Request& request, httplib::Response& response) {
@@ -302,6 +278,32 @@ void FeedRoutes::discardImport(const httplib::Request& request, httplib::Respons
     sendJson(response, importRecordJson(*record, false));
 }
 
+Error FeedRoutes::fileTooLarge() const {
+    return Error::resourceExhausted("the file is larger than " + std::to_string(options_.maxUploadBytes) + " bytes");
+}
+
+Result<size_t> FeedRoutes::storeBody(const std::string& key, const httplib::ContentReader& reader) {
+    auto writer = files_.create(key);
+    if (!writer) return writer.error();
+    size_t received = 0;
+    Status writeStatus;
+    bool tooLarge = false;
+    bool complete = reader([&](const char* data, size_t length) {
+        received += length;
+        if (received > options_.maxUploadBytes) {
+            tooLarge = true;
+            return false;
+        }
+        writeStatus = (*writer)->write(std::string_view(data, length));
+        return writeStatus.ok();
+    });
+    if (tooLarge) return fileTooLarge();
+    if (!writeStatus) return writeStatus.error();
+    if (!complete) return Error::invalidArgument("the upload was interrupted");
+    if (auto status = (*writer)->commit(); !status) return status.error();
+    return received;
+}
+
 void FeedRoutes::validateFeed(const httplib::Request& request, httplib::Response& response, const httplib::ContentReader& reader) {
     auto tenant = authenticateTenant(request, tenants_);
     if (!tenant) return sendError(response, tenant.error());
@@ -315,28 +317,7 @@ void FeedRoutes::validateFeed(const httplib::Request& request, httplib::Response
         std::string key;
         ~Spool() { (void)files.remove(key); }
     } spool{files_, key};
-    auto writer = files_.create(key);
-    if (!writer) return sendError(response, writer.error());
-    size_t received = 0;
-    Status writeStatus;
-    bool tooLarge = false;
-    bool complete = reader([&](const char* data, size_t length) {
-        received += length;
-        if (received > options_.maxUploadBytes) {
-            tooLarge = true;
-            return false;
-        }
-        writeStatus = (*writer)->write(std::string_view(data, length));
-        return writeStatus.ok();
-    });
-    if (tooLarge) {
-        sendError(response, Error::resourceExhausted("the file is larger than " + std::to_string(options_.maxUploadBytes) + " bytes"));
-        response.status = 413;
-        return;
-    }
-    if (!writeStatus) return sendError(response, writeStatus.error());
-    if (!complete) return sendError(response, Error::invalidArgument("the upload was interrupted"));
-    if (auto status = (*writer)->commit(); !status) return sendError(response, status.error());
+    if (auto stored = storeBody(key, reader); !stored) return sendError(response, stored.error());
     auto outcome = imports_.dryRunStored(*tenant, key, *options);
     if (!outcome) return sendError(response, outcome.error());
     bool held = exceedsDeleteShare(outcome->report, options->delta, tenant->maxDeleteShare);

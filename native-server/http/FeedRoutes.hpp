@@ -39,6 +39,10 @@ private:
     void confirmImport(const httplib::Request& request, httplib::Response& response);
     void discardImport(const httplib::Request& request, httplib::Response& response);
     void validateFeed(const httplib::Request& request, httplib::Response& response, const httplib::ContentReader& reader);
+    // Streams the request body into the blob store under `key` (at most maxUploadBytes) and
+    // commits it; the bytes received, or why not (too large, interrupted, storage).
+    Result<size_t> storeBody(const std::string& key, const httplib::ContentReader& reader);
+    Error fileTooLarge() const;
 
     TenantService& tenants_;
     FeedImportStore& history_;

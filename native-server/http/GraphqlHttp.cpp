@@ -26,6 +26,10 @@ std::optional<GraphqlMediaType> negotiateGraphqlMediaType(const std::string& acc
     return graphqlQuality >= jsonQuality ? GraphqlMediaType::GraphqlResponseJson : GraphqlMediaType::Json;
 }
 
+std::string graphqlContentType(GraphqlMediaType mediaType) {
+    return std::string(mediaType == GraphqlMediaType::GraphqlResponseJson ? kGraphqlResponseJson : "application/json") + "; charset=utf-8";
+}
+
 bool isJsonContentType(const std::string& contentType) {
     auto parameters = splitList(contentType, ';');
     if (parameters.empty() || toLower(parameters.front()) != "application/json") return false;

@@ -18,6 +18,9 @@ inline constexpr const char* kGraphqlResponseJson = "application/graphql-respons
 // clients that predate the GraphQL media type); nullopt when neither is acceptable (406).
 std::optional<GraphqlMediaType> negotiateGraphqlMediaType(const std::string& accept);
 
+// The Content-Type header of a response in that media type (UTF-8).
+std::string graphqlContentType(GraphqlMediaType mediaType);
+
 // True for application/json with or without parameters (charset must be utf-8 if given).
 bool isJsonContentType(const std::string& contentType);
 

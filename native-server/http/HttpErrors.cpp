@@ -13,7 +13,8 @@ int httpStatusFor(ErrorCode code) {
         case ErrorCode::PermissionDenied: return 403;
         case ErrorCode::NotFound: return 404;
         case ErrorCode::AlreadyExists: return 409;
-        case ErrorCode::ResourceExhausted: return 429;
+        // Every limit the HTTP API enforces is a body size (there is no rate limit yet).
+        case ErrorCode::ResourceExhausted: return 413;
         case ErrorCode::Unavailable: return 503;
         case ErrorCode::Internal: return 500;
     }

@@ -75,8 +75,7 @@ public:
             if (reachesItself(fragment.name, fragment.selectionSet, path, spreads)) {
                 inCycle.insert(path.begin(), path.end());
                 // At the spreads that close the cycle, in order (as graphql-js).
-                report("FragmentCycle", "Fragment cycles not allowed", spreads.front(), "");
-                errors_.back().locations = spreads;
+                reportAt("FragmentCycle", "Fragment cycles not allowed", spreads, "");
             }
         }
         std::map<std::string, SourceLocation> fragmentNames;
@@ -137,10 +136,17 @@ private:
     // `earlier`: the other place of a conflict (listed first, as graphql-js does).
     void report(const std::string& type, const std::string& detail, SourceLocation location, const std::string& path,
                 std::optional<SourceLocation> earlier = std::nullopt) {
+        std::vector<SourceLocation> locations;
+        if (earlier) locations.push_back(*earlier);
+        locations.push_back(location);
+        reportAt(type, detail, std::move(locations), path);
+    }
+
+    // The same with every place the error involves, in the order graphql-js lists them.
+    void reportAt(const std::string& type, const std::string& detail, std::vector<SourceLocation> locations, const std::string& path) {
         GraphqlError error;
         error.message = "Validation error of type " + type + ": " + detail + (path.empty() ? "" : " @ '" + path + "'");
-        if (earlier) error.locations.push_back(*earlier);
-        error.locations.push_back(location);
+        error.locations = std::move(locations);
         error.errorType = "ValidationError";
         errors_.push_back(std::move(error));
     }
@@ -304,8 +310,9 @@ private:
             usedVariables_.insert(value->text);
             if (!definedVariables_.count(value->text)) {
                 // Where it is used, then the operation that lacks it (as graphql-js).
-                report("UndefinedVariable", "Undefined variable " + value->text, value->location, "");
-                if (currentOperation_) errors_.back().locations.push_back(currentOperation_->location);
+                std::vector<SourceLocation> locations = {value->location};
+                if (currentOperation_) locations.push_back(currentOperation_->location);
+                reportAt("UndefinedVariable", "Undefined variable " + value->text, std::move(locations), "");
             }
         }
         for (const auto& item : value->list) checkValueVariables(item);
@@ -413,13 +420,7 @@ private:
             locations.insert(locations.end(), chainB.begin(), chainB.end());
             std::string pair;
             for (const auto& location : locations) pair += std::to_string(location.line) + ":" + std::to_string(location.column) + " ";
-            if (reportedConflicts_.insert(pair).second) {
-                GraphqlError error;
-                error.message = "Validation error of type FieldsConflict: " + prefix + key + ": " + reason;
-                error.locations = std::move(locations);
-                error.errorType = "ValidationError";
-                errors_.push_back(std::move(error));
-            }
+            if (reportedConflicts_.insert(pair).second) reportAt("FieldsConflict", prefix + key + ": " + reason, std::move(locations), "");
             return;
         }
         if (a.field->selectionSet.empty() || b.field->selectionSet.empty()) return;
