@@ -1,5 +1,10 @@
 #include "app/DemoSetup.hpp"
 
+#include <map>
+#include <vector>
+
+#include "sets/SetJson.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,7 +16,67 @@
 
 namespace svc {
 
-Result<DemoSetupResult> setupDemo(SqliteStorage& storage, FeedImportService& imports, const std::string& dataDir) {
+namespace {
+
+// Custom sets of the demo: one look per department, made of the first article of each
+// category listed (the generated catalog always has them), plus photo sets tagged for
+// the landing pages.
+Status addDemoSets(SqliteStorage& storage, const Tenant& tenant) {
+    struct Look {
+        const char* id;
+        const char* title;
+        const char* description;
+        std::vector<std::string> tags;
+        std::vector<std::string> categories;
+    };
+    const std::vector<Look> looks = {
+        {"demo-look-city", "City weekend", "A relaxed look for a weekend in town.", {"women", "casual", "summer"},
+         {"Women > Clothing > Blouses", "Women > Clothing > Jeans", "Women > Shoes > Sneakers", "Women > Accessories > Bags"}},
+        {"demo-look-autumn", "Autumn layers", "Warm layers for cooler days.", {"men", "autumn"},
+         {"Men > Clothing > Sweaters", "Men > Clothing > Chinos", "Men > Shoes > Boots", "Men > Accessories > Belts"}},
+    };
+    std::map<std::string, Product> firstOfCategory;
+    auto status = storage.catalog().forEachLiveProduct(tenant.id, [&](Product&& product) {
+        if (product.available() && !product.categoryPaths.empty()) firstOfCategory.try_emplace(product.categoryPaths.front(), std::move(product));
+    });
+    if (!status) return status;
+    SetFile file;
+    for (const auto& look : looks) {
+        CustomSet set{look.id, look.title, look.description, look.tags, {}, {}};
+        PhotoSet photo{std::string(look.id) + "-photo", look.title, look.tags, {}};
+        for (const auto& category : look.categories) {
+            auto found = firstOfCategory.find(category);
+            if (found == firstOfCategory.end()) continue;
+            set.skus.push_back(found->second.mainSku);
+            if (!found->second.image.empty()) {
+                set.images.push_back(found->second.image);
+                photo.images.push_back(found->second.image);
+            }
+        }
+        if (set.skus.empty()) continue;
+        file.customSets.push_back(std::move(set));
+        if (!photo.images.empty()) file.photoSets.push_back(std::move(photo));
+    }
+    return storage.content().importFile(tenant.id, file);
+}
+
+Status installContentPool(SqliteStorage& storage, const std::string& contentPoolFile) {
+    auto existing = storage.content().templates();
+    if (!existing) return existing.error();
+    if (!existing->empty()) return {};
+    std::ifstream in(contentPoolFile, std::ios::binary);
+    if (!in) return Error::notFound("content pool: cannot read " + contentPoolFile);
+    std::stringstream text;
+    text << in.rdbuf();
+    auto file = setFileFromJson(text.str());
+    if (!file) return Error::invalidArgument(contentPoolFile + ": " + file.error().message);
+    return storage.content().importFile(std::nullopt, *file);
+}
+
+}  // namespace
+
+Result<DemoSetupResult> setupDemo(SqliteStorage& storage, FeedImportService& imports, const std::string& dataDir,
+                                  const std::string& contentPoolFile) {
     namespace fs = std::filesystem;
     fs::path demoDir = fs::path(dataDir) / "demo";
     fs::path tenantFile = demoDir / "tenant.json";
@@ -40,6 +105,9 @@ Result<DemoSetupResult> setupDemo(SqliteStorage& storage, FeedImportService& imp
     auto outcome = imports.importFile(*tenant, summary->feedPath, FeedImportOptions{}, "demo");
     if (!outcome) return outcome.error();
     if (outcome->record.status != ImportStatus::Applied) return Error::internal("demo import: " + outcome->record.message);
+
+    if (auto status = installContentPool(storage, contentPoolFile); !status) return status.error();
+    if (auto status = addDemoSets(storage, *tenant); !status) return status.error();
 
     std::ofstream out(tenantFile, std::ios::trunc);
     out << nlohmann::json{{"apiId", tenant->apiId}, {"name", tenant->name}}.dump(2) << "\n";

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <iostream>
 #include <optional>
 #include <thread>
@@ -17,7 +19,9 @@
 #include "security/ServerKeys.hpp"
 #include "store/EncryptedFileBlobStore.hpp"
 #include "http/ApiServer.hpp"
+#include "sets/SetJson.hpp"
 #include "store/SqliteStorage.hpp"
+#include "tenant/SecretHasher.hpp"
 #include "tenant/TenantService.hpp"
 
 namespace svc {
@@ -104,6 +108,9 @@ struct DataDirContext {
         context.files = std::make_unique<EncryptedFileBlobStore>(dataDir + "/uploads", context.keys->fileEncryptionKey());
         context.imports = std::make_unique<FeedImportService>(context.storage->catalog(), context.storage->imports(), *context.files,
                                                                context.storage->clock());
+        // A running server learns of this process's imports through the content generation.
+        SqliteStorage* shared = context.storage.get();
+        context.imports->setAppliedListener([shared](int64_t tenantId) { (void)shared->content().bumpGeneration(tenantId); });
         return context;
     }
 
@@ -218,6 +225,38 @@ int runCli(int argc, char** argv) {
     auto* demoSetup = demoCommand->add_subcommand("setup", "Create the demo tenant, generate the demo catalog and import it");
     demoSetup->add_option("--data-dir", dataDir, "Data directory")->required();
 
+    auto* setsCommand = app.add_subcommand("sets", "A tenant's custom sets and photo sets");
+    setsCommand->require_subcommand(1);
+    std::string setsFile, setId, setKind = "custom";
+    auto* setsImport = setsCommand->add_subcommand("import", "Create or replace the sets of a JSON file ({\"customSets\": [...], \"photoSets\": [...]}); all or nothing");
+    setsImport->add_option("FILE", setsFile, "JSON file")->required();
+    auto* setsList = setsCommand->add_subcommand("list", "The tenant's sets as JSON (the import format)");
+    auto* setsDelete = setsCommand->add_subcommand("delete", "Delete one set");
+    setsDelete->add_option("--kind", setKind, "custom or photo")->check(CLI::IsMember({"custom", "photo"}));
+    setsDelete->add_option("ID", setId, "The set's id")->required();
+    for (auto* command : {setsImport, setsList, setsDelete}) {
+        command->add_option("--data-dir", dataDir, "Data directory")->required();
+        command->add_option("--api-id", apiId, "The tenant's API ID")->required();
+    }
+    auto* poolCommand = app.add_subcommand("content-pool", "The operator's set templates, shared by every tenant");
+    poolCommand->require_subcommand(1);
+    auto* poolImport = poolCommand->add_subcommand("import", "Create or replace the templates of a JSON file ({\"templates\": [...]}); all or nothing");
+    poolImport->add_option("FILE", setsFile, "JSON file")->required();
+    auto* poolList = poolCommand->add_subcommand("list", "The templates as JSON (the import format)");
+    auto* poolDelete = poolCommand->add_subcommand("delete", "Delete one template");
+    poolDelete->add_option("ID", setId, "The template's id")->required();
+    auto* operatorCommand = app.add_subcommand("operator-key", "Keys for the operator's HTTP endpoints (Authorization: Bearer <key>)");
+    operatorCommand->require_subcommand(1);
+    std::string keyName;
+    auto* keyCreate = operatorCommand->add_subcommand("create", "Create a key; prints it once (only its hash is stored)");
+    keyCreate->add_option("NAME", keyName, "Who or what uses the key")->required();
+    auto* keyList = operatorCommand->add_subcommand("list", "The keys' names");
+    auto* keyDelete = operatorCommand->add_subcommand("delete", "Revoke a key");
+    keyDelete->add_option("NAME", keyName, "The key's name")->required();
+    for (auto* command : {poolImport, poolList, poolDelete, keyCreate, keyList, keyDelete}) {
+        command->add_option("--data-dir", dataDir, "Data directory")->required();
+    }
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -300,8 +339,80 @@ int runCli(int argc, char** argv) {
         print(importRecordJson(**record, true));
         return 0;
     }
+    if (setsImport->parsed() || poolImport->parsed()) {
+        std::ifstream in(setsFile, std::ios::binary);
+        if (!in) return fail(Error::notFound("FILE: cannot read " + setsFile));
+        std::stringstream text;
+        text << in.rdbuf();
+        auto file = setFileFromJson(text.str());
+        if (!file) return fail(Error::invalidArgument(setsFile + ": " + file.error().message));
+        std::optional<int64_t> tenantId;
+        if (setsImport->parsed()) {
+            auto tenant = context->tenant(apiId);
+            if (!tenant) return fail(tenant.error());
+            tenantId = tenant->id;
+        }
+        if (auto status = storage.content().importFile(tenantId, *file); !status) return fail(status.error());
+        print({{"templates", file->templates.size()}, {"customSets", file->customSets.size()}, {"photoSets", file->photoSets.size()}});
+        return 0;
+    }
+    if (setsList->parsed() || setsDelete->parsed()) {
+        auto tenant = context->tenant(apiId);
+        if (!tenant) return fail(tenant.error());
+        if (setsDelete->parsed()) {
+            auto removed = storage.content().deleteSet(tenant->id, setKind == "photo" ? SetKind::Photo : SetKind::Custom, setId);
+            if (!removed) return fail(removed.error());
+            if (!*removed) return fail(Error::notFound("ID: no " + setKind + " set " + setId));
+            return 0;
+        }
+        auto custom = storage.content().customSets(tenant->id);
+        if (!custom) return fail(custom.error());
+        auto photo = storage.content().photoSets(tenant->id);
+        if (!photo) return fail(photo.error());
+        auto customJson = nlohmann::ordered_json::array();
+        for (const auto& set : *custom) customJson.push_back(nlohmann::ordered_json::parse(toJson(set).dump()));
+        auto photoJson = nlohmann::ordered_json::array();
+        for (const auto& set : *photo) photoJson.push_back(nlohmann::ordered_json::parse(toJson(set).dump()));
+        print({{"customSets", customJson}, {"photoSets", photoJson}});
+        return 0;
+    }
+    if (poolList->parsed() || poolDelete->parsed()) {
+        if (poolDelete->parsed()) {
+            auto removed = storage.content().deleteTemplate(setId);
+            if (!removed) return fail(removed.error());
+            if (!*removed) return fail(Error::notFound("ID: no template " + setId));
+            return 0;
+        }
+        auto templates = storage.content().templates();
+        if (!templates) return fail(templates.error());
+        auto list = nlohmann::ordered_json::array();
+        for (const auto& setTemplate : *templates) list.push_back(nlohmann::ordered_json::parse(toJson(setTemplate).dump()));
+        print({{"templates", list}});
+        return 0;
+    }
+    if (keyCreate->parsed()) {
+        if (keyName.empty() || keyName.size() > 64) return fail(Error::invalidArgument("NAME: 1 to 64 characters"));
+        std::string key = randomSecret();
+        if (auto status = storage.operatorKeys().addOperatorKey({keyName, SecretHasher::hash(key)}); !status) return fail(status.error());
+        print({{"name", keyName}, {"key", key}});
+        return 0;
+    }
+    if (keyList->parsed() || keyDelete->parsed()) {
+        if (keyDelete->parsed()) {
+            auto removed = storage.operatorKeys().removeOperatorKey(keyName);
+            if (!removed) return fail(removed.error());
+            if (!*removed) return fail(Error::notFound("NAME: no operator key " + keyName));
+            return 0;
+        }
+        auto keys = storage.operatorKeys().operatorKeys();
+        if (!keys) return fail(keys.error());
+        auto names = nlohmann::ordered_json::array();
+        for (const auto& key : *keys) names.push_back(key.name);
+        print({{"keys", names}});
+        return 0;
+    }
     if (demoSetup->parsed()) {
-        auto result = setupDemo(storage, *context->imports, dataDir);
+        auto result = setupDemo(storage, *context->imports, dataDir, defaultAssetsDir() + "/content-pool/fashion.json");
         if (!result) return fail(result.error());
         print({{"apiId", result->apiId}, {"firstSku", result->firstSku},
                {"import", {{"rowsRead", result->report.rowsRead}, {"inserted", result->report.counts.inserted},

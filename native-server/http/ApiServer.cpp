@@ -45,7 +45,8 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
       loaderFiles_(StaticFiles::preloaded(options_.assetsDir + "/loader")),
       storage_(storage),
       tenants_(storage.tenants()),
-      recommendations_(storage.catalog()),
+      contentIndex_(storage.catalog(), storage.content(), &storage.events(), storage.clock(), options_.content),
+      recommendations_(contentIndex_),
       widgetContent_(recommendations_),
       cursors_(hmacCursorTags(keys.cursorSigningKey())),
       graphql_(recommendations_, cursors_),
@@ -54,7 +55,15 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
       imports_(storage.catalog(), storage.imports(), files_, storage.clock()),
       worker_(imports_, storage.imports(), storage.tenants(), storage.clock()),
       feedRoutes_(tenants_, storage.imports(), imports_, files_, signer_, worker_, storage.clock(), options_.feeds,
-                  [this](const httplib::Request& request) { return baseUrl(request); }) {
+                  [this](const httplib::Request& request) { return baseUrl(request); }),
+      eventRoutes_(tenants_, storage.events(), storage.clock(), options_.events),
+      setRoutes_(tenants_, storage.content(), storage.operatorKeys(), contentIndex_) {
+    // Content is rebuilt after every applied import; the generation tells other processes too.
+    imports_.setAppliedListener([this, &storage](int64_t tenantId) {
+        (void)storage.content().bumpGeneration(tenantId);
+        contentIndex_.contentChanged(tenantId);
+    });
+    contentIndex_.start();
     // Defaults of Debian's cpp-httplib cost ~44 ms per keep-alive request (Nagle plus
     // delayed ACK) and close connections after 5 requests; see docs/adr/0005.
     server_.set_tcp_nodelay(true);
@@ -76,6 +85,7 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
 ApiServer::~ApiServer() {
     stop();
     worker_.stop();
+    contentIndex_.stop();
 }
 
 Result<int> ApiServer::bind() {
@@ -164,6 +174,8 @@ void ApiServer::registerRoutes() {
         response.status = 204;
     });
     feedRoutes_.registerOn(server_);
+    eventRoutes_.registerOn(server_);
+    setRoutes_.registerOn(server_);
     server_.Get("/demo", [](const httplib::Request&, httplib::Response& response) { response.set_redirect("/demo/"); });
     server_.Get("/demo/(.*)", [this](const httplib::Request& request, httplib::Response& response) { serveDemo(request, response); });
 }

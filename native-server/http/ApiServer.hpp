@@ -10,12 +10,15 @@
 #include "feed/ImportWorker.hpp"
 #include "feed/UploadSigner.hpp"
 #include "graphql/GraphqlService.hpp"
+#include "http/EventRoutes.hpp"
 #include "http/FeedRoutes.hpp"
 #include "http/Metrics.hpp"
 #include "http/StaticFiles.hpp"
 #include "security/ServerKeys.hpp"
 #include "store/EncryptedFileBlobStore.hpp"
+#include "recommend/ContentIndex.hpp"
 #include "recommend/RecommendationService.hpp"
+#include "http/SetRoutes.hpp"
 #include "recommend/WidgetContentService.hpp"
 #include "store/SqliteStorage.hpp"
 #include "tenant/TenantService.hpp"
@@ -29,6 +32,8 @@ struct ServerOptions {
     std::string assetsDir;  // holds sdk/, loader/, web-demo/
     int threads = 64;
     FeedRoutesOptions feeds;
+    EventRoutesOptions events;
+    ContentIndexOptions content;
     size_t maxRequestBytes = size_t{8} << 20;  // every route but the streaming feed routes
 };
 
@@ -42,6 +47,7 @@ public:
     void run();
     void stop();
     int port() const { return port_; }
+    ContentIndex& contentIndex() { return contentIndex_; }
 
 private:
     void registerRoutes();
@@ -58,6 +64,7 @@ private:
     StaticFiles loaderFiles_;
     SqliteStorage& storage_;
     TenantService tenants_;
+    ContentIndex contentIndex_;
     RecommendationService recommendations_;
     WidgetContentService widgetContent_;
     graphql::CursorCodec cursors_;
@@ -67,6 +74,8 @@ private:
     FeedImportService imports_;
     ImportWorker worker_;
     FeedRoutes feedRoutes_;
+    EventRoutes eventRoutes_;  // before server_: its writer outlives every request
+    SetRoutes setRoutes_;
     Metrics metrics_;
     httplib::Server server_;
     int port_ = 0;

@@ -61,6 +61,37 @@ CREATE TABLE feed_uploads (
     import_id INTEGER REFERENCES feed_imports(id)
 );
 )sql"},
+        // Curated content: the operator's set templates (shared by every tenant), each tenant's
+        // custom and photo sets, kept as their validated JSON (sets/SetJson) so a field added
+        // later needs no migration. Operator keys authenticate the authoring endpoints.
+        {2, R"sql(
+CREATE TABLE set_templates (
+    id TEXT PRIMARY KEY,
+    definition TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+);
+CREATE TABLE custom_sets (
+    tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+    kind TEXT NOT NULL CHECK (kind IN ('custom', 'photo')),
+    id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    definition TEXT NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (tenant_id, kind, id)
+);
+-- Bumped by every change a tenant's content depends on (imports, sets; tenant 0: the
+-- templates), by any process: servers poll it to rebuild their in-memory content.
+CREATE TABLE content_generations (
+    tenant_id INTEGER PRIMARY KEY,
+    generation INTEGER NOT NULL
+);
+CREATE TABLE operator_keys (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    key_hash TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+);
+)sql"},
     };
     return list;
 }
@@ -115,8 +146,50 @@ CREATE INDEX products_live_by_category ON products(primary_category) WHERE delet
     return list;
 }
 
+const std::vector<Migration>& eventMigrations() {
+    // One table for every event, so that one sequence orders purchases and widget events by
+    // arrival (attribution asks "did the interaction come before the order?").
+    static const std::vector<Migration> list = {
+        {1, R"sql(
+CREATE TABLE events (
+    sequence INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: readers keep it as a cursor
+    tenant_id INTEGER NOT NULL,
+    type TEXT NOT NULL CHECK (type IN ('purchase', 'view', 'click', 'add-to-cart')),
+    received_at INTEGER NOT NULL,                -- Unix seconds, the server's clock
+    cid TEXT,                                    -- the anonymous _svc_cid
+    order_id TEXT,                               -- purchases only
+    widget TEXT,
+    touchpoint TEXT,
+    sku TEXT,
+    set_id TEXT,
+    test_group TEXT,
+    variant TEXT,
+    client_time INTEGER,                         -- ms, the browser's clock as sent
+    CHECK ((type = 'purchase') = (order_id IS NOT NULL))
+);
+-- The deduplication of orders, across restarts; widget events (no order id) stay out of it.
+CREATE UNIQUE INDEX events_order_once ON events(tenant_id, order_id) WHERE order_id IS NOT NULL;
+CREATE INDEX events_purchases ON events(tenant_id, sequence) WHERE order_id IS NOT NULL;
+CREATE TABLE order_lines (
+    event INTEGER NOT NULL REFERENCES events(sequence),
+    line INTEGER NOT NULL,
+    sku TEXT NOT NULL,
+    amount INTEGER NOT NULL,
+    price INTEGER NOT NULL,                      -- gross unit price in cents
+    PRIMARY KEY (event, line)
+) WITHOUT ROWID;
+)sql"},
+    };
+    return list;
+}
+
 const std::vector<Migration>& migrationsOf(DatabaseKind kind) {
-    return kind == DatabaseKind::Main ? mainMigrations() : catalogMigrations();
+    switch (kind) {
+        case DatabaseKind::Main: return mainMigrations();
+        case DatabaseKind::Catalog: return catalogMigrations();
+        case DatabaseKind::Events: return eventMigrations();
+    }
+    return mainMigrations();
 }
 
 }  // namespace

@@ -8,7 +8,9 @@
 
 namespace svc {
 
-enum class DatabaseKind { Main, Catalog };
+// Events: <data-dir>/events.sqlite3, tracking events apart from svc.sqlite3 so that their
+// many small durable commits never wait behind imports' writes (docs/adr/0014).
+enum class DatabaseKind { Main, Catalog, Events };
 
 Status migrate(SqliteDatabase& db, DatabaseKind kind);
 int latestSchemaVersion(DatabaseKind kind);

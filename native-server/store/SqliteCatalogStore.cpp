@@ -533,18 +533,30 @@ Result<std::vector<Product>> SqliteCatalogStore::articleVariants(int64_t tenantI
     return readProducts(*query, clock_.nowSeconds(), *(*tenant)->propertyNames);
 }
 
-Result<std::vector<Product>> SqliteCatalogStore::availableInCategory(int64_t tenantId, const std::string& categoryPath,
-                                                                     size_t limit) {
-    auto tenant = reader(tenantId);
-    if (!tenant) return tenant.error();
-    std::lock_guard lock((*tenant)->mutex);
-    int64_t now = clock_.nowSeconds();
-    auto query = (*tenant)->db->prepare(std::string("SELECT ") + kProductColumns +
-                                        " FROM products WHERE primary_category = ? AND deleted = 0 AND stock > 0"
-                                        " AND last_seen_at >= ? ORDER BY main_sku, sku LIMIT ?");
+Status SqliteCatalogStore::forEachLiveProduct(int64_t tenantId, const std::function<void(Product&&)>& visit) {
+    // A connection of its own, closed afterwards: a long scan never blocks the reader, and
+    // an empty catalog keeps no connection open that would stop an initial load from
+    // leaving WAL mode (ADR 0012).
+    if (!std::filesystem::exists(pathFor(tenantId))) return {};
+    auto db = SqliteDatabase::open(pathFor(tenantId));
+    if (!db) return db.error();
+    {
+        std::lock_guard lock(readersMutex_);
+        if (auto status = migrate(**db, DatabaseKind::Catalog); !status) return status.error();
+    }
+    auto transaction = SqliteTransaction::begin(**db);  // one consistent read
+    if (!transaction) return transaction.error();
+    PropertySetNames propertyNames(**db);
+    auto query = (*db)->prepare(std::string("SELECT ") + kProductColumns + " FROM products WHERE deleted = 0 ORDER BY main_sku");
     if (!query) return query.error();
-    query->bind(1, categoryPath).bind(2, now - kAbsentAfterSeconds).bind(3, static_cast<int64_t>(limit));
-    return readProducts(*query, now, *(*tenant)->propertyNames);
+    int64_t now = clock_.nowSeconds();
+    while (true) {
+        auto row = query->step();
+        if (!row) return row.error();
+        if (!*row) break;
+        visit(readProduct(*query, now, propertyNames));
+    }
+    return {};
 }
 
 Result<CatalogStats> SqliteCatalogStore::stats(int64_t tenantId) {

@@ -26,7 +26,11 @@ Result<std::unique_ptr<SqliteStorage>> SqliteStorage::open(const std::string& da
     storage->tenants_ = std::make_unique<SqliteTenantStore>(*storage->main_, storage->mainMutex_);
     storage->imports_ = std::make_unique<SqliteFeedImportStore>(*storage->main_, storage->mainMutex_,
                                                                 (std::filesystem::path(dataDir) / "locks").string());
+    storage->content_ = std::make_unique<SqliteContentStore>(*storage->main_, storage->mainMutex_);
     storage->catalog_ = std::make_unique<SqliteCatalogStore>((std::filesystem::path(dataDir) / "catalog").string(), *clock);
+    auto events = SqliteEventStore::open((std::filesystem::path(dataDir) / "events.sqlite3").string());
+    if (!events) return events.error();
+    storage->events_ = std::move(*events);
     return storage;
 }
 

@@ -6,8 +6,10 @@
 
 #include "core/Clock.hpp"
 #include "store/SqliteCatalogStore.hpp"
+#include "store/SqliteContentStore.hpp"
 #include "store/SqliteFeedImportStore.hpp"
 #include "store/SqliteDatabase.hpp"
+#include "store/SqliteEventStore.hpp"
 #include "store/SqliteTenantStore.hpp"
 
 namespace svc {
@@ -20,6 +22,9 @@ public:
     TenantStore& tenants() { return *tenants_; }
     CatalogStore& catalog() { return *catalog_; }
     FeedImportStore& imports() { return *imports_; }
+    ContentStore& content() { return *content_; }
+    OperatorKeyStore& operatorKeys() { return *content_; }
+    EventStore& events() { return *events_; }
     const Clock& clock() const { return *clock_; }
 
 private:
@@ -29,6 +34,8 @@ private:
     std::unique_ptr<SqliteTenantStore> tenants_;
     std::unique_ptr<SqliteCatalogStore> catalog_;
     std::unique_ptr<SqliteFeedImportStore> imports_;
+    std::unique_ptr<SqliteContentStore> content_;
+    std::unique_ptr<SqliteEventStore> events_;  // events.sqlite3: its own file, so event commits never wait for imports
     std::unique_ptr<Clock> ownedClock_;
     const Clock* clock_ = nullptr;
 };

@@ -10,10 +10,48 @@ namespace svc::graphql {
 namespace {
 
 constexpr int64_t kMaxFirst = 100;
+constexpr size_t kMaxClusters = 8;        // positions of a complementary set
+constexpr size_t kMaxGeneratedSets = 10;  // sets generated per anchor for productSets and setCompose
+
+FieldDefinition deprecated(FieldDefinition field, std::string reason) {
+    field.deprecationReason = std::move(reason);
+    return field;
+}
+
+TypeDefinition enumType(std::string name, std::vector<std::string> values) {
+    TypeDefinition type;
+    type.kind = TypeDefinition::Kind::Enum;
+    type.name = std::move(name);
+    type.enumValues = std::move(values);
+    return type;
+}
+
+TypeDefinition inputType(std::string name, std::vector<ArgumentDefinition> fields) {
+    TypeDefinition type;
+    type.kind = TypeDefinition::Kind::InputObject;
+    type.name = std::move(name);
+    type.inputFields = std::move(fields);
+    return type;
+}
+
+std::vector<ArgumentDefinition> page(int64_t defaultFirst) {
+    return {argumentDef("first", "Int", defaultFirst), argumentDef("after", "String")};
+}
 
 Schema buildContentSchema() {
     Schema schema;
-    schema.addType(objectType("Query", {fieldDef("product", "Product", {argumentDef("id", "ID!")})}));
+    auto withInput = [](std::vector<ArgumentDefinition> arguments, const std::string& inputType) {
+        arguments.push_back(argumentDef("input", inputType + "!"));
+        return arguments;
+    };
+    schema.addType(objectType("Query", {
+        fieldDef("product", "Product", {argumentDef("id", "ID!")}),
+        fieldDef("productSets", "ProductSetConnection!", withInput(page(10), "ProductSetsQueryInput")),
+        fieldDef("setPhoto", "SetPhotoConnection!", withInput(page(10), "SetPhotoQueryInput")),
+        deprecated(fieldDef("customSet", "CustomSet", {argumentDef("id", "ID!")}), "use productSets"),
+        deprecated(fieldDef("setCompose", "SetComposeConnection!", withInput(page(5), "SetComposeQueryInput")),
+                   "use matchingProductClusters on product"),
+    }));
     schema.addType(objectType("Product", {
         fieldDef("id", "ID!"),
         fieldDef("name", "String!"),
@@ -21,9 +59,11 @@ Schema buildContentSchema() {
         fieldDef("modelId", "String"),
         fieldDef("url", "String!"),
         fieldDef("tags", "[String!]!"),
-        fieldDef("images", "ImageConnection!", {argumentDef("first", "Int", 10), argumentDef("after", "String")}),
-        fieldDef("variants", "ProductVariantConnection!", {argumentDef("first", "Int", 50), argumentDef("after", "String")}),
-        fieldDef("similarProducts", "ProductConnection!", {argumentDef("first", "Int", 12), argumentDef("after", "String")}),
+        fieldDef("images", "ImageConnection!", page(10)),
+        fieldDef("variants", "ProductVariantConnection!", page(50)),
+        fieldDef("similarProducts", "ProductConnection!", page(12)),
+        deprecated(fieldDef("matchingProductClusters", "ProductClusterConnection!", page(5)), "use productSets"),
+        deprecated(fieldDef("customSets", "CustomSetConnection!", page(1)), "use productSets"),
     }));
     schema.addType(objectType("Image", {fieldDef("url", "String!"), fieldDef("thumbnailUrl", "String")}));
     schema.addType(objectType("ProductVariant", {
@@ -33,12 +73,43 @@ Schema buildContentSchema() {
         fieldDef("manufacturerSuggestedRetailPrice", "Price"),
     }));
     schema.addType(objectType("Price", {fieldDef("amount", "String!"), fieldDef("currencyCode", "CurrencyCode!")}));
-    TypeDefinition currency;
-    currency.kind = TypeDefinition::Kind::Enum;
-    currency.name = "CurrencyCode";
-    currency.enumValues = {"EUR", "PLN", "USD"};
-    schema.addType(std::move(currency));
-    for (const char* node : {"Product", "Image", "ProductVariant"}) {
+    schema.addType(enumType("CurrencyCode", {"EUR", "PLN", "USD"}));
+    schema.addType(objectType("ProductCluster", {
+        fieldDef("id", "ID!"),
+        fieldDef("name", "String!"),
+        fieldDef("products", "ProductConnection!", page(12)),
+    }));
+    schema.addType(objectType("CustomSet", {
+        fieldDef("id", "ID!"),
+        fieldDef("title", "String!"),
+        fieldDef("description", "String"),
+        fieldDef("tags", "[String!]!"),
+        fieldDef("images", "ImageConnection!", page(10)),
+        fieldDef("products", "[Product!]!"),
+    }));
+    schema.addType(objectType("ProductSet", {
+        fieldDef("id", "ID!"),
+        fieldDef("title", "String"),
+        fieldDef("tags", "[String!]!"),
+        fieldDef("imageLink", "String"),
+        fieldDef("products", "[Product!]!"),
+    }));
+    schema.addType(objectType("SetPhoto", {
+        fieldDef("id", "ID!"),
+        fieldDef("title", "String!"),
+        fieldDef("tags", "[String!]!"),
+        fieldDef("images", "ImageConnection!", page(10)),
+    }));
+    schema.addType(objectType("SetCompose", {fieldDef("id", "ID!"), fieldDef("items", "[SetComposeItem!]!")}));
+    schema.addType(objectType("SetComposeItem", {fieldDef("product", "Product!"), fieldDef("alternatives", "[Product!]!")}));
+    schema.addType(enumType("ProductSetsQueryType", {"SKU"}));
+    schema.addType(enumType("SetPhotoQueryType", {"TAGS"}));
+    schema.addType(enumType("SetComposeQueryType", {"SKU"}));
+    schema.addType(inputType("ProductSetsQueryInput", {argumentDef("queryType", "ProductSetsQueryType!"), argumentDef("value", "String!")}));
+    schema.addType(inputType("SetComposeQueryInput", {argumentDef("queryType", "SetComposeQueryType!"), argumentDef("value", "String!")}));
+    schema.addType(inputType("SetPhotoQueryInput", {argumentDef("queryType", "SetPhotoQueryType!"), argumentDef("value", "TagFilterInput!")}));
+    schema.addType(inputType("TagFilterInput", {argumentDef("include", "[String!]"), argumentDef("exclude", "[String!]")}));
+    for (const char* node : {"Product", "Image", "ProductVariant", "ProductCluster", "CustomSet", "ProductSet", "SetPhoto", "SetCompose"}) {
         std::string name = node;
         schema.addType(objectType(name + "Connection", {fieldDef("edges", "[" + name + "Edge!]!"), fieldDef("pageInfo", "PageInfo!")}));
         schema.addType(objectType(name + "Edge", {fieldDef("node", name + "!"), fieldDef("cursor", "String!")}));
@@ -192,41 +263,49 @@ private:
     std::string currencyCode_;
 };
 
+std::vector<std::string> tagsOf(const Product& product) {
+    auto found = product.properties.find("tags");
+    return found == product.properties.end() ? std::vector<std::string>{} : splitList(found->second, ',');
+}
+
+ResolvedValue stringList(const std::vector<std::string>& texts) {
+    std::vector<ResolvedValue> items;
+    for (const auto& text : texts) items.push_back(ResolvedValue::scalar(text));
+    return ResolvedValue::list(std::move(items));
+}
+
+ResolvedValue productList(const std::vector<ArticleRef>& articles, const std::shared_ptr<ContentContext>& context);
+
 class ProductResolver : public ObjectResolver {
 public:
-    ProductResolver(std::shared_ptr<const Article> article, std::shared_ptr<ContentContext> context)
+    ProductResolver(ArticleRef article, std::shared_ptr<ContentContext> context)
         : article_(std::move(article)), context_(std::move(context)) {}
     std::string typeName() const override { return "Product"; }
 
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues& arguments) const override {
-        const Product& product = article_->representative();
-        if (field == "id") return ResolvedValue::scalar(article_->mainSku);
+        const Article& article = article_.article();
+        const Product& product = article.representative();
+        if (field == "id") return ResolvedValue::scalar(article.mainSku);
         if (field == "name") return ResolvedValue::scalar(product.name);
         if (field == "brand") return ResolvedValue::scalar(optionalString(product.brand));
         if (field == "modelId") return ResolvedValue::scalar(optionalString(product.model));
         if (field == "url") return ResolvedValue::scalar(product.deeplink);
-        if (field == "tags") return tags(product);
+        // From the feed's `tags` column (comma-separated; any column the feed does not map is a property).
+        if (field == "tags") return stringList(tagsOf(product));
         if (field == "images") return images(arguments);
         if (field == "variants") return variants(arguments);
         if (field == "similarProducts") return similarProducts(arguments);
+        if (field == "matchingProductClusters") return matchingProductClusters(arguments);
+        if (field == "customSets") return customSets(arguments);
         return Error::internal("Product has no field " + field);
     }
 
 private:
-    // From the feed's `tags` column (comma-separated; any column the feed does not map is a property).
-    static ResolvedValue tags(const Product& product) {
-        std::vector<ResolvedValue> items;
-        auto found = product.properties.find("tags");
-        if (found != product.properties.end()) {
-            for (auto& tag : splitList(found->second, ',')) items.push_back(ResolvedValue::scalar(std::move(tag)));
-        }
-        return ResolvedValue::list(std::move(items));
-    }
-
     // The article's distinct images: the representative's first, then other variants' own.
     Result<ResolvedValue> images(const ArgumentValues& arguments) const {
         auto window = pageWindow(context_->cursors, arguments, "images");
         if (!window) return window.error();
+        const Article& article = article_.article();
         std::vector<const Product*> withImage;
         auto add = [&](const Product& variant) {
             if (variant.image.empty()) return;
@@ -235,8 +314,8 @@ private:
             }
             withImage.push_back(&variant);
         };
-        add(article_->representative());
-        for (const auto& variant : article_->variants) add(variant);
+        add(article.representative());
+        for (const auto& variant : article.variants) add(variant);
         return pageOf(context_->cursors, "Image", "images", withImage, window->first, window->second, [](const Product* variant) {
             return std::make_shared<ImageResolver>(variant->image, variant->thumbnail);
         });
@@ -247,12 +326,12 @@ private:
         auto window = pageWindow(context_->cursors, arguments, "variants");
         if (!window) return window.error();
         std::vector<const Product*> buyable;
-        for (const auto& variant : article_->variants) {
+        for (const auto& variant : article_.article().variants) {
             if (variant.available() && variant.sellingPrice()) buyable.push_back(&variant);
         }
         const std::string& currency = context_->tenant.currency;
         return pageOf(context_->cursors, "ProductVariant", "variants", buyable, window->first, window->second,
-                      [&](const Product* variant) { return std::make_shared<VariantResolver>(article_, *variant, currency); });
+                      [&](const Product* variant) { return std::make_shared<VariantResolver>(article_.shared(), *variant, currency); });
     }
 
     Result<ResolvedValue> similarProducts(const ArgumentValues& arguments) const {
@@ -260,17 +339,217 @@ private:
         if (!window) return window.error();
         auto [offset, first] = *window;
         // One more than the page tells whether a next page exists.
-        auto similar = context_->recommendations.similarTo(context_->tenant.id, *article_, offset + first + 1);
-        if (!similar) return similar.error();
-        return pageOf(context_->cursors, "Product", "similarProducts", *similar, offset, first,
-                      [&](const Article& article) {
-                          return std::make_shared<ProductResolver>(std::make_shared<const Article>(article), context_);
-                      });
+        auto similar = context_->recommendations.similarTo(article_, offset + first + 1);
+        return pageOf(context_->cursors, "Product", "similarProducts", similar, offset, first,
+                      [&](const ArticleRef& article) { return std::make_shared<ProductResolver>(article, context_); });
     }
 
-    std::shared_ptr<const Article> article_;
+    Result<ResolvedValue> matchingProductClusters(const ArgumentValues& arguments) const;
+    Result<ResolvedValue> customSets(const ArgumentValues& arguments) const;
+
+    ArticleRef article_;
     std::shared_ptr<ContentContext> context_;
 };
+
+ResolvedValue productList(const std::vector<ArticleRef>& articles, const std::shared_ptr<ContentContext>& context) {
+    std::vector<ResolvedValue> items;
+    for (const auto& article : articles) items.push_back(ResolvedValue::object(std::make_shared<ProductResolver>(article, context)));
+    return ResolvedValue::list(std::move(items));
+}
+
+class ClusterResolver : public ObjectResolver {
+public:
+    ClusterResolver(ArticleRef anchor, ComplementCluster cluster, std::shared_ptr<ContentContext> context)
+        : anchor_(std::move(anchor)), cluster_(std::move(cluster)), context_(std::move(context)) {}
+    std::string typeName() const override { return "ProductCluster"; }
+    Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues& arguments) const override {
+        if (field == "id") return ResolvedValue::scalar(cluster_.id);
+        if (field == "name") return ResolvedValue::scalar(cluster_.name);
+        if (field == "products") {
+            auto window = pageWindow(context_->cursors, arguments, "clusterProducts");
+            if (!window) return window.error();
+            std::vector<ArticleRef> products;
+            for (uint32_t index : cluster_.articles) products.push_back({anchor_.snapshot, index});
+            return pageOf(context_->cursors, "Product", "clusterProducts", products, window->first, window->second,
+                          [&](const ArticleRef& article) { return std::make_shared<ProductResolver>(article, context_); });
+        }
+        return Error::internal("ProductCluster has no field " + field);
+    }
+
+private:
+    ArticleRef anchor_;
+    ComplementCluster cluster_;
+    std::shared_ptr<ContentContext> context_;
+};
+
+// A custom set's products as shown: available ones in the photo's order; one that is
+// gone is replaced by its best available alternative not already in the set.
+std::vector<ArticleRef> customSetProducts(const std::shared_ptr<const ContentSnapshot>& snapshot, const ResolvedCustomSet& set) {
+    std::vector<ArticleRef> products;
+    auto taken = [&](uint32_t index) {
+        return std::any_of(products.begin(), products.end(), [&](const ArticleRef& ref) { return ref.index == index; }) ||
+               std::find(set.articles.begin(), set.articles.end(), index) != set.articles.end();
+    };
+    for (uint32_t index : set.articles) {
+        if (snapshot->available(index)) {
+            products.push_back({snapshot, index});
+            continue;
+        }
+        for (uint32_t alternative : snapshot->similar(index, 10)) {
+            if (!taken(alternative)) {
+                products.push_back({snapshot, alternative});
+                break;
+            }
+        }
+    }
+    return products;
+}
+
+class CustomSetResolver : public ObjectResolver {
+public:
+    CustomSetResolver(std::shared_ptr<const ContentSnapshot> snapshot, const ResolvedCustomSet& set, std::shared_ptr<ContentContext> context)
+        : snapshot_(std::move(snapshot)), set_(set), context_(std::move(context)) {}
+    std::string typeName() const override { return "CustomSet"; }
+    Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues& arguments) const override {
+        const CustomSet& set = set_.definition;
+        if (field == "id") return ResolvedValue::scalar(set.id);
+        if (field == "title") return ResolvedValue::scalar(set.title);
+        if (field == "description") return ResolvedValue::scalar(optionalString(set.description));
+        if (field == "tags") return stringList(set.tags);
+        if (field == "images") {
+            auto window = pageWindow(context_->cursors, arguments, "images");
+            if (!window) return window.error();
+            return pageOf(context_->cursors, "Image", "images", set.images, window->first, window->second,
+                          [](const std::string& url) { return std::make_shared<ImageResolver>(url, ""); });
+        }
+        if (field == "products") return productList(customSetProducts(snapshot_, set_), context_);
+        return Error::internal("CustomSet has no field " + field);
+    }
+
+private:
+    std::shared_ptr<const ContentSnapshot> snapshot_;  // keeps set_ alive
+    const ResolvedCustomSet& set_;
+    std::shared_ptr<ContentContext> context_;
+};
+
+Result<ResolvedValue> ProductResolver::matchingProductClusters(const ArgumentValues& arguments) const {
+    auto window = pageWindow(context_->cursors, arguments, "matchingProductClusters");
+    if (!window) return window.error();
+    // Always the same full list (every position, the longest cluster a page may ask for),
+    // so pages and cursors agree.
+    auto clusters = context_->recommendations.clusters(article_, kMaxClusters, kMaxFirst);
+    return pageOf(context_->cursors, "ProductCluster", "matchingProductClusters", clusters, window->first, window->second,
+                  [&](const ComplementCluster& cluster) { return std::make_shared<ClusterResolver>(article_, cluster, context_); });
+}
+
+Result<ResolvedValue> ProductResolver::customSets(const ArgumentValues& arguments) const {
+    auto window = pageWindow(context_->cursors, arguments, "customSets");
+    if (!window) return window.error();
+    auto sets = context_->recommendations.customSetsOf(article_);
+    return pageOf(context_->cursors, "CustomSet", "customSets", sets, window->first, window->second,
+                  [&](const ResolvedCustomSet* set) { return std::make_shared<CustomSetResolver>(article_.snapshot, *set, context_); });
+}
+
+// productSets: the simplified shape, custom sets first (curated by the shop), then the
+// generated ones.
+class ProductSetResolver : public ObjectResolver {
+public:
+    ProductSetResolver(std::string id, std::string title, std::vector<std::string> tags, std::string imageLink, std::vector<ArticleRef> products,
+                       std::shared_ptr<ContentContext> context)
+        : id_(std::move(id)), title_(std::move(title)), tags_(std::move(tags)), imageLink_(std::move(imageLink)),
+          products_(std::move(products)), context_(std::move(context)) {}
+    std::string typeName() const override { return "ProductSet"; }
+    Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues&) const override {
+        if (field == "id") return ResolvedValue::scalar(id_);
+        if (field == "title") return ResolvedValue::scalar(optionalString(title_));
+        if (field == "tags") return stringList(tags_);
+        if (field == "imageLink") return ResolvedValue::scalar(optionalString(imageLink_));
+        if (field == "products") return productList(products_, context_);
+        return Error::internal("ProductSet has no field " + field);
+    }
+
+private:
+    std::string id_, title_;
+    std::vector<std::string> tags_;
+    std::string imageLink_;
+    std::vector<ArticleRef> products_;
+    std::shared_ptr<ContentContext> context_;
+};
+
+class SetPhotoResolver : public ObjectResolver {
+public:
+    SetPhotoResolver(std::shared_ptr<const ContentSnapshot> snapshot, const PhotoSet& set, const CursorCodec& cursors)
+        : snapshot_(std::move(snapshot)), set_(set), cursors_(cursors) {}
+    std::string typeName() const override { return "SetPhoto"; }
+    Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues& arguments) const override {
+        if (field == "id") return ResolvedValue::scalar(set_.id);
+        if (field == "title") return ResolvedValue::scalar(set_.title);
+        if (field == "tags") return stringList(set_.tags);
+        if (field == "images") {
+            auto window = pageWindow(cursors_, arguments, "images");
+            if (!window) return window.error();
+            return pageOf(cursors_, "Image", "images", set_.images, window->first, window->second,
+                          [](const std::string& url) { return std::make_shared<ImageResolver>(url, ""); });
+        }
+        return Error::internal("SetPhoto has no field " + field);
+    }
+
+private:
+    std::shared_ptr<const ContentSnapshot> snapshot_;  // keeps set_ alive
+    const PhotoSet& set_;
+    const CursorCodec& cursors_;
+};
+
+class SetComposeItemResolver : public ObjectResolver {
+public:
+    SetComposeItemResolver(ArticleRef product, std::vector<ArticleRef> alternatives, std::shared_ptr<ContentContext> context)
+        : product_(std::move(product)), alternatives_(std::move(alternatives)), context_(std::move(context)) {}
+    std::string typeName() const override { return "SetComposeItem"; }
+    Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues&) const override {
+        if (field == "product") return ResolvedValue::object(std::make_shared<ProductResolver>(product_, context_));
+        if (field == "alternatives") return productList(alternatives_, context_);
+        return Error::internal("SetComposeItem has no field " + field);
+    }
+
+private:
+    ArticleRef product_;
+    std::vector<ArticleRef> alternatives_;
+    std::shared_ptr<ContentContext> context_;
+};
+
+class SetComposeResolver : public ObjectResolver {
+public:
+    SetComposeResolver(std::string id, std::vector<ObjectPtr> items) : id_(std::move(id)), items_(std::move(items)) {}
+    std::string typeName() const override { return "SetCompose"; }
+    Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues&) const override {
+        if (field == "id") return ResolvedValue::scalar(id_);
+        if (field == "items") {
+            std::vector<ResolvedValue> items;
+            for (const auto& item : items_) items.push_back(ResolvedValue::object(item));
+            return ResolvedValue::list(std::move(items));
+        }
+        return Error::internal("SetCompose has no field " + field);
+    }
+
+private:
+    std::string id_;
+    std::vector<ObjectPtr> items_;
+};
+
+bool hasTag(const std::vector<std::string>& tags, const std::string& wanted) {
+    std::string lower = toLower(wanted);
+    return std::any_of(tags.begin(), tags.end(), [&](const std::string& tag) { return toLower(tag) == lower; });
+}
+
+std::vector<std::string> stringsOf(const nlohmann::json& value) {
+    std::vector<std::string> out;
+    if (value.is_array()) {
+        for (const auto& item : value) {
+            if (item.is_string()) out.push_back(item.get<std::string>());
+        }
+    }
+    return out;
+}
 
 class QueryResolver : public ObjectResolver {
 public:
@@ -278,17 +557,109 @@ public:
     std::string typeName() const override { return "Query"; }
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues& arguments) const override {
         if (field == "product") {
-            const auto& id = arguments["id"];
-            std::string text = id.is_string() ? id.get<std::string>() : id.dump();
-            auto article = context_->recommendations.findArticle(context_->tenant.id, text);
+            auto article = find(arguments["id"]);
             if (!article) return article.error();
-            if (!*article || !(*article)->available()) return ResolvedValue::null();
-            return ResolvedValue::object(std::make_shared<ProductResolver>(std::make_shared<const Article>(std::move(**article)), context_));
+            if (!*article) return ResolvedValue::null();
+            return ResolvedValue::object(std::make_shared<ProductResolver>(**article, context_));
         }
+        if (field == "productSets") return productSets(arguments);
+        if (field == "setPhoto") return setPhoto(arguments);
+        if (field == "customSet") return customSet(arguments);
+        if (field == "setCompose") return setCompose(arguments);
         return Error::internal("Query has no field " + field);
     }
 
 private:
+    // An available article by SKU or main SKU (ids of other types are read as text, as graphql-js coerces ID).
+    Result<std::optional<ArticleRef>> find(const nlohmann::json& id) const {
+        std::string text = id.is_string() ? id.get<std::string>() : id.dump();
+        auto article = context_->recommendations.findArticle(context_->tenant.id, text);
+        if (!article) return article.error();
+        if (!*article || !(*article)->snapshot->available((*article)->index)) return std::optional<ArticleRef>{};
+        return article;
+    }
+
+    Result<ResolvedValue> productSets(const ArgumentValues& arguments) const {
+        auto window = pageWindow(context_->cursors, arguments, "productSets");
+        if (!window) return window.error();
+        auto article = find(arguments["input"]["value"]);
+        if (!article) return article.error();
+        std::vector<std::shared_ptr<ProductSetResolver>> sets;
+        if (*article) {  // an unknown product has no sets: `edges: []` (v1.0.1), never null
+            const ArticleRef& anchor = **article;
+            for (const auto* set : context_->recommendations.customSetsOf(anchor)) {
+                const CustomSet& definition = set->definition;
+                sets.push_back(std::make_shared<ProductSetResolver>(definition.id, definition.title, definition.tags,
+                                                                    definition.images.empty() ? "" : definition.images.front(),
+                                                                    customSetProducts(anchor.snapshot, *set), context_));
+            }
+            const std::string& image = anchor.article().representative().image;
+            for (auto& set : context_->recommendations.generatedSets(anchor, kMaxGeneratedSets)) {
+                sets.push_back(std::make_shared<ProductSetResolver>(set.id, "", set.tags, image, std::move(set.products), context_));
+            }
+        }
+        return pageOf(context_->cursors, "ProductSet", "productSets", sets, window->first, window->second, [](const auto& set) { return set; });
+    }
+
+    Result<ResolvedValue> setPhoto(const ArgumentValues& arguments) const {
+        auto window = pageWindow(context_->cursors, arguments, "setPhoto");
+        if (!window) return window.error();
+        auto snapshot = context_->recommendations.snapshot(context_->tenant.id);
+        if (!snapshot) return snapshot.error();
+        const auto& filter = arguments["input"]["value"];
+        auto include = stringsOf(filter.value("include", nlohmann::json()));
+        auto exclude = stringsOf(filter.value("exclude", nlohmann::json()));
+        // Every included tag and none of the excluded ones (case-insensitive); see docs/adr/0015.
+        std::vector<const PhotoSet*> matching;
+        for (const auto& set : (*snapshot)->photoSets()) {
+            bool all = std::all_of(include.begin(), include.end(), [&](const std::string& tag) { return hasTag(set.tags, tag); });
+            bool none = std::none_of(exclude.begin(), exclude.end(), [&](const std::string& tag) { return hasTag(set.tags, tag); });
+            if (all && none) matching.push_back(&set);
+        }
+        const auto& cursors = context_->cursors;
+        auto shared = *snapshot;
+        return pageOf(cursors, "SetPhoto", "setPhoto", matching, window->first, window->second,
+                      [&](const PhotoSet* set) { return std::make_shared<SetPhotoResolver>(shared, *set, cursors); });
+    }
+
+    Result<ResolvedValue> customSet(const ArgumentValues& arguments) const {
+        const auto& id = arguments["id"];
+        std::string text = id.is_string() ? id.get<std::string>() : id.dump();
+        auto snapshot = context_->recommendations.snapshot(context_->tenant.id);
+        if (!snapshot) return snapshot.error();
+        const ResolvedCustomSet* set = (*snapshot)->customSet(text);
+        // A set whose products are all gone is not shown.
+        if (!set || !customSetShowable(**snapshot, *set)) return ResolvedValue::null();
+        return ResolvedValue::object(std::make_shared<CustomSetResolver>(*snapshot, *set, context_));
+    }
+
+    Result<ResolvedValue> setCompose(const ArgumentValues& arguments) const {
+        auto window = pageWindow(context_->cursors, arguments, "setCompose");
+        if (!window) return window.error();
+        auto article = find(arguments["input"]["value"]);
+        if (!article) return article.error();
+        std::vector<std::shared_ptr<SetComposeResolver>> sets;
+        if (*article) {
+            const ArticleRef& anchor = **article;
+            auto clusters = context_->recommendations.clusters(anchor, kMaxClusters, RecommendationService::kClusterSize + kMaxGeneratedSets);
+            for (size_t n = 0; n < kMaxGeneratedSets && clusters.size() >= 2; ++n) {
+                std::vector<ObjectPtr> items;
+                for (const auto& cluster : clusters) {
+                    if (n >= cluster.articles.size()) continue;
+                    std::vector<ArticleRef> alternatives;
+                    for (size_t i = 0; i < cluster.articles.size() && alternatives.size() < RecommendationService::kClusterSize; ++i) {
+                        if (i != n) alternatives.push_back({anchor.snapshot, cluster.articles[i]});
+                    }
+                    items.push_back(std::make_shared<SetComposeItemResolver>(ArticleRef{anchor.snapshot, cluster.articles[n]},
+                                                                             std::move(alternatives), context_));
+                }
+                if (items.size() < 2) break;
+                sets.push_back(std::make_shared<SetComposeResolver>(anchor.article().mainSku + "#generated#" + std::to_string(n + 1), std::move(items)));
+            }
+        }
+        return pageOf(context_->cursors, "SetCompose", "setCompose", sets, window->first, window->second, [](const auto& set) { return set; });
+    }
+
     std::shared_ptr<ContentContext> context_;
 };
 

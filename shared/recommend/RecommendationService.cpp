@@ -1,29 +1,61 @@
 #include "recommend/RecommendationService.hpp"
 
+#include <algorithm>
+
 namespace svc {
-namespace {
-// Candidates read per anchor: enough variants for a few dozen articles to rank.
-constexpr size_t kCandidateVariantLimit = 2000;
+
+Result<std::optional<ArticleRef>> RecommendationService::findArticle(int64_t tenantId, const std::string& skuOrMainSku) {
+    auto snapshot = content_.snapshot(tenantId);
+    if (!snapshot) return snapshot.error();
+    auto index = (*snapshot)->find(skuOrMainSku);
+    if (!index) return std::optional<ArticleRef>{};
+    return std::optional<ArticleRef>{ArticleRef{*snapshot, *index}};
 }
 
-Result<std::optional<Article>> RecommendationService::findArticle(int64_t tenantId, const std::string& skuOrMainSku) {
-    auto variants = catalog_.articleVariants(tenantId, skuOrMainSku);
-    if (!variants) return variants.error();
-    std::vector<Product> live;
-    for (auto& variant : *variants) {
-        if (!variant.deleted) live.push_back(std::move(variant));
+std::vector<ArticleRef> RecommendationService::similarTo(const ArticleRef& anchor, size_t limit) const {
+    std::vector<ArticleRef> result;
+    for (uint32_t index : anchor.snapshot->similar(anchor.index, limit)) result.push_back({anchor.snapshot, index});
+    return result;
+}
+
+std::vector<ComplementCluster> RecommendationService::clusters(const ArticleRef& anchor, size_t maxClusters, size_t perCluster) const {
+    return ComplementFinder(*anchor.snapshot).clusters(anchor.index, maxClusters, perCluster);
+}
+
+std::vector<GeneratedSet> RecommendationService::generatedSets(const ArticleRef& anchor, size_t limit) const {
+    std::vector<GeneratedSet> sets;
+    auto found = clusters(anchor, 8, limit);
+    // A set needs at least two positions to be a set rather than a single suggestion.
+    if (found.size() < 2) return sets;
+    for (size_t n = 0; n < limit; ++n) {
+        GeneratedSet set;
+        set.id = anchor.article().mainSku + "#generated#" + std::to_string(n + 1);
+        set.products.push_back(anchor);
+        for (const auto& cluster : found) {
+            if (n < cluster.articles.size()) set.products.push_back({anchor.snapshot, cluster.articles[n]});
+            for (const auto& tag : cluster.tags) {
+                if (std::find(set.tags.begin(), set.tags.end(), tag) == set.tags.end()) set.tags.push_back(tag);
+            }
+        }
+        if (set.products.size() < 3) break;
+        sets.push_back(std::move(set));
     }
-    if (live.empty()) return std::optional<Article>{};
-    auto articles = groupIntoArticles(std::move(live));
-    return std::optional<Article>{std::move(articles.front())};
+    return sets;
 }
 
-Result<std::vector<Article>> RecommendationService::similarTo(int64_t tenantId, const Article& anchor, size_t limit) {
-    const std::string& category = anchor.representative().primaryCategory();
-    if (category.empty() || limit == 0) return std::vector<Article>{};
-    auto candidates = catalog_.availableInCategory(tenantId, category, kCandidateVariantLimit);
-    if (!candidates) return candidates.error();
-    return ranker_.rank(anchor, groupIntoArticles(std::move(*candidates)), limit);
+std::vector<const ResolvedCustomSet*> RecommendationService::customSetsOf(const ArticleRef& anchor) const {
+    std::vector<const ResolvedCustomSet*> sets;
+    for (const auto* set : anchor.snapshot->customSetsWith(anchor.index)) {
+        if (customSetShowable(*anchor.snapshot, *set)) sets.push_back(set);
+    }
+    return sets;
+}
+
+bool customSetShowable(const ContentSnapshot& snapshot, const ResolvedCustomSet& set) {
+    for (uint32_t article : set.articles) {
+        if (snapshot.available(article)) return true;
+    }
+    return false;
 }
 
 }  // namespace svc

@@ -1,29 +1,65 @@
 #pragma once
-// The content every widget and GraphQL query returns, computed from the catalog
-// behind the CatalogStore interface.
+// The content every widget and GraphQL query returns, answered from the tenant's
+// current ContentSnapshot (which a ContentSource keeps up to date).
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "catalog/Article.hpp"
 #include "core/Result.hpp"
-#include "recommend/SimilarityRanker.hpp"
-#include "store/CatalogStore.hpp"
+#include "recommend/ComplementFinder.hpp"
+#include "recommend/ContentSnapshot.hpp"
 
 namespace svc {
 
+class ContentSource {
+public:
+    virtual ~ContentSource() = default;
+    // The tenant's current snapshot (built on first use).
+    virtual Result<std::shared_ptr<const ContentSnapshot>> snapshot(int64_t tenantId) = 0;
+};
+
+// An article of one snapshot; keeps the snapshot alive while a query uses it.
+struct ArticleRef {
+    std::shared_ptr<const ContentSnapshot> snapshot;
+    uint32_t index = 0;
+
+    const ArticleEntry& entry() const { return snapshot->entry(index); }
+    const Article& article() const { return *entry().article; }
+    std::shared_ptr<const Article> shared() const { return entry().article; }
+};
+
+// One generated complementary set: the anchor's pick from each cluster.
+struct GeneratedSet {
+    std::string id;  // "<main SKU>#generated#<n>", as the predecessor named them
+    std::vector<std::string> tags;
+    std::vector<ArticleRef> products;
+};
+
 class RecommendationService {
 public:
-    explicit RecommendationService(CatalogStore& catalog) : catalog_(catalog) {}
+    explicit RecommendationService(ContentSource& content) : content_(content) {}
 
-    // The article named by a SKU or main SKU; nullopt when unknown or deleted.
-    Result<std::optional<Article>> findArticle(int64_t tenantId, const std::string& skuOrMainSku);
+    // The live article named by a SKU or main SKU; nullopt when unknown or deleted.
+    Result<std::optional<ArticleRef>> findArticle(int64_t tenantId, const std::string& skuOrMainSku);
     // Available articles similar to the anchor, best first.
-    Result<std::vector<Article>> similarTo(int64_t tenantId, const Article& anchor, size_t limit);
+    std::vector<ArticleRef> similarTo(const ArticleRef& anchor, size_t limit) const;
+    std::vector<ComplementCluster> clusters(const ArticleRef& anchor, size_t maxClusters, size_t perCluster) const;
+    // Up to `limit` sets built from the clusters: set n takes each cluster's n-th product,
+    // so the first set is the best pick and later ones offer the alternatives.
+    std::vector<GeneratedSet> generatedSets(const ArticleRef& anchor, size_t limit) const;
+    // Custom sets showing the article that still have an available product.
+    std::vector<const ResolvedCustomSet*> customSetsOf(const ArticleRef& anchor) const;
+    Result<std::shared_ptr<const ContentSnapshot>> snapshot(int64_t tenantId) { return content_.snapshot(tenantId); }
+
+    static constexpr size_t kClusterSize = 12;
 
 private:
-    CatalogStore& catalog_;
-    SimilarityRanker ranker_;
+    ContentSource& content_;
 };
+
+// A custom set is shown while any of its products is available (the others get alternatives).
+bool customSetShowable(const ContentSnapshot& snapshot, const ResolvedCustomSet& set);
 
 }  // namespace svc

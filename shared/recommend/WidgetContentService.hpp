@@ -12,11 +12,14 @@ namespace svc {
 class WidgetContentService {
 public:
     static constexpr size_t kItemsPerWidget = 12;
+    static constexpr size_t kAlternativesPerItem = 4;
     explicit WidgetContentService(RecommendationService& recommendations) : recommendations_(recommendations) {}
     Result<ContentResponse> contentFor(const Tenant& tenant, const std::vector<WidgetSpec>& widgets);
 
 private:
-    Result<WidgetContent> similar(const Tenant& tenant, const WidgetSpec& spec);
+    Result<WidgetContent> similar(const ArticleRef& anchor) const;
+    Result<WidgetContent> complementarySet(const ArticleRef& anchor) const;
+    Result<WidgetContent> customSet(const Tenant& tenant, const WidgetSpec& spec, const std::optional<ArticleRef>& anchor) const;
     RecommendationService& recommendations_;
 };
 

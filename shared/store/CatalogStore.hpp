@@ -3,6 +3,7 @@
 // recommendation code see only this interface. SQLite implements it today;
 // PostgreSQL can later without touching them.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -60,10 +61,9 @@ public:
     // All variants of the article named by a SKU or a main SKU (deleted ones included;
     // callers filter; `stale` is set by the 24-hour rule). Empty when the id is unknown.
     virtual Result<std::vector<Product>> articleVariants(int64_t tenantId, const std::string& skuOrMainSku) = 0;
-    // Available variants (in stock, not deleted, not stale) whose primary category equals
-    // `categoryPath`, at most `limit` rows.
-    virtual Result<std::vector<Product>> availableInCategory(int64_t tenantId, const std::string& categoryPath,
-                                                             size_t limit) = 0;
+    // Every live (not deleted) product of the tenant, ordered by main SKU then SKU, from
+    // one consistent read (a concurrent import is seen whole or not at all). `stale` is set.
+    virtual Status forEachLiveProduct(int64_t tenantId, const std::function<void(Product&&)>& visit) = 0;
     virtual Result<CatalogStats> stats(int64_t tenantId) = 0;
 };
 

@@ -9,15 +9,27 @@ std::string ContentResponse::toJson() const {
     body["currency"] = currency;
     body["locale"] = locale;
     body["widgets"] = nlohmann::json::array();
+    auto itemJson = [](const ContentItem& item) {
+        nlohmann::json entry{{"sku", item.sku}, {"mainSku", item.mainSku}, {"name", item.name},
+                             {"brand", item.brand}, {"url", item.url}, {"image", item.image}, {"price", item.price}};
+        if (item.retailPrice) entry["retailPrice"] = *item.retailPrice;
+        return entry;
+    };
     for (const auto& widget : widgets) {
         nlohmann::json items = nlohmann::json::array();
         for (const auto& item : widget.items) {
-            nlohmann::json entry{{"sku", item.sku}, {"mainSku", item.mainSku}, {"name", item.name},
-                                 {"brand", item.brand}, {"url", item.url}, {"image", item.image}, {"price", item.price}};
-            if (item.retailPrice) entry["retailPrice"] = *item.retailPrice;
+            nlohmann::json entry = itemJson(item);
+            if (!item.alternatives.empty()) {
+                entry["alternatives"] = nlohmann::json::array();
+                for (const auto& alternative : item.alternatives) entry["alternatives"].push_back(itemJson(alternative));
+            }
             items.push_back(std::move(entry));
         }
-        body["widgets"].push_back({{"items", std::move(items)}});
+        nlohmann::json content{{"items", std::move(items)}};
+        if (!widget.setId.empty()) content["setId"] = widget.setId;
+        if (!widget.title.empty()) content["title"] = widget.title;
+        if (!widget.image.empty()) content["image"] = widget.image;
+        body["widgets"].push_back(std::move(content));
     }
     return body.dump();
 }
@@ -30,6 +42,25 @@ bool readString(const nlohmann::json& object, const char* key, std::string& out)
     if (it == object.end() || !it->is_string()) return false;
     out = it->get<std::string>();
     return true;
+}
+
+Result<ContentItem> readItem(const nlohmann::json& entry, const std::string& itemPath) {
+    ContentItem item;
+    if (!entry.is_object() || !readString(entry, "sku", item.sku) || !readString(entry, "name", item.name) ||
+        !readString(entry, "url", item.url)) {
+        return Error::invalidArgument(itemPath + ": needs string sku, name and url");
+    }
+    readString(entry, "mainSku", item.mainSku);
+    readString(entry, "brand", item.brand);
+    readString(entry, "image", item.image);
+    auto price = entry.find("price");
+    if (price == entry.end() || !price->is_number_integer()) {
+        return Error::invalidArgument(itemPath + ".price: must be an integer number of cents");
+    }
+    item.price = price->get<int64_t>();
+    auto retail = entry.find("retailPrice");
+    if (retail != entry.end() && retail->is_number_integer()) item.retailPrice = retail->get<int64_t>();
+    return item;
 }
 
 }  // namespace
@@ -49,25 +80,23 @@ Result<ContentResponse> ContentResponse::fromJson(const std::string& text) {
         auto items = widget.find("items");
         if (items == widget.end() || !items->is_array()) return Error::invalidArgument(path + ".items: must be an array");
         WidgetContent content;
+        readString(widget, "setId", content.setId);
+        readString(widget, "title", content.title);
+        readString(widget, "image", content.image);
         for (size_t i = 0; i < items->size(); ++i) {
-            const auto& entry = (*items)[i];
             std::string itemPath = path + ".items[" + std::to_string(i) + "]";
-            ContentItem item;
-            if (!entry.is_object() || !readString(entry, "sku", item.sku) || !readString(entry, "name", item.name) ||
-                !readString(entry, "url", item.url)) {
-                return Error::invalidArgument(itemPath + ": needs string sku, name and url");
+            auto item = readItem((*items)[i], itemPath);
+            if (!item) return item.error();
+            auto alternatives = (*items)[i].find("alternatives");
+            if (alternatives != (*items)[i].end()) {
+                if (!alternatives->is_array()) return Error::invalidArgument(itemPath + ".alternatives: must be an array");
+                for (size_t a = 0; a < alternatives->size(); ++a) {
+                    auto alternative = readItem((*alternatives)[a], itemPath + ".alternatives[" + std::to_string(a) + "]");
+                    if (!alternative) return alternative.error();
+                    item->alternatives.push_back(std::move(*alternative));
+                }
             }
-            readString(entry, "mainSku", item.mainSku);
-            readString(entry, "brand", item.brand);
-            readString(entry, "image", item.image);
-            auto price = entry.find("price");
-            if (price == entry.end() || !price->is_number_integer()) {
-                return Error::invalidArgument(itemPath + ".price: must be an integer number of cents");
-            }
-            item.price = price->get<int64_t>();
-            auto retail = entry.find("retailPrice");
-            if (retail != entry.end() && retail->is_number_integer()) item.retailPrice = retail->get<int64_t>();
-            content.items.push_back(std::move(item));
+            content.items.push_back(std::move(*item));
         }
         response.widgets.push_back(std::move(content));
     }

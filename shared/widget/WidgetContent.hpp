@@ -19,10 +19,14 @@ struct ContentItem {
     std::string image;
     int64_t price = 0;                   // selling price, cents
     std::optional<int64_t> retailPrice;  // shown crossed out when above price
+    std::vector<ContentItem> alternatives;  // SET and SET-Custom: items that could take this one's place
 };
 
 struct WidgetContent {
     std::vector<ContentItem> items;
+    std::string setId;  // SET-Custom: the custom set shown; SET: the generated set's id
+    std::string title;  // SET-Custom: the set's title
+    std::string image;  // SET-Custom: the set's photo
 };
 
 struct ContentResponse {

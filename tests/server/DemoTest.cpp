@@ -52,11 +52,11 @@ TEST_CASE("demo setup is idempotent and the server serves the demo shop for the 
         REQUIRE(keys);
         EncryptedFileBlobStore files(dir.path() + "/uploads", keys->fileEncryptionKey());
         FeedImportService imports((*storage)->catalog(), (*storage)->imports(), files, (*storage)->clock());
-        auto first = setupDemo(**storage, imports, dir.path());
+        auto first = setupDemo(**storage, imports, dir.path(), std::string(SVC_ASSETS_DIR) + "/content-pool/fashion.json");
         REQUIRE(first);
         CHECK(first->report.rejected == 0);
         CHECK(first->report.counts.inserted == first->report.rowsRead);
-        auto again = setupDemo(**storage, imports, dir.path());
+        auto again = setupDemo(**storage, imports, dir.path(), std::string(SVC_ASSETS_DIR) + "/content-pool/fashion.json");
         REQUIRE(again);
         CHECK(again->apiId == first->apiId);
         CHECK(again->report.counts.unchanged == first->report.rowsRead);

@@ -58,6 +58,7 @@ inline Result<FeedImportReport> importFeedFile(SqliteStorage& storage, const Ten
     if (!keys) return keys.error();
     EncryptedFileBlobStore files(dataDir + "/uploads", keys->fileEncryptionKey());
     FeedImportService service(storage.catalog(), storage.imports(), files, storage.clock());
+    service.setAppliedListener([&storage](int64_t tenantId) { (void)storage.content().bumpGeneration(tenantId); });
     auto outcome = service.importFile(tenant, path, options, "test");
     if (!outcome) return outcome.error();
     if (outcome->record.status == ImportStatus::Failed) return Error::invalidArgument(outcome->record.message);
@@ -88,7 +89,9 @@ public:
         server->stop();
         thread.join();
     }
+    // Requests see every change made before them: pending content rebuilds finish first.
     httplib::Client client() const {
+        server->contentIndex().catchUp();
         httplib::Client http("127.0.0.1", server->port());
         http.set_connection_timeout(5);
         http.set_read_timeout(10);

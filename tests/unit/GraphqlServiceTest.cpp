@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "FakeCatalogStore.hpp"
+#include "ContentTestSupport.hpp"
 #include "graphql/Cursor.hpp"
 #include "graphql/GraphqlService.hpp"
 
@@ -16,13 +16,13 @@ using svc::Tenant;
 using svc::graphql::GraphqlRequest;
 using svc::graphql::GraphqlResponse;
 using svc::graphql::GraphqlService;
-using svc::testing::FakeCatalogStore;
+using svc::testing::ProductContentSource;
 using svc::testing::makeProduct;
 
 namespace {
 
-FakeCatalogStore contentStore() {
-    FakeCatalogStore store;
+ProductContentSource contentStore() {
+    ProductContentSource store;
     auto& products = store.products[1];
     auto withLook = [](svc::Product product, std::string color, std::string brand, std::string model) {
         product.color = std::move(color);
@@ -45,7 +45,7 @@ Tenant tenant() {
     return t;
 }
 
-GraphqlResponse run(FakeCatalogStore& store, const std::string& query, const nlohmann::json& variables = nlohmann::json::object(),
+GraphqlResponse run(ProductContentSource& store, const std::string& query, const nlohmann::json& variables = nlohmann::json::object(),
                     bool authorised = true) {
     RecommendationService recommendations(store);
     GraphqlService service(recommendations, svc::testing::testCursors());
@@ -96,7 +96,7 @@ TEST_CASE("GraphqlService::parseRequestBody reads query, operationName and varia
 }
 
 TEST_CASE("GraphqlService::execute: syntax and validation errors are document errors") {
-    FakeCatalogStore store = contentStore();
+    ProductContentSource store = contentStore();
     SUBCASE("syntax error") {
         GraphqlResponse response = run(store, "{ product(id: \"A\") { id }");
         CHECK(response.outcome == GraphqlResponse::Outcome::InvalidDocument);
@@ -123,7 +123,7 @@ TEST_CASE("GraphqlService::execute: syntax and validation errors are document er
 }
 
 TEST_CASE("GraphqlService::execute without a tenant: every field is Unauthorized") {
-    FakeCatalogStore store = contentStore();
+    ProductContentSource store = contentStore();
     GraphqlResponse response = run(store, "{ product(id: \"A\") { id } }", nlohmann::json::object(), false);
     CHECK(response.outcome == GraphqlResponse::Outcome::Executed);
     CHECK(response.body.dump() ==
@@ -133,7 +133,7 @@ TEST_CASE("GraphqlService::execute without a tenant: every field is Unauthorized
 }
 
 TEST_CASE("GraphqlService::execute: a product and its similar products, page by page") {
-    FakeCatalogStore store = contentStore();
+    ProductContentSource store = contentStore();
     const std::string query =
         "query ($id: ID!, $after: String) { product(id: $id) { id name brand modelId url "
         "similarProducts(first: 2, after: $after) { edges { cursor node { id name } } pageInfo { endCursor hasNextPage } } } }";
@@ -155,7 +155,7 @@ TEST_CASE("GraphqlService::execute: a product and its similar products, page by 
 }
 
 TEST_CASE("GraphqlService::execute: null brand and model, unknown and sold-out products") {
-    FakeCatalogStore store = contentStore();
+    ProductContentSource store = contentStore();
     GraphqlResponse soldOut = run(store, "{ product(id: \"F\") { id } }");
     CHECK(soldOut.body.dump() == R"({"data":{"product":null}})");
     GraphqlResponse unknown = run(store, "{ product(id: \"nope\") { id } }");
@@ -178,7 +178,7 @@ TEST_CASE("GraphqlService::execute: bad paging arguments are field errors naming
     };
     for (const auto& c : cases) {
         CAPTURE(c.arguments);
-        FakeCatalogStore store = contentStore();
+        ProductContentSource store = contentStore();
         GraphqlResponse response = run(store, "{ product(id: \"A\") { similarProducts(" + c.arguments + ") { edges { cursor } } } }");
         CHECK(response.outcome == GraphqlResponse::Outcome::Executed);
         CHECK(response.body["data"].dump() == R"({"product":null})");  // similarProducts is non-null
@@ -188,14 +188,14 @@ TEST_CASE("GraphqlService::execute: bad paging arguments are field errors naming
         CHECK(response.body["errors"][0]["path"].dump() == R"(["product","similarProducts"])");
     }
     SUBCASE("first: 100 is allowed, and the store is asked for one more than the page") {
-        FakeCatalogStore store = contentStore();
+        ProductContentSource store = contentStore();
         GraphqlResponse response = run(store, "{ product(id: \"A\") { similarProducts(first: 100) { pageInfo { hasNextPage } } } }");
         CHECK(response.body.dump() == R"({"data":{"product":{"similarProducts":{"pageInfo":{"hasNextPage":false}}}}})");
     }
 }
 
 TEST_CASE("GraphqlService::execute: invalid variables are a request error") {
-    FakeCatalogStore store = contentStore();
+    ProductContentSource store = contentStore();
     GraphqlResponse response = run(store, "query ($id: ID!) { product(id: $id) { id } }");
     CHECK(response.outcome == GraphqlResponse::Outcome::RequestError);
     CHECK(response.body["data"].is_null());
@@ -205,7 +205,7 @@ TEST_CASE("GraphqlService::execute: invalid variables are a request error") {
 }
 
 TEST_CASE("GraphqlService::execute: a store failure is a field error with its errorType") {
-    FakeCatalogStore store = contentStore();
+    ProductContentSource store = contentStore();
     store.failure = svc::Error::unavailable("database is locked");
     GraphqlResponse response = run(store, "{ product(id: \"A\") { id } }");
     CHECK(response.outcome == GraphqlResponse::Outcome::Executed);
@@ -218,7 +218,7 @@ namespace {
 
 // A service over the content store with the given limits, kept between requests.
 struct LimitedService {
-    FakeCatalogStore store = contentStore();
+    ProductContentSource store = contentStore();
     RecommendationService recommendations{store};
     GraphqlService service;
     explicit LimitedService(svc::graphql::GraphqlLimits limits) : service(recommendations, svc::testing::testCursors(), limits) {}

@@ -1,4 +1,4 @@
-// Unit tests of recommend/WidgetContentService over an in-memory CatalogStore double.
+// Unit tests of recommend/WidgetContentService: the SDK's content answer for each widget type.
 #include <doctest/doctest.h>
 
 #include "TestSupport.hpp"
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "FakeCatalogStore.hpp"
+#include "ContentTestSupport.hpp"
 #include "recommend/WidgetContentService.hpp"
 
 using svc::RecommendationService;
@@ -14,15 +14,16 @@ using svc::Tenant;
 using svc::WidgetContentService;
 using svc::WidgetSpec;
 using svc::WidgetType;
-using svc::testing::FakeCatalogStore;
 using svc::testing::makeProduct;
+using svc::testing::ProductContentSource;
 
 namespace {
 
-WidgetSpec widget(WidgetType type, std::string sku) {
+WidgetSpec widget(WidgetType type, std::string sku, std::string setId = "") {
     WidgetSpec spec;
     spec.type = type;
     spec.sku = std::move(sku);
+    spec.setId = std::move(setId);
     return spec;
 }
 
@@ -34,10 +35,17 @@ Tenant tenant() {
     return t;
 }
 
+svc::Product styled(std::string mainSku, std::string category, std::string color, int64_t price = 4000, int64_t stock = 2) {
+    auto product = makeProduct(mainSku + "-M", mainSku, std::move(category), price, stock);
+    product.color = std::move(color);
+    product.properties["abteilung"] = "Women";
+    return product;
+}
+
 }  // namespace
 
 TEST_CASE("WidgetContentService::contentFor answers every widget in order") {
-    FakeCatalogStore store;
+    ProductContentSource store;
     auto& products = store.products[1];
     products.push_back(makeProduct("A-M", "A", "Jeans", 5000));
     auto b = makeProduct("B-M", "B", "Jeans", 4000);
@@ -45,8 +53,7 @@ TEST_CASE("WidgetContentService::contentFor answers every widget in order") {
     b.brand = "Acme";
     b.thumbnail = "https://cdn.example/B-thumb.jpg";
     products.push_back(b);
-    auto noPrice = makeProduct("C-M", "C", "Jeans", std::nullopt);
-    products.push_back(noPrice);
+    products.push_back(makeProduct("C-M", "C", "Jeans", std::nullopt));  // no price: never shown
     auto d = makeProduct("D-S", "D", "Jeans", std::nullopt);
     d.retailPrice = 5500;  // no discount: the retail price is the selling price
     products.push_back(d);
@@ -59,54 +66,86 @@ TEST_CASE("WidgetContentService::contentFor answers every widget in order") {
     CHECK(response->currency == "PLN");
     CHECK(response->locale == "pl-PL");
     REQUIRE(response->widgets.size() == 4);
-    const auto& items = response->widgets[0].items;
-    REQUIRE(items.size() == 2);  // C has no price and is left out
-    // D's price is closer to the anchor's (5500 vs 4000 for 5000), so D ranks first.
-    CHECK(items[0].sku == "D-S");
-    CHECK(items[0].mainSku == "D");
-    CHECK(items[0].image == "https://cdn.example/D.jpg");
-    CHECK(items[0].price == 5500);
-    CHECK(items[0].retailPrice == std::optional<int64_t>(5500));
-    CHECK(items[1].sku == "B-M");
-    CHECK(items[1].mainSku == "B");
-    CHECK(items[1].name == "Name of B");
-    CHECK(items[1].brand == "Acme");
-    CHECK(items[1].url == "https://shop.example/B");
-    CHECK(items[1].image == "https://cdn.example/B-thumb.jpg");  // the thumbnail when there is one
-    CHECK(items[1].price == 4000);
-    CHECK(items[1].retailPrice == std::optional<int64_t>(6000));
-    CHECK(response->widgets[1].items.empty());  // SET content is not computed yet
-    CHECK(response->widgets[2].items.empty());  // unknown SKU: the widget hides
-    CHECK(response->widgets[3].items.empty());
-}
-
-TEST_CASE("WidgetContentService: at most kItemsPerWidget items") {
-    FakeCatalogStore store;
-    store.products[1].push_back(makeProduct("ANCHOR", "ANCHOR", "Jeans", 5000));
-    for (int i = 0; i < 30; ++i) {
-        std::string sku = "P" + std::to_string(100 + i);
-        store.products[1].push_back(makeProduct(sku, sku, "Jeans", 5000));
+    const auto& similar = response->widgets[0].items;
+    REQUIRE(similar.size() == 2);
+    std::set<std::string> shown{similar[0].mainSku, similar[1].mainSku};
+    CHECK(shown == std::set<std::string>{"B", "D"});
+    for (const auto& item : similar) {
+        if (item.mainSku == "B") {
+            CHECK(item.sku == "B-M");
+            CHECK(item.price == 4000);
+            CHECK(item.retailPrice == 6000);
+            CHECK(item.brand == "Acme");
+            CHECK(item.image == "https://cdn.example/B-thumb.jpg");  // the thumbnail when the feed has one
+        } else {
+            CHECK(item.price == 5500);
+        }
     }
-    RecommendationService recommendations(store);
-    WidgetContentService service(recommendations);
-    auto response = service.contentFor(tenant(), {widget(WidgetType::Similar, "ANCHOR")});
-    REQUIRE(response.ok());
-    CHECK(WidgetContentService::kItemsPerWidget == 12);
-    REQUIRE(response->widgets.at(0).items.size() == 12);
-    CHECK(response->widgets[0].items.front().sku == "P100");
-    CHECK(response->widgets[0].items.back().sku == "P111");
+    CHECK(response->widgets[1].items.empty());  // no template: no set
+    CHECK(response->widgets[2].items.empty());  // unknown SKU: the widget hides
+    CHECK(response->widgets[3].items.empty());  // SET-Compose is demo mode's
 }
 
-TEST_CASE("WidgetContentService: a store failure fails the whole answer") {
-    FakeCatalogStore store;
-    store.failure = svc::Error::unavailable("database is locked");
+TEST_CASE("WidgetContentService: SET gives one product per position with alternatives") {
+    ProductContentSource store;
+    svc::SetTemplate t;
+    t.id = "casual";
+    t.slots = {{"top", {"Topwear"}, {}}, {"bottom", {"Bottomwear"}, {}}, {"shoes", {"Footwear"}, {}}};
+    store.templates = {t};
+    auto& products = store.products[1];
+    products.push_back(styled("JEANS", "Bottomwear > Jeans", "Blue"));
+    for (int i = 0; i < 3; ++i) products.push_back(styled("TOP" + std::to_string(i), "Topwear > Tops", "White"));
+    products.push_back(styled("SHOE", "Footwear > Sneakers", "White"));
     RecommendationService recommendations(store);
     WidgetContentService service(recommendations);
-    auto response = service.contentFor(tenant(), {widget(WidgetType::Similar, "A")});
-    REQUIRE_FALSE(response.ok());
-    CHECK(response.error().message == "database is locked");
-    // Widgets that need no catalog read still answer.
-    auto sets = service.contentFor(tenant(), {widget(WidgetType::Set, "A")});
-    REQUIRE(sets.ok());
-    CHECK(sets->widgets.size() == 1);
+    auto response = service.contentFor(tenant(), {widget(WidgetType::Set, "JEANS-M")});
+    REQUIRE(response.ok());
+    const auto& content = response->widgets[0];
+    CHECK(content.setId == "JEANS#generated#1");
+    REQUIRE(content.items.size() == 2);
+    CHECK(content.items[0].mainSku.rfind("TOP", 0) == 0);
+    CHECK(content.items[0].alternatives.size() == 2);
+    CHECK(content.items[1].mainSku == "SHOE");
+    CHECK(content.items[1].alternatives.empty());
+    // The JSON carries the alternatives to the SDK.
+    auto parsed = svc::ContentResponse::fromJson(response->toJson());
+    REQUIRE(parsed.ok());
+    CHECK(parsed->widgets[0].items[0].alternatives.size() == 2);
+    CHECK(parsed->widgets[0].setId == "JEANS#generated#1");
+}
+
+TEST_CASE("WidgetContentService: SET-Custom by set id or by SKU; a product that is gone gives way to its alternative") {
+    ProductContentSource store;
+    auto& products = store.products[1];
+    products.push_back(styled("TEE", "Topwear > Tshirts", "White"));
+    products.push_back(styled("TEE2", "Topwear > Tshirts", "White"));
+    products.push_back(styled("JEANS", "Bottomwear > Jeans", "Blue", 6000, 0));  // sold out
+    products.push_back(styled("JEANS2", "Bottomwear > Jeans", "Blue"));
+    store.customSets = {{"look", "Summer look", "Light and easy", {"summer"}, {"https://cdn.example/look.jpg"}, {"TEE", "JEANS"}}};
+    RecommendationService recommendations(store);
+    WidgetContentService service(recommendations);
+    auto response = service.contentFor(tenant(), {widget(WidgetType::SetCustom, "", "look"), widget(WidgetType::SetCustom, "TEE-M"),
+                                                  widget(WidgetType::SetCustom, "", "nope"), widget(WidgetType::SetCustom, "TEE2")});
+    REQUIRE(response.ok());
+    for (size_t w : {0u, 1u}) {
+        const auto& content = response->widgets[w];
+        CHECK(content.setId == "look");
+        CHECK(content.title == "Summer look");
+        CHECK(content.image == "https://cdn.example/look.jpg");
+        REQUIRE(content.items.size() == 2);
+        CHECK(content.items[0].mainSku == "TEE");
+        CHECK(content.items[0].alternatives.size() == 1);  // TEE2
+        CHECK(content.items[1].mainSku == "JEANS2");        // in place of the sold-out JEANS
+    }
+    CHECK(response->widgets[2].items.empty());  // unknown set
+    CHECK(response->widgets[3].items.empty());  // TEE2 is in no set
+
+    products[0].stock = 0;
+    products[3].stock = 0;
+    products[1].stock = 0;
+    RecommendationService allGone(store);
+    WidgetContentService goneService(allGone);
+    auto gone = goneService.contentFor(tenant(), {widget(WidgetType::SetCustom, "", "look")});
+    REQUIRE(gone.ok());
+    CHECK(gone->widgets[0].items.empty());  // every product gone: the set is not shown
 }

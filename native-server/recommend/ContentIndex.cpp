@@ -1,0 +1,213 @@
+#include "recommend/ContentIndex.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+
+namespace svc {
+
+ContentIndex::ContentIndex(CatalogStore& catalog, ContentStore& content, EventStore* events, const Clock& clock, ContentIndexOptions options)
+    : catalog_(catalog), contentStore_(content), events_(events), clock_(clock), options_(options) {}
+
+ContentIndex::~ContentIndex() { stop(); }
+
+void ContentIndex::start() {
+    std::lock_guard lock(mutex_);
+    if (thread_.joinable()) return;
+    stopping_ = false;
+    if (auto generations = contentStore_.generations()) generations_ = *generations;
+    thread_ = std::thread([this] { run(); });
+}
+
+void ContentIndex::stop() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+}
+
+ContentIndex::TenantContent& ContentIndex::tenant(int64_t tenantId) {
+    std::lock_guard lock(mutex_);
+    auto& slot = tenants_[tenantId];
+    if (!slot) slot = std::make_unique<TenantContent>();
+    return *slot;
+}
+
+std::shared_ptr<const ContentSnapshot> ContentIndex::current(TenantContent& content) {
+    std::lock_guard lock(mutex_);
+    return content.current;
+}
+
+Result<std::shared_ptr<const ContentSnapshot>> ContentIndex::snapshot(int64_t tenantId) {
+    TenantContent& content = tenant(tenantId);
+    if (auto snapshot = current(content)) return snapshot;
+    // First use: build in this thread (others asking meanwhile wait for the same build).
+    std::lock_guard build(content.buildMutex);
+    if (auto snapshot = current(content)) return snapshot;
+    if (auto status = this->build(tenantId, content, true); !status) return status.error();
+    return current(content);
+}
+
+void ContentIndex::contentChanged(int64_t tenantId) {
+    {
+        std::lock_guard lock(mutex_);
+        pending_.insert(tenantId);
+    }
+    wake_.notify_all();
+}
+
+Status ContentIndex::rebuild(int64_t tenantId, bool full) {
+    TenantContent& content = tenant(tenantId);
+    std::lock_guard build(content.buildMutex);
+    return this->build(tenantId, content, full || !current(content));
+}
+
+ParallelFor ContentIndex::parallelFor() const {
+    unsigned threads = std::max(1u, options_.threads);
+    return [threads](size_t count, const std::function<void(size_t)>& work) {
+        if (threads == 1 || count < 64) {
+            for (size_t i = 0; i < count; ++i) work(i);
+            return;
+        }
+        // Work is taken in small chunks from a shared counter: rows differ a lot in cost.
+        std::atomic<size_t> next{0};
+        auto worker = [&] {
+            constexpr size_t kChunk = 16;
+            while (true) {
+                size_t begin = next.fetch_add(kChunk);
+                if (begin >= count) return;
+                for (size_t i = begin; i < std::min(count, begin + kChunk); ++i) work(i);
+            }
+        };
+        std::vector<std::thread> helpers;
+        for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(worker);
+        worker();
+        for (auto& helper : helpers) helper.join();
+    };
+}
+
+Status ContentIndex::build(int64_t tenantId, TenantContent& content, bool full) {
+    auto started = std::chrono::steady_clock::now();
+    std::shared_ptr<const ContentSnapshot> previous = full ? nullptr : current(content);
+    if (previous && content.incrementalBuilds >= options_.fullRebuildEvery) previous = nullptr;
+
+    ContentInputs inputs;
+    auto templates = contentStore_.templates();
+    if (!templates) return templates.error();
+    inputs.templates = std::make_shared<const std::vector<SetTemplate>>(std::move(*templates));
+    auto customSets = contentStore_.customSets(tenantId);
+    if (!customSets) return customSets.error();
+    inputs.customSets = std::move(*customSets);
+    auto photoSets = contentStore_.photoSets(tenantId);
+    if (!photoSets) return photoSets.error();
+    inputs.photoSets = std::make_shared<const std::vector<PhotoSet>>(std::move(*photoSets));
+    if (events_) {
+        while (true) {
+            auto purchases = events_->purchasesSince(tenantId, content.lastPurchaseSequence, 10000);
+            if (!purchases) return purchases.error();
+            for (const auto& order : *purchases) {
+                std::vector<std::string> skus;
+                for (const auto& line : order.lines) skus.push_back(line.sku);
+                content.orders.push_back(std::move(skus));
+                content.lastPurchaseSequence = order.sequence;
+            }
+            if (purchases->size() < 10000) break;
+        }
+    }
+    inputs.orders = content.orders;
+    inputs.clock = &clock_;
+
+    ContentSnapshotBuilder builder(previous, parallelFor());
+    if (auto status = catalog_.forEachLiveProduct(tenantId, [&](Product&& product) { builder.add(std::move(product)); }); !status) {
+        return status;
+    }
+    auto snapshot = builder.build(inputs);
+    snapshot->setBuildSeconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    {
+        std::lock_guard lock(mutex_);
+        content.current = std::move(snapshot);
+        content.incrementalBuilds = previous ? content.incrementalBuilds + 1 : 0;
+        content.builtAt = std::chrono::steady_clock::now();
+    }
+    return {};
+}
+
+std::set<int64_t> ContentIndex::changedTenants(const std::map<int64_t, int64_t>& generations) {
+    // Called with mutex_ held.
+    std::set<int64_t> changed;
+    for (const auto& [tenantId, generation] : generations) {
+        if (generations_[tenantId] == generation) continue;
+        if (tenantId == 0) {
+            for (const auto& [id, content] : tenants_) changed.insert(id);
+        } else {
+            changed.insert(tenantId);
+        }
+    }
+    generations_ = generations;
+    return changed;
+}
+
+void ContentIndex::run() {
+    std::unique_lock lock(mutex_);
+    while (!stopping_) {
+        wake_.wait_for(lock, std::chrono::milliseconds(options_.pollMilliseconds), [this] { return stopping_ || !pending_.empty(); });
+        if (stopping_) break;
+        busy_ = true;
+        lock.unlock();
+        // Changes made by any process (CLI imports, authoring) show as new generations.
+        auto generations = contentStore_.generations();
+        lock.lock();
+        std::set<int64_t> work;
+        if (generations) work = changedTenants(*generations);
+        for (int64_t tenantId : pending_) {
+            if (tenantId == 0) {
+                for (const auto& [id, content] : tenants_) work.insert(id);
+            } else {
+                work.insert(tenantId);
+            }
+        }
+        pending_.clear();
+        auto now = std::chrono::steady_clock::now();
+        for (const auto& [tenantId, content] : tenants_) {
+            if (content->current && now - content->builtAt > std::chrono::seconds(options_.refreshSeconds)) work.insert(tenantId);
+        }
+        lock.unlock();
+        for (int64_t tenantId : work) {
+            TenantContent& content = tenant(tenantId);
+            if (!current(content)) continue;  // never asked for: built on first use
+            std::lock_guard build(content.buildMutex);
+            // A failed rebuild keeps the previous snapshot; the next change tries again.
+            if (auto status = this->build(tenantId, content, false); !status) {
+                std::fprintf(stderr, "svc-server: content of tenant %lld not rebuilt: %s\n", static_cast<long long>(tenantId),
+                             status.error().message.c_str());
+            }
+        }
+        lock.lock();
+        busy_ = false;
+        if (pending_.empty()) idle_.notify_all();
+    }
+    busy_ = false;
+    idle_.notify_all();
+}
+
+void ContentIndex::catchUp() {
+    auto generations = contentStore_.generations();
+    {
+        std::lock_guard lock(mutex_);
+        if (generations) {
+            for (int64_t tenantId : changedTenants(*generations)) pending_.insert(tenantId);
+        }
+    }
+    wake_.notify_all();
+    waitIdle();
+}
+
+void ContentIndex::waitIdle() {
+    std::unique_lock lock(mutex_);
+    idle_.wait(lock, [this] { return stopping_ || !thread_.joinable() || (pending_.empty() && !busy_); });
+}
+
+}  // namespace svc

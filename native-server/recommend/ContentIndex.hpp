@@ -1,0 +1,89 @@
+#pragma once
+// Keeps every tenant's ContentSnapshot current. The first query of a tenant builds its
+// snapshot; afterwards each change (an import in this process, or a content generation
+// bumped by any process: CLI imports, set authoring) triggers an incremental rebuild in
+// the background while queries keep answering from the previous snapshot, which is
+// swapped for the new one only when complete (no gap, no half state).
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "core/Clock.hpp"
+#include "recommend/ContentSnapshotBuilder.hpp"
+#include "recommend/RecommendationService.hpp"
+#include "store/CatalogStore.hpp"
+#include "store/ContentStore.hpp"
+#include "store/EventStore.hpp"
+
+namespace svc {
+
+struct ContentIndexOptions {
+    unsigned threads = 2;           // for list computation; this machine has two cores
+    int pollMilliseconds = 2000;    // how often content generations are checked
+    int fullRebuildEvery = 50;      // incremental builds before a full one retrains the feature space
+    int refreshSeconds = 3600;      // a tenant's content is rebuilt at least this often (stale flags, time)
+};
+
+class ContentIndex : public ContentSource {
+public:
+    ContentIndex(CatalogStore& catalog, ContentStore& content, EventStore* events, const Clock& clock, ContentIndexOptions options = {});
+    ~ContentIndex() override;
+    ContentIndex(const ContentIndex&) = delete;
+    ContentIndex& operator=(const ContentIndex&) = delete;
+
+    void start();  // the background rebuild thread
+    void stop();
+
+    Result<std::shared_ptr<const ContentSnapshot>> snapshot(int64_t tenantId) override;
+    // Schedules a rebuild of the tenant's content (after an import committed).
+    void contentChanged(int64_t tenantId);
+    // Rebuilds now, in the calling thread; `full` retrains from scratch.
+    Status rebuild(int64_t tenantId, bool full = false);
+    // Waits until no rebuild is scheduled or running.
+    void waitIdle();
+    // Picks up every change recorded so far (in any process) and waits until the
+    // snapshots include it: what a test does before it queries.
+    void catchUp();
+
+private:
+    struct TenantContent {
+        std::mutex buildMutex;  // one build per tenant at a time
+        std::shared_ptr<const ContentSnapshot> current;
+        int incrementalBuilds = 0;
+        std::chrono::steady_clock::time_point builtAt;
+        // Purchases read so far (SKUs per order) and the cursor to read on from.
+        std::vector<std::vector<std::string>> orders;
+        int64_t lastPurchaseSequence = 0;
+    };
+    TenantContent& tenant(int64_t tenantId);
+    std::shared_ptr<const ContentSnapshot> current(TenantContent& content);
+    Status build(int64_t tenantId, TenantContent& content, bool full);
+    void run();
+    // Tenants whose generation moved since last seen (0: the templates, so every tenant).
+    std::set<int64_t> changedTenants(const std::map<int64_t, int64_t>& generations);
+    ParallelFor parallelFor() const;
+
+    CatalogStore& catalog_;
+    ContentStore& contentStore_;
+    EventStore* events_;
+    const Clock& clock_;
+    ContentIndexOptions options_;
+
+    std::mutex mutex_;  // guards the members below and every TenantContent::current
+    std::map<int64_t, std::unique_ptr<TenantContent>> tenants_;
+    std::set<int64_t> pending_;
+    std::map<int64_t, int64_t> generations_;
+    bool stopping_ = false;
+    bool busy_ = false;
+    std::condition_variable wake_;
+    std::condition_variable idle_;
+    std::thread thread_;
+};
+
+}  // namespace svc

@@ -1,0 +1,109 @@
+#include "recommend/CoPurchaseModel.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace svc {
+
+void CoPurchaseModel::train(const std::vector<std::vector<uint32_t>>& baskets, const std::vector<const ArticleProfile*>& profiles) {
+    // For the attribute affinities: how often a co-bought pair of different kinds shares
+    // brand / colour family, against how often a random article of the second item's
+    // kind would share it with the first (estimated from the catalog's kind composition).
+    std::unordered_map<uint64_t, double> kindBrand, kindFamily;
+    std::unordered_map<uint32_t, double> kindSize;
+    for (const ArticleProfile* profile : profiles) {
+        if (!profile || profile->kind == 0) continue;
+        kindSize[profile->kind] += 1;
+        if (profile->brand) kindBrand[pairKey(profile->kind, profile->brand)] += 1;
+        if (profile->colorFamily != ColorFamily::Unknown)
+            kindFamily[pairKey(profile->kind, static_cast<uint32_t>(profile->colorFamily))] += 1;
+    }
+    double sameBrand = 0, expectedBrand = 0, sameFamily = 0, expectedFamily = 0;
+    for (const auto& basket : baskets) {
+        for (uint32_t article : basket) popularity_[article] += 1;
+        if (basket.size() < 2) continue;
+        ++multiLineOrders_;
+        for (size_t i = 0; i < basket.size(); ++i) {
+            const ArticleProfile* a = basket[i] < profiles.size() ? profiles[basket[i]] : nullptr;
+            if (a) kindLines_[a->kind] += 1;
+            for (size_t j = 0; j < basket.size(); ++j) {
+                if (i == j) continue;
+                pairs_[pairKey(basket[i], basket[j])] += 1;
+                const ArticleProfile* b = basket[j] < profiles.size() ? profiles[basket[j]] : nullptr;
+                if (!a || !b || a->kind == 0 || b->kind == 0 || a->kind == b->kind) continue;
+                kindPairs_[pairKey(a->kind, b->kind)] += 1;
+                pairTotal_ += 1;
+                double size = kindSize[b->kind];
+                if (size <= 0) continue;
+                if (a->brand) {
+                    sameBrand += a->brand == b->brand ? 1 : 0;
+                    auto found = kindBrand.find(pairKey(b->kind, a->brand));
+                    expectedBrand += (found == kindBrand.end() ? 0 : found->second) / size;
+                }
+                if (a->colorFamily != ColorFamily::Unknown) {
+                    sameFamily += a->colorFamily == b->colorFamily ? 1 : 0;
+                    auto found = kindFamily.find(pairKey(b->kind, static_cast<uint32_t>(a->colorFamily)));
+                    expectedFamily += (found == kindFamily.end() ? 0 : found->second) / size;
+                }
+            }
+        }
+    }
+    // Additive smoothing keeps a handful of orders from producing extreme weights.
+    auto affinity = [](double observed, double expected) {
+        double ratio = (observed + 1) / (expected + 1);
+        return std::clamp(std::log(ratio), 0.0, 4.0);
+    };
+    for (const auto& [kind, count] : kindLines_) lineTotal_ += count;
+    sameBrandWeight_ = affinity(sameBrand, expectedBrand);
+    sameColorFamilyWeight_ = affinity(sameFamily, expectedFamily);
+}
+
+double CoPurchaseModel::kindLift(uint32_t kindA, uint32_t kindB) const {
+    if (!ready() || pairTotal_ <= 0) return 0;
+    auto pair = kindPairs_.find(pairKey(kindA, kindB));
+    if (pair == kindPairs_.end()) return 0;
+    auto a = kindLines_.find(kindA);
+    auto b = kindLines_.find(kindB);
+    if (a == kindLines_.end() || b == kindLines_.end()) return 0;
+    double lines = lineTotal_;
+    // P(a, b) / (P(a) P(b)) over lines of multi-line orders.
+    double lift = (pair->second / pairTotal_) / ((a->second / lines) * (b->second / lines));
+    return std::max(0.0, std::log(lift));
+}
+
+std::vector<uint32_t> CoPurchaseModel::complementKinds(uint32_t kind, size_t minimumCount) const {
+    std::vector<std::pair<double, uint32_t>> found;
+    if (!ready()) return {};
+    for (const auto& [key, count] : kindPairs_) {
+        if (static_cast<uint32_t>(key >> 32) != kind || count < static_cast<double>(minimumCount)) continue;
+        auto other = static_cast<uint32_t>(key & 0xffffffffu);
+        found.emplace_back(kindLift(kind, other) + std::log(count), other);
+    }
+    std::sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first != y.first ? x.first > y.first : x.second < y.second; });
+    std::vector<uint32_t> kinds;
+    for (const auto& entry : found) kinds.push_back(entry.second);
+    return kinds;
+}
+
+double CoPurchaseModel::popularity(uint32_t article) const {
+    auto found = popularity_.find(article);
+    return found == popularity_.end() ? 0 : found->second;
+}
+
+double CoPurchaseModel::pairCount(uint32_t a, uint32_t b) const {
+    auto found = pairs_.find(pairKey(a, b));
+    return found == pairs_.end() ? 0 : found->second;
+}
+
+double CoPurchaseModel::score(uint32_t anchor, const ArticleProfile& anchorProfile, uint32_t candidate,
+                              const ArticleProfile& candidateProfile) const {
+    if (!ready()) return 0;
+    double score = 2.0 * std::log1p(pairCount(anchor, candidate)) + 0.8 * std::log1p(popularity(candidate));
+    score += 0.5 * kindLift(anchorProfile.kind, candidateProfile.kind);
+    if (anchorProfile.brand != 0 && anchorProfile.brand == candidateProfile.brand) score += sameBrandWeight_;
+    if (anchorProfile.colorFamily != ColorFamily::Unknown && anchorProfile.colorFamily == candidateProfile.colorFamily)
+        score += sameColorFamilyWeight_;
+    return score;
+}
+
+}  // namespace svc

@@ -1,0 +1,52 @@
+#pragma once
+// What purchases teach about complements, learned from orders with several lines:
+// which kinds are bought together (lift over chance), which items are bought at all
+// (popularity), which item pairs recur, and whether co-bought items tend to share the
+// anchor's brand or colour family more than chance would give. Sparse data
+// generalises through kinds and attributes; recurring pairs still count most.
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "recommend/ArticleProfile.hpp"
+
+namespace svc {
+
+class CoPurchaseModel {
+public:
+    // Baskets of article indices (one order each, duplicates removed); `profiles`
+    // indexed by article. Orders with a single article teach popularity only.
+    void train(const std::vector<std::vector<uint32_t>>& baskets, const std::vector<const ArticleProfile*>& profiles);
+
+    // Enough multi-line orders to trust what was learned.
+    bool ready() const { return multiLineOrders_ >= kMinimumOrders; }
+    size_t multiLineOrders() const { return multiLineOrders_; }
+    // log lift of buying kind `b` with kind `a` (0 when unseen or not ready).
+    double kindLift(uint32_t kindA, uint32_t kindB) const;
+    // Kinds bought with `kind` at least `minimumCount` times, by lift, best first.
+    std::vector<uint32_t> complementKinds(uint32_t kind, size_t minimumCount) const;
+    double popularity(uint32_t article) const;
+    double pairCount(uint32_t a, uint32_t b) const;
+    // How much likelier than chance a co-bought item shares the anchor's brand
+    // (as log ratio, 0 when no effect or not ready); the same for colour families.
+    double sameBrandWeight() const { return sameBrandWeight_; }
+    double sameColorFamilyWeight() const { return sameColorFamilyWeight_; }
+    // The likelihood-of-conversion score of `candidate` completing `anchor`.
+    double score(uint32_t anchor, const ArticleProfile& anchorProfile, uint32_t candidate, const ArticleProfile& candidateProfile) const;
+
+    static constexpr size_t kMinimumOrders = 20;
+
+private:
+    static uint64_t pairKey(uint32_t a, uint32_t b) { return (static_cast<uint64_t>(a) << 32) | b; }
+    size_t multiLineOrders_ = 0;
+    std::unordered_map<uint32_t, double> popularity_;
+    std::unordered_map<uint64_t, double> pairs_;      // both directions
+    std::unordered_map<uint64_t, double> kindPairs_;  // both directions
+    std::unordered_map<uint32_t, double> kindLines_;  // per kind, lines in multi-line orders
+    double pairTotal_ = 0;
+    double lineTotal_ = 0;
+    double sameBrandWeight_ = 0;
+    double sameColorFamilyWeight_ = 0;
+};
+
+}  // namespace svc

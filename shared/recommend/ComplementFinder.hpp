@@ -1,0 +1,40 @@
+#pragma once
+// SET content: for an anchor, clusters of products that complete it (for jeans: tops,
+// shoes, belts), each a position with its alternatives, best first. Positions come
+// from three sources, in this order of trust: the operator's set templates matched
+// through the content-pool fields, kinds that appear together in the tenant's custom
+// sets, and kinds bought together (CoPurchaseModel, once it has enough orders). Every
+// product keeps the anchor's department and occasion, never shares the anchor's
+// kind, and harmonises in colour; purchases, when known, decide the order.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "recommend/ContentSnapshot.hpp"
+
+namespace svc {
+
+struct ComplementCluster {
+    std::string id;      // stable per anchor and position: "<main SKU>#<position>"
+    std::string name;    // the position: the template slot's name or the kind
+    std::string source;  // "template:<id>", "custom-sets" or "purchases"
+    std::vector<std::string> tags;  // the template's tags
+    std::vector<uint32_t> articles;  // best first; the first is the set's pick
+};
+
+class ComplementFinder {
+public:
+    explicit ComplementFinder(const ContentSnapshot& snapshot) : snapshot_(snapshot) {}
+    std::vector<ComplementCluster> clusters(uint32_t anchor, size_t maxClusters, size_t perCluster) const;
+
+    // Candidates scanned per position: bounds the time of one answer whatever the catalog size.
+    static constexpr size_t kScanLimit = 1500;
+
+private:
+    std::vector<uint32_t> rank(uint32_t anchor, const std::vector<uint32_t>& pool, const TemplateSlot* slot,
+                               const std::vector<std::string>* occasions, const std::vector<std::string>* templateDepartments,
+                               size_t limit) const;
+    const ContentSnapshot& snapshot_;
+};
+
+}  // namespace svc

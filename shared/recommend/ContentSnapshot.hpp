@@ -1,0 +1,121 @@
+#pragma once
+// Everything a tenant's content is answered from, computed ahead and immutable once
+// built: articles with their profiles and availability, precomputed SIMILAR lists,
+// the pools complementary sets are drawn from, custom and photo sets, and what was
+// learned from purchases. Readers share one snapshot; a rebuild makes a new one and
+// swaps it in, so queries never see a half-updated state (ContentSnapshotBuilder).
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "catalog/Article.hpp"
+#include "core/Clock.hpp"
+#include "recommend/ArticleProfile.hpp"
+#include "recommend/CoPurchaseModel.hpp"
+#include "recommend/FeatureSpace.hpp"
+#include "sets/CustomSet.hpp"
+#include "sets/SetTemplate.hpp"
+
+namespace svc {
+
+struct ArticleEntry {
+    std::shared_ptr<const Article> article;  // live variants only; descriptions and properties but tags dropped
+    ArticleProfile profile;
+    uint64_t featureHash = 0;  // of what profiles are made of: a change means recomputing lists
+    uint64_t contentHash = 0;  // of everything kept: a change means a new Article object
+    bool live = false;         // listed (not deleted) in the catalog
+    bool available = false;    // live and some variant buyable when built
+    // When the article turns stale (absent from every feed for 24 hours, spec lifecycle)
+    // unless a feed lists it again: checked at query time, as time passes without builds.
+    int64_t availableUntil = INT64_MAX;
+};
+
+// A custom set with its SKUs resolved to articles (those not in the catalog dropped).
+struct ResolvedCustomSet {
+    CustomSet definition;
+    std::vector<uint32_t> articles;
+};
+
+// One entry of a SIMILAR list; the score lets incremental builds insert newcomers in place.
+struct Neighbour {
+    uint32_t article = 0;
+    float score = 0;
+};
+
+// One template slot's candidates: live articles whose category path matches it.
+struct SlotPool {
+    size_t templateIndex = 0;
+    size_t slotIndex = 0;
+    std::vector<uint32_t> articles;  // by likelihood of conversion (popularity), then a stable hash
+};
+
+class ContentSnapshot {
+public:
+    static constexpr size_t kSimilarListLength = 100;
+
+    size_t size() const { return articles_.size(); }
+    const ArticleEntry& entry(uint32_t index) const { return articles_[index]; }
+    // Live, buyable, and not stale by the clock the snapshot was built with (if any).
+    bool available(uint32_t index) const {
+        const ArticleEntry& e = articles_[index];
+        return e.available && (!clock_ || clock_->nowSeconds() < e.availableUntil);
+    }
+    const FeatureSpace& space() const { return *space_; }
+    const CoPurchaseModel& purchases() const { return *purchases_; }
+    // The article a SKU or main SKU names, if live.
+    std::optional<uint32_t> find(std::string_view skuOrMainSku) const;
+    // The index of a main SKU, live or not (for incremental builds: indices stay stable).
+    std::optional<uint32_t> indexOfMainSku(const std::string& mainSku) const;
+
+    // Available articles that could replace the anchor, best first: never the anchor,
+    // one colour per model while other models remain.
+    std::vector<uint32_t> similar(uint32_t anchor, size_t limit) const;
+    const std::vector<Neighbour>& similarList(uint32_t anchor) const { return similar_[anchor]; }
+
+    const std::vector<SetTemplate>& templates() const { return *templates_; }
+    const std::vector<SlotPool>& slotPools() const { return slotPools_; }
+    // Live articles of a kind.
+    const std::vector<uint32_t>& kindMembers(uint32_t kind) const;
+    // Kinds that appear together with `kind` in the tenant's custom sets, most often first.
+    const std::vector<uint32_t>& customSetCompanions(uint32_t kind) const;
+
+    const std::vector<ResolvedCustomSet>& customSets() const { return customSets_; }
+    const ResolvedCustomSet* customSet(std::string_view id) const;
+    // Custom sets that show the article, in definition order.
+    std::vector<const ResolvedCustomSet*> customSetsWith(uint32_t article) const;
+    const std::vector<PhotoSet>& photoSets() const { return *photoSets_; }
+
+    // Counters for the operator and tests: how the snapshot was made.
+    struct BuildInfo {
+        bool full = true;
+        size_t articles = 0;
+        size_t recomputed = 0;  // articles whose profile and list were computed anew
+        double seconds = 0;     // filled in by the host, which owns the clock
+    };
+    const BuildInfo& buildInfo() const { return info_; }
+    void setBuildSeconds(double seconds) { info_.seconds = seconds; }
+
+private:
+    friend class ContentSnapshotBuilder;
+    std::vector<ArticleEntry> articles_;
+    std::unordered_map<std::string, uint32_t> bySku_;  // SKUs and main SKUs of live articles
+    std::unordered_map<std::string, uint32_t> deletedIndex_;  // main SKUs of articles no longer live
+    std::vector<std::vector<Neighbour>> similar_;  // best first, at most kSimilarListLength
+    std::unordered_map<uint32_t, std::vector<uint32_t>> kindMembers_;
+    std::shared_ptr<FeatureSpace> space_;
+    std::shared_ptr<const CoPurchaseModel> purchases_;
+    std::shared_ptr<const std::vector<SetTemplate>> templates_;
+    std::vector<SlotPool> slotPools_;
+    std::unordered_map<uint32_t, std::vector<uint32_t>> customCompanions_;
+    std::vector<ResolvedCustomSet> customSets_;
+    std::unordered_map<uint32_t, std::vector<uint32_t>> customSetsByArticle_;
+    std::shared_ptr<const std::vector<PhotoSet>> photoSets_;
+    BuildInfo info_;
+    const Clock* clock_ = nullptr;
+};
+
+}  // namespace svc

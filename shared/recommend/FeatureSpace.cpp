@@ -1,0 +1,209 @@
+#include "recommend/FeatureSpace.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "recommend/TextTokenizer.hpp"
+
+namespace svc {
+namespace {
+
+// The content-pool columns (spec "Content-pool fields") and common English names.
+const std::string* property(const Product& product, std::initializer_list<const char*> names) {
+    for (const char* name : names) {
+        auto found = product.properties.find(name);
+        if (found != product.properties.end() && !found->second.empty()) return &found->second;
+    }
+    return nullptr;
+}
+
+// Path levels that say nothing about the kind of product.
+bool isGenericLevel(const std::string& key) {
+    return key.empty() || key == "sale" || key == "new" || key == "neu" || key == "other" || key == "misc" ||
+           key == "home" || key == "all" || key == "shop" || key == "na";
+}
+
+std::vector<std::string> splitPath(const std::string& path) {
+    std::vector<std::string> levels;
+    size_t start = 0;
+    while (start <= path.size()) {
+        size_t end = path.find('>', start);
+        if (end == std::string::npos) end = path.size();
+        std::string key = TextTokenizer::key(std::string_view(path).substr(start, end - start));
+        if (!isGenericLevel(key)) levels.push_back(std::move(key));
+        start = end + 1;
+    }
+    return levels;
+}
+
+}  // namespace
+
+uint32_t FeatureSpace::find(std::string_view key) const {
+    auto found = ids_.find(std::string(key));
+    return found == ids_.end() ? 0 : found->second;
+}
+
+uint32_t FeatureSpace::intern(std::string_view key) {
+    if (key.empty()) return 0;
+    auto [found, inserted] = ids_.try_emplace(std::string(key), static_cast<uint32_t>(words_.size()));
+    if (inserted) words_.emplace_back(key);
+    return found->second;
+}
+
+std::string FeatureSpace::occasionKey(std::string_view text, bool knownOnly) {
+    std::string key = TextTokenizer::key(text);
+    if (key.empty() || key == "na") return "";
+    if (key == "sport" || key == "sportlich" || key == "athletic" || key == "training" || key == "running" || key == "fitnes" ||
+        key == "sportswear" || key == "active")
+        return "sports";
+    if (key == "elegant" || key == "business" || key == "office" || key == "formell" || key == "formal") return "formal";
+    if (key == "freizeit" || key == "everyday" || key == "leger" || key == "lassig" || key == "lässig" || key == "casual") return "casual";
+    if (key == "festive" || key == "festlich" || key == "traditional" || key == "ethnic") return "ethnic";
+    if (key == "lounge" || key == "loungewear" || key == "nightwear" || key == "home") return "home";
+    if (key == "smartcasual" || key == "party" || key == "travel") return key;
+    return knownOnly ? "" : key;
+}
+
+bool FeatureSpace::occasionsCompatible(uint32_t a, uint32_t b) const {
+    if (a == 0 || b == 0 || a == b) return true;
+    for (const auto& [x, y] : compatibleOccasions_) {
+        if (x == a && y == b) return true;
+    }
+    return false;
+}
+
+FeatureSpace::TextParts FeatureSpace::textParts(const Product& product) const {
+    TextParts parts;
+    TextTokenizer::tokenize(product.name, parts.nameAndDescription);
+    if (product.description != product.name) TextTokenizer::tokenize(product.description, parts.nameAndDescription);
+    if (const auto* shortName = property(product, {"name2", "typ"})) TextTokenizer::tokenize(*shortName, parts.nameAndDescription);
+    parts.category = splitPath(product.primaryCategory());
+    // The leaf names the kind; a leaf that is only a department ("Women") does not.
+    for (auto level = parts.category.rbegin(); level != parts.category.rend(); ++level) {
+        if (departmentFromToken(*level) == Department::Unknown) {
+            parts.kindKey = *level;
+            break;
+        }
+    }
+    return parts;
+}
+
+std::vector<uint32_t> FeatureSpace::ids(const std::vector<std::string>& tokens) {
+    std::vector<uint32_t> out;
+    out.reserve(tokens.size());
+    for (const auto& token : tokens) out.push_back(intern(token));
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+void FeatureSpace::train(const std::vector<const Product*>& representatives) {
+    // Everyday occasions mix; formal meets smart casual and party; sportswear, ethnic wear
+    // and home wear keep to themselves (no formal shoes with a track suit).
+    const std::pair<const char*, const char*> bridges[] = {
+        {"casual", "smartcasual"}, {"casual", "travel"}, {"casual", "party"}, {"smartcasual", "travel"}, {"smartcasual", "party"},
+        {"formal", "smartcasual"}, {"formal", "party"}, {"ethnic", "party"}, {"home", "casual"},
+    };
+    for (const auto& [x, y] : bridges) {
+        compatibleOccasions_.emplace_back(intern(x), intern(y));
+        compatibleOccasions_.emplace_back(intern(y), intern(x));
+    }
+    std::unordered_map<uint32_t, std::map<std::vector<uint32_t>, int>> pathCounts;
+    for (const Product* product : representatives) {
+        TextParts parts = textParts(*product);
+        auto tokens = ids(parts.nameAndDescription);
+        auto category = ids(parts.category);
+        documents_ += 1;
+        for (uint32_t token : tokens) documentFrequency_[token] += 1;
+        for (uint32_t token : category) {
+            if (!std::binary_search(tokens.begin(), tokens.end(), token)) documentFrequency_[token] += 1;
+        }
+        if (parts.kindKey.empty()) continue;
+        uint32_t kind = intern(parts.kindKey);
+        classifier_.addExample(kind, tokens);
+        std::vector<uint32_t> path;
+        for (const auto& level : parts.category) path.push_back(intern(level));
+        pathCounts[kind][path] += 1;
+    }
+    classifier_.finish();
+    for (auto& [kind, paths] : pathCounts) {
+        auto best = std::max_element(paths.begin(), paths.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+        kindPaths_[kind] = best->first;
+    }
+}
+
+ArticleProfile FeatureSpace::profile(const Product& product) {
+    ArticleProfile profile;
+    TextParts parts = textParts(product);
+    auto nameTokens = ids(parts.nameAndDescription);
+    if (!parts.kindKey.empty()) {
+        profile.kind = intern(parts.kindKey);
+        for (const auto& level : parts.category) profile.categoryKeys.push_back(intern(level));
+    } else {
+        profile.kind = classifier_.predict(nameTokens);
+        profile.kindInferred = true;
+        auto path = kindPaths_.find(profile.kind);
+        if (path != kindPaths_.end()) profile.categoryKeys = path->second;
+        else if (profile.kind != 0) profile.categoryKeys = {profile.kind};
+    }
+
+    // Department: the content-pool column, else the category path, else the name.
+    if (const auto* department = property(product, {"abteilung", "department", "gender", "kiko"})) {
+        profile.department = departmentFromText(*department);
+    }
+    if (profile.department == Department::Unknown) profile.department = departmentFromText(product.primaryCategory());
+    if (profile.department == Department::Unknown) profile.department = departmentFromText(product.name);
+
+    profile.color = intern(TextTokenizer::key(product.color));
+    const auto* spectrum = property(product, {"farbspektrum", "color-family", "colour-family"});
+    profile.colorFamily = colorFamilyFromText(spectrum ? *spectrum : product.color);
+    if (profile.colorFamily == ColorFamily::Unknown && spectrum) profile.colorFamily = colorFamilyFromText(product.color);
+    profile.brand = intern(TextTokenizer::key(product.brand));
+    const auto* style = property(product, {"stil", "style"});
+    if (const auto* occasion = property(product, {"anlass", "occasion", "usage"})) {
+        profile.occasion = intern(occasionKey(*occasion));
+    } else if (style && !occasionKey(*style, true).empty()) {
+        profile.occasion = intern(occasionKey(*style, true));
+    } else {
+        // Kinds that imply their occasion: "Sports Shoes", "Formal Shoes", "Track Pants".
+        for (uint32_t key : profile.categoryKeys) {
+            const std::string& word = text(key);
+            if (word.find("sport") != std::string::npos || word.find("track") != std::string::npos) profile.occasion = intern("sports");
+            else if (word.find("formal") != std::string::npos) profile.occasion = intern("formal");
+        }
+    }
+    if (style && occasionKey(*style, true).empty()) profile.style = intern(TextTokenizer::key(*style));
+    if (const auto* season = property(product, {"saison", "season"})) profile.season = intern(TextTokenizer::key(*season));
+    if (const auto* material = property(product, {"material", "obermaterial"})) profile.material = intern(TextTokenizer::key(*material));
+    if (const auto* pattern = property(product, {"muster", "pattern"})) profile.pattern = intern(TextTokenizer::key(*pattern));
+    if (const auto* fit = property(product, {"passform", "schnitt", "fit"})) profile.fit = intern(TextTokenizer::key(*fit));
+    profile.model = intern(product.model.empty() ? product.mainSku : product.model);
+    profile.price = product.sellingPrice().value_or(0);
+    if (profile.price > 0) profile.logPrice = static_cast<float>(std::log(static_cast<double>(profile.price)));
+
+    // Text vector: name, description and category words, weighted by rarity (idf), so a
+    // shared "shirt" counts for less than a shared "henley" or "chelsea".
+    std::vector<uint32_t> tokens = nameTokens;
+    for (uint32_t key : profile.categoryKeys) tokens.push_back(key);
+    std::sort(tokens.begin(), tokens.end());
+    tokens.erase(std::unique(tokens.begin(), tokens.end()), tokens.end());
+    double norm = 0;
+    for (uint32_t token : tokens) {
+        auto found = documentFrequency_.find(token);
+        double frequency = found == documentFrequency_.end() ? 1.0 : found->second;
+        double weight = std::log((documents_ + 1) / frequency);
+        // Department words are scored on their own; in the text they would only add noise.
+        if (departmentFromToken(text(token)) != Department::Unknown) weight = 0;
+        profile.tokens.push_back(token);
+        profile.weights.push_back(static_cast<float>(weight));
+        norm += weight * weight;
+    }
+    if (norm > 0) {
+        float scale = static_cast<float>(1.0 / std::sqrt(norm));
+        for (auto& weight : profile.weights) weight *= scale;
+    }
+    return profile;
+}
+
+}  // namespace svc

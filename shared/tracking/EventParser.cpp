@@ -1,0 +1,416 @@
+#include "tracking/EventParser.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <optional>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+namespace svc {
+namespace {
+
+// Ordered: unknown fields are reported in the order they were sent.
+using Json = nlohmann::ordered_json;
+
+constexpr std::string_view kEventTypes = "one of purchase, view, click, add-to-cart";
+constexpr int64_t kMaxClientTimeMs = 9'007'199'254'740'991;  // Number.MAX_SAFE_INTEGER: what a browser can send exactly
+
+// A quoted, JSON-escaped excerpt of outside text for messages: at most 64 bytes, cut at
+// a character boundary, so that answers stay small and valid UTF-8 whatever was sent.
+std::string excerpt(std::string_view text) {
+    constexpr size_t kMaxBytes = 64;
+    bool cut = text.size() > kMaxBytes;
+    if (cut) {
+        size_t end = kMaxBytes;
+        while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+        text = text.substr(0, end);
+    }
+    std::string out = "\"";
+    for (char c : text) {
+        auto byte = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (byte < 0x20 || byte == 0x7F) {
+            static constexpr char kHex[] = "0123456789abcdef";
+            out += "\\u00";
+            out += kHex[byte >> 4];
+            out += kHex[byte & 0xF];
+        } else {
+            out += c;
+        }
+    }
+    out += cut ? "...\"" : "\"";
+    return out;
+}
+
+bool isPlainKey(std::string_view key) {
+    if (key.empty()) return false;
+    return std::all_of(key.begin(), key.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    });
+}
+
+// Paths read like the JavaScript that built the payload: products[2].amount; keys that
+// are not plain names are bracketed and quoted, so no key can forge another path.
+std::string member(const std::string& path, std::string_view key) {
+    if (!isPlainKey(key)) return (path.empty() ? "$" : path) + "[" + excerpt(key) + "]";
+    return path.empty() ? std::string(key) : path + "." + std::string(key);
+}
+
+std::string element(const std::string& path, size_t index) { return path + "[" + std::to_string(index) + "]"; }
+
+std::string shown(const std::string& path) { return path.empty() ? "$" : path; }
+
+class Reporter {
+public:
+    Reporter(const EventLimits& limits, ParsedEvents& out) : limits_(limits), out_(out) {}
+
+    void add(const std::string& path, std::string rule, std::string expected, const std::string& what) {
+        ++out_.problemCount;
+        if (out_.problems.size() >= limits_.maxProblems) return;
+        out_.problems.push_back({shown(path), std::move(rule), std::move(expected), shown(path) + ": " + what});
+    }
+    bool any() const { return out_.problemCount > 0; }
+
+private:
+    const EventLimits& limits_;
+    ParsedEvents& out_;
+};
+
+// First pass over the raw text, for what the DOM hides: the position of a syntax error,
+// keys given twice (the DOM would silently keep one of them) and excessive nesting.
+class StructureCheck : public nlohmann::json_sax<Json> {
+public:
+    StructureCheck(const EventLimits& limits, Reporter& reporter) : limits_(limits), reporter_(reporter) {}
+
+    bool null() override { return scalar(); }
+    bool boolean(bool) override { return scalar(); }
+    bool number_integer(number_integer_t) override { return scalar(); }
+    bool number_unsigned(number_unsigned_t) override { return scalar(); }
+    bool number_float(number_float_t, const string_t&) override { return scalar(); }
+    bool string(string_t&) override { return scalar(); }
+    bool binary(binary_t&) override { return scalar(); }
+    bool start_object(std::size_t) override { return open(true); }
+    bool start_array(std::size_t) override { return open(false); }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+    bool key(string_t& name) override {
+        Frame& frame = frames_.back();
+        frame.key = name;
+        if (!frame.keys.insert(name).second) {
+            reporter_.add(member(frame.path, name), "duplicate-key", "each key once", "given more than once");
+        }
+        return true;
+    }
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
+        syntaxErrorAt = position;
+        return false;
+    }
+
+    std::optional<size_t> syntaxErrorAt;
+    std::optional<std::string> tooDeepAt;
+
+private:
+    struct Frame {
+        bool object = false;
+        std::string path;
+        std::set<std::string> keys;
+        std::string key;
+        size_t count = 0;
+    };
+
+    // A value starts: counts array elements, so that paths of later containers are right.
+    void advance() {
+        if (!frames_.empty() && !frames_.back().object) ++frames_.back().count;
+    }
+    // The path of the value that just started (only built for containers and problems).
+    std::string currentPath() const {
+        if (frames_.empty()) return {};
+        const Frame& frame = frames_.back();
+        if (frame.object) return member(frame.path, frame.key);
+        return element(frame.path, frame.count - 1);
+    }
+    bool scalar() {
+        advance();
+        return true;
+    }
+    bool open(bool object) {
+        advance();
+        std::string path = currentPath();
+        if (frames_.size() >= limits_.maxDepth) {
+            tooDeepAt = path;
+            return false;
+        }
+        frames_.push_back({object, std::move(path), {}, {}, 0});
+        return true;
+    }
+    bool close() {
+        frames_.pop_back();
+        return true;
+    }
+
+    const EventLimits& limits_;
+    Reporter& reporter_;
+    std::vector<Frame> frames_;
+};
+
+class EventValidator {
+public:
+    EventValidator(const EventLimits& limits, Reporter& reporter) : limits_(limits), reporter_(reporter) {}
+
+    std::optional<TrackingEvent> event(const Json& value, const std::string& path) {
+        if (!value.is_object()) {
+            reporter_.add(path, "type", "object", "must be an event object");
+            return std::nullopt;
+        }
+        auto type = value.find("type");
+        std::string typeName;
+        if (type == value.end() || type->is_null()) {
+            // svclytics('purchase', payload) sends the spec's payload as it is, without a type.
+            if (!value.contains("orderid") && !value.contains("products")) {
+                reporter_.add(member(path, "type"), "required", std::string(kEventTypes), "required");
+                return std::nullopt;
+            }
+            typeName = "purchase";
+        } else if (!type->is_string()) {
+            reporter_.add(member(path, "type"), "type", std::string(kEventTypes), "must be a string");
+            return std::nullopt;
+        } else {
+            typeName = type->get<std::string>();
+        }
+        if (typeName == "purchase") return purchase(value, path);
+        if (auto widgetType = parseWidgetEventType(typeName)) return widgetEvent(value, path, *widgetType);
+        reporter_.add(member(path, "type"), "enum", std::string(kEventTypes), excerpt(typeName) + " is not a known event type");
+        return std::nullopt;
+    }
+
+private:
+    std::optional<TrackingEvent> purchase(const Json& value, const std::string& path) {
+        onlyFields(value, path, {"type", "customerid", "orderid", "products", "cid"});
+        PurchaseEvent purchase;
+        if (auto customer = text(value, path, "customerid", true); customer && *customer != "anonymous") {
+            // The spec fixes the value; anything else may be personal data, which is never stored.
+            reporter_.add(member(path, "customerid"), "equals", "\"anonymous\"", "must be \"anonymous\" (no personal data)");
+        }
+        purchase.orderId = text(value, path, "orderid", true).value_or("");
+        purchase.cid = text(value, path, "cid", false);
+        std::string linesPath = member(path, "products");
+        auto products = value.find("products");
+        if (products == value.end() || products->is_null()) {
+            reporter_.add(linesPath, "required", "array of order lines", "required");
+        } else if (!products->is_array()) {
+            reporter_.add(linesPath, "type", "array of order lines", "must be an array");
+        } else if (products->empty()) {
+            reporter_.add(linesPath, "minItems", "at least 1 order line", "must list at least one order line");
+        } else if (products->size() > limits_.maxOrderLines) {
+            reporter_.add(linesPath, "maxItems", "at most " + std::to_string(limits_.maxOrderLines) + " order lines",
+                          "has " + std::to_string(products->size()) + " order lines");
+        } else {
+            for (size_t i = 0; i < products->size(); ++i) {
+                if (auto line = orderLine((*products)[i], element(linesPath, i))) purchase.lines.push_back(std::move(*line));
+            }
+        }
+        return purchase;
+    }
+
+    std::optional<OrderLine> orderLine(const Json& value, const std::string& path) {
+        if (!value.is_object()) {
+            reporter_.add(path, "type", "object with sku, amount, price", "must be an order line object");
+            return std::nullopt;
+        }
+        onlyFields(value, path, {"sku", "amount", "price"});
+        OrderLine line;
+        line.sku = text(value, path, "sku", true).value_or("");
+        line.amount = integer(value, path, "amount", true, 1, limits_.maxAmount).value_or(0);
+        line.price = integer(value, path, "price", true, 0, limits_.maxPrice).value_or(0);
+        return line;
+    }
+
+    std::optional<TrackingEvent> widgetEvent(const Json& value, const std::string& path, WidgetEventType type) {
+        onlyFields(value, path, {"type", "cid", "widget", "touchpoint", "sku", "setId", "testGroup", "variant", "time"});
+        WidgetEvent event;
+        event.type = type;
+        event.cid = text(value, path, "cid", true).value_or("");
+        if (auto widget = text(value, path, "widget", true)) {
+            auto parsed = parseWidgetType(*widget);
+            // SET-Compose exists only in demo mode, which earns nothing and is not tracked.
+            if (!parsed || *parsed == WidgetType::SetCompose) {
+                reporter_.add(member(path, "widget"), "enum", "one of SET, SIMILAR, SET-Custom", excerpt(*widget) + " is not a tracked widget type");
+            } else {
+                event.widget = *parsed;
+            }
+        }
+        if (auto touchpoint = text(value, path, "touchpoint", true)) {
+            if (auto parsed = parseTouchpoint(*touchpoint)) {
+                event.touchpoint = *parsed;
+            } else {
+                reporter_.add(member(path, "touchpoint"), "enum", "one of product, cart-layer, cart, content, category, search",
+                              excerpt(*touchpoint) + " is not a touchpoint");
+            }
+        }
+        event.setId = text(value, path, "setId", false);
+        // A click or add-to-cart is always on one product; a custom set's view may name only the set.
+        auto setId = value.find("setId");
+        bool skuRequired = type != WidgetEventType::View || setId == value.end() || setId->is_null();
+        event.sku = text(value, path, "sku", skuRequired);
+        event.testGroup = text(value, path, "testGroup", false);
+        event.variant = text(value, path, "variant", false);
+        event.clientTimeMs = integer(value, path, "time", false, 0, kMaxClientTimeMs);
+        return event;
+    }
+
+    void onlyFields(const Json& object, const std::string& path, std::initializer_list<std::string_view> allowed) {
+        for (const auto& [key, ignored] : object.items()) {
+            if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+            std::string expected = "one of";
+            for (std::string_view name : allowed) expected += (expected.size() > 6 ? ", " : " ") + std::string(name);
+            reporter_.add(member(path, key), "unknown-field", expected, "unknown field");
+        }
+    }
+
+    // Ids, SKUs and labels: non-empty strings of bounded size without control characters
+    // (they end up in CSV ledgers and logs). Absent or null optional fields are nullopt.
+    std::optional<std::string> text(const Json& object, const std::string& path, std::string_view key, bool required) {
+        std::string fieldPath = member(path, key);
+        std::string expected = "string of 1-" + std::to_string(limits_.maxTextBytes) + " bytes without control characters";
+        auto found = object.find(std::string(key));
+        if (found == object.end() || found->is_null()) {
+            if (required) reporter_.add(fieldPath, "required", expected, "required");
+            return std::nullopt;
+        }
+        if (!found->is_string()) {
+            reporter_.add(fieldPath, "type", expected, "must be a string, not " + std::string(found->type_name()));
+            return std::nullopt;
+        }
+        const auto& value = found->get_ref<const std::string&>();
+        if (value.empty()) {
+            reporter_.add(fieldPath, "minLength", expected, "must not be empty");
+            return std::nullopt;
+        }
+        if (value.size() > limits_.maxTextBytes) {
+            reporter_.add(fieldPath, "maxLength", expected, "has " + std::to_string(value.size()) + " bytes");
+            return std::nullopt;
+        }
+        bool control = std::any_of(value.begin(), value.end(), [](char c) {
+            auto byte = static_cast<unsigned char>(c);
+            return byte < 0x20 || byte == 0x7F;
+        });
+        if (control) {
+            reporter_.add(fieldPath, "pattern", expected, "contains a control character");
+            return std::nullopt;
+        }
+        return value;
+    }
+
+    std::optional<int64_t> integer(const Json& object, const std::string& path, std::string_view key, bool required,
+                                   int64_t minimum, int64_t maximum) {
+        std::string fieldPath = member(path, key);
+        std::string expected = "integer from " + std::to_string(minimum) + " to " + std::to_string(maximum);
+        auto found = object.find(std::string(key));
+        if (found == object.end() || found->is_null()) {
+            if (required) reporter_.add(fieldPath, "required", expected, "required");
+            return std::nullopt;
+        }
+        if (found->is_number_unsigned()) {
+            // Every non-negative JSON integer arrives here, also those beyond int64.
+            auto value = found->get<uint64_t>();
+            if (value > static_cast<uint64_t>(maximum)) {
+                reporter_.add(fieldPath, "maximum", expected, "is above " + std::to_string(maximum));
+                return std::nullopt;
+            }
+            if (static_cast<int64_t>(value) < minimum) {
+                reporter_.add(fieldPath, "minimum", expected, "is below " + std::to_string(minimum));
+                return std::nullopt;
+            }
+            return static_cast<int64_t>(value);
+        }
+        if (found->is_number_integer()) {  // negative
+            auto value = found->get<int64_t>();
+            if (value < minimum) {
+                reporter_.add(fieldPath, "minimum", expected, "is below " + std::to_string(minimum));
+                return std::nullopt;
+            }
+            return value;
+        }
+        // 19.99, 2.0, 1e3 and "3" are refused alike: prices are integer cents, amounts whole units.
+        reporter_.add(fieldPath, "type", expected,
+                      std::string("must be an integer, not ") + (found->is_number_float() ? "a decimal number" : found->type_name()));
+        return std::nullopt;
+    }
+
+    const EventLimits& limits_;
+    Reporter& reporter_;
+};
+
+}  // namespace
+
+ParsedEvents parseEvents(std::string_view body, const EventLimits& limits) {
+    ParsedEvents out;
+    Reporter reporter(limits, out);
+    bool blank = std::all_of(body.begin(), body.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; });
+    if (blank) {
+        reporter.add("", "required", "a JSON object", "the body is empty");
+        return out;
+    }
+    StructureCheck check(limits, reporter);
+    (void)Json::sax_parse(body, &check);
+    if (check.syntaxErrorAt) {
+        out = {};
+        reporter.add("", "syntax", "JSON text", "not valid JSON (at byte " + std::to_string(*check.syntaxErrorAt) + ")");
+        return out;
+    }
+    if (check.tooDeepAt) {
+        out = {};
+        reporter.add(*check.tooDeepAt, "depth", "at most " + std::to_string(limits.maxDepth) + " levels of nesting", "nested too deeply");
+        return out;
+    }
+    Json json = Json::parse(body, nullptr, false);
+    if (json.is_discarded()) {  // unreachable: the first pass accepted the text
+        reporter.add("", "syntax", "JSON text", "not valid JSON");
+        return out;
+    }
+    if (!json.is_object()) {
+        reporter.add("", "type", "a JSON object", "must be a JSON object, not " + std::string(json.type_name()));
+        return out;
+    }
+    EventValidator validator(limits, reporter);
+    auto batch = json.find("events");
+    if (batch == json.end()) {
+        if (auto event = validator.event(json, "")) out.events.events.push_back(std::move(*event));
+    } else {
+        out.events.batch = true;
+        for (const auto& [key, ignored] : json.items()) {
+            if (key != "events") reporter.add(member("", key), "unknown-field", "only events in a batch", "unknown field");
+        }
+        std::string expected = "array of 1-" + std::to_string(limits.maxBatchEvents) + " events";
+        if (!batch->is_array()) {
+            reporter.add("events", "type", expected, "must be an array");
+        } else if (batch->empty()) {
+            reporter.add("events", "minItems", expected, "must hold at least one event");
+        } else if (batch->size() > limits.maxBatchEvents) {
+            reporter.add("events", "maxItems", expected, "has " + std::to_string(batch->size()) + " events");
+        } else {
+            for (size_t i = 0; i < batch->size(); ++i) {
+                if (auto event = validator.event((*batch)[i], element("events", i))) out.events.events.push_back(std::move(*event));
+            }
+        }
+    }
+    if (reporter.any()) out.events.events.clear();
+    return out;
+}
+
+Error eventProblemsError(const ParsedEvents& parsed) {
+    if (parsed.problems.empty()) return Error::invalidArgument("$: invalid event");
+    std::string message = parsed.problems.front().message;
+    if (parsed.problemCount > 1) {
+        size_t more = parsed.problemCount - 1;
+        message += " (and " + std::to_string(more) + (more == 1 ? " more problem)" : " more problems)");
+    }
+    return Error::invalidArgument(std::move(message));
+}
+
+}  // namespace svc
