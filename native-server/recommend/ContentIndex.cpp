@@ -171,10 +171,19 @@ void ContentIndex::run() {
         }
         pending_.clear();
         auto now = std::chrono::steady_clock::now();
+        std::vector<std::pair<int64_t, int64_t>> learnable;  // tenant, last purchase read
         for (const auto& [tenantId, content] : tenants_) {
-            if (content->current && now - content->builtAt > std::chrono::seconds(options_.refreshSeconds)) work.insert(tenantId);
+            if (!content->current) continue;
+            if (now - content->builtAt > std::chrono::seconds(options_.refreshSeconds)) work.insert(tenantId);
+            else if (now - content->builtAt > std::chrono::seconds(options_.purchaseRefreshSeconds))
+                learnable.emplace_back(tenantId, content->lastPurchaseSequence);
         }
         lock.unlock();
+        // Purchases arrive all the time; they are learned from in batches, not per order.
+        for (const auto& [tenantId, sequence] : learnable) {
+            auto newer = events_ ? events_->purchasesSince(tenantId, sequence, 1) : Result<std::vector<PurchaseOrder>>(std::vector<PurchaseOrder>{});
+            if (newer && !newer->empty()) work.insert(tenantId);
+        }
         for (int64_t tenantId : work) {
             TenantContent& content = tenant(tenantId);
             if (!current(content)) continue;  // never asked for: built on first use

@@ -4,6 +4,7 @@
 // bumped by any process: CLI imports, set authoring) triggers an incremental rebuild in
 // the background while queries keep answering from the previous snapshot, which is
 // swapped for the new one only when complete (no gap, no half state).
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -28,6 +29,7 @@ struct ContentIndexOptions {
     int pollMilliseconds = 2000;    // how often content generations are checked
     int fullRebuildEvery = 50;      // incremental builds before a full one retrains the feature space
     int refreshSeconds = 3600;      // a tenant's content is rebuilt at least this often (stale flags, time)
+    int purchaseRefreshSeconds = 600;  // new purchases are learned from at most this late
 };
 
 class ContentIndex : public ContentSource {
@@ -59,7 +61,7 @@ private:
         std::chrono::steady_clock::time_point builtAt;
         // Purchases read so far (SKUs per order) and the cursor to read on from.
         std::vector<std::vector<std::string>> orders;
-        int64_t lastPurchaseSequence = 0;
+        std::atomic<int64_t> lastPurchaseSequence{0};  // written by builds, read by the poller
     };
     TenantContent& tenant(int64_t tenantId);
     std::shared_ptr<const ContentSnapshot> current(TenantContent& content);

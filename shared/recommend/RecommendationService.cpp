@@ -31,13 +31,16 @@ std::vector<GeneratedSet> RecommendationService::generatedSets(const ArticleRef&
         GeneratedSet set;
         set.id = anchor.article().mainSku + "#generated#" + std::to_string(n + 1);
         set.products.push_back(anchor);
+        bool anyNew = false;
         for (const auto& cluster : found) {
-            if (n < cluster.articles.size()) set.products.push_back({anchor.snapshot, cluster.articles[n]});
+            // A position out of alternatives keeps its best product: every set stays complete.
+            anyNew = anyNew || n < cluster.articles.size();
+            set.products.push_back({anchor.snapshot, cluster.articles[std::min(n, cluster.articles.size() - 1)]});
             for (const auto& tag : cluster.tags) {
                 if (std::find(set.tags.begin(), set.tags.end(), tag) == set.tags.end()) set.tags.push_back(tag);
             }
         }
-        if (set.products.size() < 3) break;
+        if (!anyNew) break;
         sets.push_back(std::move(set));
     }
     return sets;

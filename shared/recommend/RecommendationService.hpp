@@ -46,8 +46,9 @@ public:
     // Available articles similar to the anchor, best first.
     std::vector<ArticleRef> similarTo(const ArticleRef& anchor, size_t limit) const;
     std::vector<ComplementCluster> clusters(const ArticleRef& anchor, size_t maxClusters, size_t perCluster) const;
-    // Up to `limit` sets built from the clusters: set n takes each cluster's n-th product,
-    // so the first set is the best pick and later ones offer the alternatives.
+    // Up to `limit` sets built from the clusters: set n takes each cluster's n-th product
+    // (or its last, when the cluster has fewer), so the first set is the best pick and later
+    // ones offer the alternatives; sets end when no cluster has another product.
     std::vector<GeneratedSet> generatedSets(const ArticleRef& anchor, size_t limit) const;
     // Custom sets showing the article that still have an available product.
     std::vector<const ResolvedCustomSet*> customSetsOf(const ArticleRef& anchor) const;
