@@ -41,6 +41,7 @@ function renderProductList(grid, status) {
 function renderProductPage(sku) {
   // The widget gets its SKU before the SDK scans the page (DOMContentLoaded).
   document.getElementById("similar-widget").setAttribute("data-sku", sku);
+  document.getElementById("set-widget").setAttribute("data-sku", sku);
   loadShopCatalog().then(function (catalog) {
     var product = catalog.products.find(function (candidate) {
       return candidate.mainSku === sku || candidate.variants.some(function (variant) { return variant.sku === sku; });
