@@ -740,12 +740,29 @@ int runChild(const ChildOptions& options) {
     results.set("build.full.recomputed", static_cast<double>(snapshot->buildInfo().recomputed));
     results.set("build.slotPools", static_cast<double>(snapshot->slotPools().size()));
     {
-        size_t pooled = 0, listed = 0, available = 0;
+        size_t pooled = 0, listed = 0, capacity = 0, available = 0;
         for (const auto& pool : snapshot->slotPools()) pooled += pool.articles.size();
         for (uint32_t i = 0; i < snapshot->size(); ++i) {
             listed += snapshot->similarList(i).size();
+            capacity += snapshot->similarList(i).capacity();
             available += snapshot->available(i) ? 1 : 0;
         }
+        // What the SIMILAR lists hold against what their vectors reserve (a memory figure the RSS alone hides).
+        // The size of the full build's main job: every live article is scored against the members of its kind.
+        std::map<uint32_t, double> kindSizes;
+        for (uint32_t i = 0; i < snapshot->size(); ++i) {
+            if (snapshot->entry(i).live) kindSizes[snapshot->entry(i).profile.kind] += 1;
+        }
+        double pairs = 0, largestKind = 0;
+        for (const auto& [kind, members] : kindSizes) {
+            pairs += members * (members - 1);
+            largestKind = std::max(largestKind, members);
+        }
+        results.set("build.pairs", pairs);
+        results.set("build.engineKinds", static_cast<double>(kindSizes.size()));
+        results.set("build.largestKind", largestKind);
+        results.set("build.similarEntryBytes", static_cast<double>(listed * sizeof(svc::Neighbour)));
+        results.set("build.similarCapacityBytes", static_cast<double>(capacity * sizeof(svc::Neighbour)));
         results.set("build.poolEntries", static_cast<double>(pooled));
         results.set("build.meanSimilarList", snapshot->size() ? static_cast<double>(listed) / static_cast<double>(snapshot->size()) : 0);
         results.set("build.availableArticles", static_cast<double>(available));
@@ -1122,7 +1139,12 @@ int runParent(const Options& options) {
                   << " products) " << secs(r.get("scan.seconds")) << " = " << pct(r.get("scan.seconds") / full) << " of (1); "
                   << fixed(r.get("build.meanSimilarList"), 1) << " SIMILAR entries per article; " << count(r.get("build.slotPools"))
                   << " slot pools with " << count(r.get("build.poolEntries")) << " entries; " << count(r.get("build.availableArticles"))
-                  << " articles available\n";
+                  << " articles available; " << count(r.get("build.engineKinds")) << " kinds in the engine (largest "
+                  << count(r.get("build.largestKind")) << " articles), " << fixed(r.get("build.pairs") / 1e6, 0)
+                  << " million scored pairs = " << fixed(full * 1e9 / r.get("build.pairs"), 0) << " ns of (1) per pair; "
+                  << "the SIMILAR lists' vectors reserve "
+                  << fixed(mib(static_cast<uint64_t>(r.get("build.similarCapacityBytes"))), 0) << " MiB for "
+                  << fixed(mib(static_cast<uint64_t>(r.get("build.similarEntryBytes"))), 0) << " MiB of entries\n";
         std::cout << "    (2) incremental " << secs(r.get("build.incremental.seconds")) << ": "
                   << (r.get("build.incremental.full") != 0 ? "FULL (not incremental!)" : "incremental") << ", "
                   << count(r.get("build.incremental.recomputed")) << " of " << count(r.get("build.incremental.articles"))

@@ -10,11 +10,14 @@
 //                   `differs` (so a fix, or a change of the failure, is noticed).
 //   unordered       response paths ("a.b") of lists whose order the specification leaves open;
 //                   compared as sets.
-//   walk            a pagination walk: { id, first, selection } run page by page, following
-//                   endCursor until hasNextPage is false; every page counts as one query.
+//   walk            a pagination walk, run page by page following endCursor until hasNextPage is
+//                   false; every page counts as one query. { id, first, selection } walks
+//                   product(id).similarProducts; { query, variables, path, first } any connection
+//                   (the query declares $after, and $first unless first is null; `path` leads
+//                   to the connection in `data`).
 // ctx: { P: a variant SKU, M: its main SKU (Product.id), S: main SKUs of P's similar list,
 //        V: a variant SKU of S[0] (or null), U: an unknown ID, N: length of P's similar list,
-//        leaves: the scalar leaves of Product generated from the SDL }.
+//        leaves: the scalar leaves of Product generated from the SDL, sets: see setCases() }.
 const { encodeCursor } = require("./reference");
 
 function buildCorpus(ctx) {
@@ -312,7 +315,269 @@ function buildCorpus(ctx) {
   add("introspection", "deprecated fields included", `{ __type(name: "Product") { fields(includeDeprecated: true) { name isDeprecated } } }`);
   add("introspection", "__type with a variable", `query ($t: String!) { __type(name: $t) { name kind } }`, { variables: { t: "ProductEdge" } });
 
+  if (ctx.sets) setCases(ctx, { add, bad, cases });
   return cases;
+}
+
+// ---- the set fields (categories "sets ...") -------------------------------------------------
+// ctx.sets: { C: the main SKU of a product shown in a custom set, CV: a variant SKU of it,
+//   customSetIds: the demo custom sets (the first shows C), photo: [{id, tags}] every photo set
+//   in svc's order, NP / NC: lengths of productSets of P / C, NCompose: of setCompose of M,
+//   NClusters / NClustersC: of M's / C's matchingProductClusters, clusterSizes: products per
+//   cluster of M, NCustomSetsC: C's customSets, NImages: images of the first custom set }.
+function setCases(ctx, { add, bad, cases }) {
+  const { P, M, S, U } = ctx;
+  const { C, CV, customSetIds, photo, NP, NC, NCompose, NClusters, clusterSizes, NCustomSetsC, NImages } = ctx.sets;
+  const j = JSON.stringify;
+  const cur = (index, list) => encodeCursor(index, list);
+  const sku = (value) => `{queryType: SKU, value: ${j(value)}}`;
+  const tagsInput = (filter) => `{queryType: TAGS, value: ${filter}}`;
+  const pageInfo = "pageInfo { endCursor hasNextPage }";
+  const psPage = `edges { cursor node { id title tags imageLink products { id } } } ${pageInfo}`;
+  const photoPage = `edges { cursor node { id title tags } } ${pageInfo}`;
+  const composePage = `edges { cursor node { id items { product { id } alternatives { id } } } } ${pageInfo}`;
+  const clusterPage = (products = "products") => `edges { cursor node { id name ${products} { edges { cursor node { id } } ${pageInfo} } } } ${pageInfo}`;
+  const customPage = `edges { cursor node { id title description tags images { edges { cursor node { url thumbnailUrl } } ${pageInfo} } products { id name } } } ${pageInfo}`;
+  const walk = (category, name, query, path, first, variables = {}) =>
+    cases.push({ category, name, walk: { query, path, first, variables }, expect: "data" });
+  const [A, B] = photo;
+  const upper = (text) => text.toUpperCase();
+  const mixed = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+  const longest = clusterSizes.indexOf(Math.max(...clusterSizes));
+  const shortest = Math.min(...clusterSizes);
+
+  // ---- productSets ---------------------------------------------------------------------------
+  for (const first of [1, 3, NC - 1, NC, NC + 1]) {
+    walk("sets productSets", `walk productSets of ${C} with first: ${first}`,
+      `query Walk($value: String!, $first: Int, $after: String) { productSets(input: {queryType: SKU, value: $value}, first: $first, after: $after) { ${psPage} } }`,
+      ["productSets"], first, { value: C });
+  }
+  walk("sets productSets", `walk productSets of ${P} with the default first (10)`,
+    `query Walk($value: String!, $after: String) { productSets(input: {queryType: SKU, value: $value}, after: $after) { ${psPage} } }`,
+    ["productSets"], null, { value: P });
+  add("sets productSets", "first: 0", `{ productSets(input: ${sku(P)}, first: 0) { ${psPage} } }`);
+  add("sets productSets", "first: 0 after a cursor", `{ productSets(input: ${sku(P)}, first: 0, after: ${j(cur(1, "productSets"))}) { ${psPage} } }`);
+  add("sets productSets", "first: 100 (beyond the end)", `{ productSets(input: ${sku(C)}, first: 100) { ${psPage} } }`);
+  add("sets productSets", "first exactly the length: hasNextPage false", `{ productSets(input: ${sku(P)}, first: ${NP}) { ${pageInfo} } }`);
+  add("sets productSets", "first one less than the length: hasNextPage true", `{ productSets(input: ${sku(P)}, first: ${NP - 1}) { ${pageInfo} } }`);
+  add("sets productSets", "after the last cursor", `{ productSets(input: ${sku(P)}, first: 5, after: ${j(cur(NP - 1, "productSets"))}) { ${psPage} } }`);
+  add("sets productSets", "window ending exactly at the end", `{ productSets(input: ${sku(C)}, first: 2, after: ${j(cur(NC - 3, "productSets"))}) { ${psPage} } }`);
+  add("sets productSets", "unknown SKU: edges []", `{ productSets(input: ${sku(U)}) { ${psPage} } }`);
+  add("sets productSets", "empty SKU: edges []", `{ productSets(input: ${sku("")}, first: 3) { ${psPage} } }`);
+  add("sets productSets", "unknown SKU with a valid cursor", `{ productSets(input: ${sku(U)}, first: 2, after: ${j(cur(0, "productSets"))}) { ${psPage} } }`);
+  add("sets productSets", "unknown SKU with a bad cursor (checked first: data null)", `{ productSets(input: ${sku(U)}, after: "nope") { ${psPage} } }`);
+  add("sets productSets", "variant SKU and main SKU under aliases", `{ v: productSets(input: ${sku(CV)}, first: 2) { ${psPage} } m: productSets(input: ${sku(C)}, first: 2) { ${psPage} } }`);
+  add("sets productSets", "lower-cased SKU", `{ productSets(input: ${sku(C.toLowerCase())}, first: 2) { ${psPage} } }`);
+  add("sets productSets", "the same field under aliases, different first and after",
+    `{ a: productSets(input: ${sku(P)}, first: 2) { ${psPage} } b: productSets(input: ${sku(P)}, first: 3, after: ${j(cur(1, "productSets"))}) { ${psPage} } c: productSets(input: ${sku(P)}, first: 0) { ${pageInfo} } }`);
+  add("sets productSets", "generated leaves of the sets' products", `{ productSets(input: ${sku(C)}, first: 2) { edges { node { id products { ${ctx.leaves} } } } } }`);
+  add("sets productSets", "similar products of a set's products", `{ productSets(input: ${sku(P)}, first: 1) { edges { node { products { id similarProducts(first: 2, after: ${j(cur(0, "similarProducts"))}) { edges { cursor node { id } } ${pageInfo} } } } } } }`);
+  add("sets productSets", "named fragments on ProductSet and its connection",
+    `{ productSets(input: ${sku(C)}, first: 3) { ...Conn } } fragment Conn on ProductSetConnection { edges { ...Edge } pageInfo { hasNextPage } } fragment Edge on ProductSetEdge { cursor node { ...Set } } fragment Set on ProductSet { id title imageLink products { ...Prod } } fragment Prod on Product { id name }`);
+  add("sets productSets", "inline fragments and __typename", `{ productSets(input: ${sku(P)}, first: 2) { __typename edges { __typename node { ... on ProductSet { __typename id } ... { tags } } } } }`);
+  add("sets productSets", "input object as a variable", `query ($input: ProductSetsQueryInput!) { productSets(input: $input, first: 2) { ${psPage} } }`, { variables: { input: { queryType: "SKU", value: C } } });
+  add("sets productSets", "variable inside the input object literal", `query ($v: String!, $n: Int) { productSets(input: {queryType: SKU, value: $v}, first: $n) { ${psPage} } }`, { variables: { v: P, n: 1 } });
+  add("sets productSets", "input variable with a default", `query ($input: ProductSetsQueryInput! = {queryType: SKU, value: ${j(C)}}) { productSets(input: $input, first: 1) { ${psPage} } }`);
+  add("sets productSets", "after as a variable", `query ($after: String) { productSets(input: ${sku(C)}, first: 2, after: $after) { ${psPage} } }`, { variables: { after: cur(2, "productSets") } });
+  walk("sets productSets", `walk productSets of ${C} with the default first (10)`,
+    `query Walk($value: String!, $after: String) { productSets(input: {queryType: SKU, value: $value}, after: $after) { ${psPage} } }`,
+    ["productSets"], null, { value: C });
+  add("sets productSets", "first variable not given (the field default, 10)", `query ($n: Int) { productSets(input: ${sku(C)}, first: $n) { ${pageInfo} edges { cursor } } }`);
+  add("sets productSets", "first variable with a default", `query ($n: Int = 4) { productSets(input: ${sku(C)}, first: $n) { ${pageInfo} edges { cursor } } }`);
+  add("sets productSets", "first variable null (the list's default, 10)", `query ($n: Int) { productSets(input: ${sku(C)}, first: $n) { ${pageInfo} edges { cursor } } }`, { variables: { n: null } });
+  add("sets productSets", "first: null literal (the list's default, 10)", `{ productSets(input: ${sku(C)}, first: null) { ${pageInfo} edges { cursor } } }`);
+  add("sets productSets", "first: 101 (root field non-null: data null)", `{ product(id: ${j(P)}) { id } productSets(input: ${sku(P)}, first: 101) { ${psPage} } }`);
+  add("sets productSets", "first: -1", `{ productSets(input: ${sku(P)}, first: -1) { ${pageInfo} } }`);
+  add("sets productSets", "after a similarProducts cursor (other list: refused)", `{ productSets(input: ${sku(P)}, first: 2, after: ${j(cur(1, "similarProducts"))}) { ${psPage} } }`);
+  add("sets productSets", "after a forged cursor", `{ productSets(input: ${sku(P)}, first: 2, after: ${j(Buffer.from("productSets:1:0000000000000000").toString("base64url"))}) { ${psPage} } }`);
+  add("sets productSets", "@include(if: false) on the failing root field", `{ productSets(input: ${sku(P)}, first: -1) @include(if: false) { ${pageInfo} } product(id: ${j(P)}) { id } }`);
+  for (const b of [true, false]) {
+    add("sets productSets", `@include(if: $b) on productSets, @skip(if: $b) on products, b=${b}`,
+      `query ($b: Boolean!) { productSets(input: ${sku(C)}, first: 2) @include(if: $b) { edges { node { id products @skip(if: $b) { id } } } } __typename }`, { variables: { b } });
+  }
+  bad("sets productSets", "queryType TAGS (not a ProductSetsQueryType)", `{ productSets(input: {queryType: TAGS, value: ${j(P)}}) { ${pageInfo} } }`);
+  bad("sets productSets", "queryType as a string", `{ productSets(input: {queryType: "SKU", value: ${j(P)}}) { ${pageInfo} } }`);
+  bad("sets productSets", "input without value", `{ productSets(input: {queryType: SKU}) { ${pageInfo} } }`);
+  bad("sets productSets", "input without queryType", `{ productSets(input: {value: ${j(P)}}) { ${pageInfo} } }`);
+  bad("sets productSets", "no input", `{ productSets(first: 2) { ${pageInfo} } }`);
+  bad("sets productSets", "input null", `{ productSets(input: null) { ${pageInfo} } }`);
+  bad("sets productSets", "value null", `{ productSets(input: {queryType: SKU, value: null}) { ${pageInfo} } }`);
+  bad("sets productSets", "value an Int (String! takes no Int)", `{ productSets(input: {queryType: SKU, value: 10001}) { ${pageInfo} } }`);
+  bad("sets productSets", "unknown input field", `{ productSets(input: {queryType: SKU, value: ${j(P)}, locale: "de"}) { ${pageInfo} } }`);
+  bad("sets productSets", "invalid enum value in an input variable's default", `query ($input: ProductSetsQueryInput! = {queryType: TAGS, value: ${j(P)}}) { productSets(input: $input) { ${pageInfo} } }`);
+  add("sets productSets", "enum as a variable inside the input literal", `query ($qt: ProductSetsQueryType! = SKU, $v: String!) { productSets(input: {queryType: $qt, value: $v}, first: 1) { ${psPage} } }`, { variables: { v: C } });
+  bad("sets productSets", "enum variable of the other query type", `query ($qt: SetComposeQueryType!) { productSets(input: {queryType: $qt, value: ${j(P)}}) { ${pageInfo} } }`, { variables: { qt: "SKU" } });
+  bad("sets productSets", "enum value in lower case", `{ productSets(input: {queryType: sku, value: ${j(P)}}) { ${pageInfo} } }`);
+  bad("sets productSets", "variable in an input variable's default (not constant)", `query ($v: String!, $input: ProductSetsQueryInput! = {queryType: SKU, value: $v}) { productSets(input: $input) { ${pageInfo} } }`, { variables: { v: P } });
+  bad("sets productSets", "variable: value a number", `query ($input: ProductSetsQueryInput!) { productSets(input: $input) { ${pageInfo} } }`, { variables: { input: { queryType: "SKU", value: 10001 } } });
+  bad("sets productSets", "input field given twice", `{ productSets(input: {queryType: SKU, value: ${j(P)}, value: ${j(C)}}) { ${pageInfo} } }`);
+  bad("sets productSets", "the other query's input type", `query ($input: SetComposeQueryInput!) { productSets(input: $input) { ${pageInfo} } }`, { variables: { input: { queryType: "SKU", value: P } } });
+  bad("sets productSets", "nullable input variable in the non-null position", `query ($input: ProductSetsQueryInput) { productSets(input: $input) { ${pageInfo} } }`, { variables: { input: { queryType: "SKU", value: P } } });
+  bad("sets productSets", "variable: queryType TAGS", `query ($input: ProductSetsQueryInput!) { productSets(input: $input) { ${pageInfo} } }`, { variables: { input: { queryType: "TAGS", value: P } } });
+  bad("sets productSets", "variable: value missing", `query ($input: ProductSetsQueryInput!) { productSets(input: $input) { ${pageInfo} } }`, { variables: { input: { queryType: "SKU" } } });
+  bad("sets productSets", "variable: unknown input field", `query ($input: ProductSetsQueryInput!) { productSets(input: $input) { ${pageInfo} } }`, { variables: { input: { queryType: "SKU", value: P, extra: 1 } } });
+  bad("sets productSets", "variable: input a string", `query ($input: ProductSetsQueryInput!) { productSets(input: $input) { ${pageInfo} } }`, { variables: { input: P } });
+  bad("sets productSets", "selection on a ProductSet leaf", `{ productSets(input: ${sku(P)}) { edges { node { tags { x } } } } }`);
+  bad("sets productSets", "field of CustomSet on ProductSet", `{ productSets(input: ${sku(P)}) { edges { node { description } } } }`);
+  bad("sets productSets", "products of a ProductSet without a selection", `{ productSets(input: ${sku(P)}) { edges { node { products } } } }`);
+  bad("sets productSets", "arguments on ProductSet.products", `{ productSets(input: ${sku(P)}) { edges { node { products(first: 2) { id } } } } }`);
+
+  // ---- setPhoto ------------------------------------------------------------------------------
+  const photoQuery = (filter, args = "", selection = photoPage) => `{ setPhoto(input: ${tagsInput(filter)}${args}) { ${selection} } }`;
+  walk("sets setPhoto", "walk every photo set with first: 1",
+    `query Walk($first: Int, $after: String) { setPhoto(input: {queryType: TAGS, value: {}}, first: $first, after: $after) { ${photoPage} } }`, ["setPhoto"], 1);
+  walk("sets setPhoto", "walk the sets without A's first tag with first: 1",
+    `query Walk($f: TagFilterInput!, $first: Int, $after: String) { setPhoto(input: {queryType: TAGS, value: $f}, first: $first, after: $after) { ${photoPage} } }`,
+    ["setPhoto"], 1, { f: { exclude: [A.tags[0]] } });
+  const filters = [
+    ["no filter", "{}"],
+    ["include one tag", `{include: [${j(A.tags[0])}]}`],
+    ["include one tag, upper case", `{include: [${j(upper(A.tags[0]))}]}`],
+    ["include two tags of one set, mixed case", `{include: [${j(mixed(A.tags[0]))}, ${j(upper(A.tags[1] || A.tags[0]))}]}`],
+    ["include every tag of a set", `{include: ${j(A.tags)}}`],
+    ["include tags of two different sets (none has both)", `{include: [${j(A.tags[0])}, ${j(B.tags[0])}]}`],
+    ["exclude one tag", `{exclude: [${j(A.tags[0])}]}`],
+    ["exclude one tag, upper case", `{exclude: [${j(upper(B.tags[0]))}]}`],
+    ["include and exclude the same set's tags", `{include: [${j(A.tags[0])}], exclude: [${j(mixed(A.tags[A.tags.length - 1]))}]}`],
+    ["include one set's tag, exclude another's", `{include: [${j(B.tags[0])}], exclude: [${j(upper(A.tags[0]))}]}`],
+    ["include and exclude one tag (nothing)", `{include: [${j(A.tags[0])}], exclude: [${j(upper(A.tags[0]))}]}`],
+    ["exclude every set's first tag", `{exclude: ${j(photo.map((set) => set.tags[0]))}}`],
+    ["include and exclude empty lists", "{include: [], exclude: []}"],
+    ["include null", `{include: null, exclude: [${j(B.tags[0])}]}`],
+    ["include a single string (coerced to a list)", `{include: ${j(upper(A.tags[0]))}}`],
+    ["exclude a single string (coerced to a list)", `{exclude: ${j(mixed(A.tags[0]))}}`],
+    ["include an unknown tag", `{include: ["no-such-tag"]}`],
+    ["include the empty tag", `{include: [""]}`],
+    ["include a tag with a space", `{include: [${j(" " + A.tags[0])}]}`],
+    ["include a tag twice", `{include: [${j(A.tags[0])}, ${j(upper(A.tags[0]))}]}`],
+  ];
+  for (const [name, filter] of filters) add("sets setPhoto", `filter: ${name}`, photoQuery(filter, ", first: 10"));
+  add("sets setPhoto", "default first (10)", photoQuery("{}"));
+  add("sets setPhoto", "first: 0", photoQuery("{}", ", first: 0"));
+  add("sets setPhoto", "first exactly the length: hasNextPage false", photoQuery("{}", `, first: ${photo.length}`, pageInfo));
+  add("sets setPhoto", "first one less than the length: hasNextPage true", photoQuery("{}", `, first: ${photo.length - 1}`, pageInfo));
+  add("sets setPhoto", "after the first cursor, filtered", photoQuery(`{exclude: [${j(A.tags[0])}]}`, `, first: 5, after: ${j(cur(0, "setPhoto"))}`));
+  add("sets setPhoto", "after the last cursor", photoQuery("{}", `, after: ${j(cur(photo.length - 1, "setPhoto"))}`));
+  add("sets setPhoto", "after a productSets cursor (refused)", photoQuery("{}", `, after: ${j(cur(0, "productSets"))}`));
+  add("sets setPhoto", "images of every set, paged", photoQuery("{}", "", `edges { node { id images(first: 2, after: ${j(cur(0, "images"))}) { edges { cursor node { url thumbnailUrl } } ${pageInfo} } } }`));
+  add("sets setPhoto", "images first: 0 and default", photoQuery("{}", "", `edges { node { none: images(first: 0) { ${pageInfo} } all: images { edges { cursor node { url } } ${pageInfo} } } }`));
+  add("sets setPhoto", "images first: 101 (propagates to data null)", `{ product(id: ${j(P)}) { id } setPhoto(input: ${tagsInput("{}")}) { edges { node { id images(first: 101) { ${pageInfo} } } } } }`);
+  add("sets setPhoto", "aliases with different filters", `{ a: setPhoto(input: ${tagsInput(`{include: [${j(A.tags[0])}]}`)}) { edges { node { id } } } b: setPhoto(input: ${tagsInput(`{include: [${j(B.tags[0])}]}`)}) { edges { node { id } } } c: setPhoto(input: ${tagsInput("{}")}, first: 1) { ${photoPage} } }`);
+  add("sets setPhoto", "filter as a variable", `query ($f: TagFilterInput!) { setPhoto(input: {queryType: TAGS, value: $f}) { ${photoPage} } }`, { variables: { f: { include: [mixed(A.tags[0])], exclude: ["NO-SUCH-TAG"] } } });
+  add("sets setPhoto", "input as a variable, include a single string", `query ($input: SetPhotoQueryInput!) { setPhoto(input: $input) { ${photoPage} } }`, { variables: { input: { queryType: "TAGS", value: { include: upper(B.tags[0]) } } } });
+  add("sets setPhoto", "include list as a variable, null", `query ($inc: [String!]) { setPhoto(input: {queryType: TAGS, value: {include: $inc}}) { ${photoPage} } }`, { variables: { inc: null } });
+  add("sets setPhoto", "include list as a variable, not given", `query ($inc: [String!]) { setPhoto(input: {queryType: TAGS, value: {include: $inc}}) { ${photoPage} } }`);
+  add("sets setPhoto", "a list item as a variable", `query ($t: String!) { setPhoto(input: {queryType: TAGS, value: {include: [$t]}}) { ${photoPage} } }`, { variables: { t: upper(A.tags[0]) } });
+  add("sets setPhoto", "fragment on SetPhoto", `{ setPhoto(input: ${tagsInput("{}")}) { edges { node { ...Photo } } } } fragment Photo on SetPhoto { __typename id tags images(first: 1) { edges { node { url } } } }`);
+  bad("sets setPhoto", "queryType SKU (not a SetPhotoQueryType)", `{ setPhoto(input: {queryType: SKU, value: {}}) { ${pageInfo} } }`);
+  bad("sets setPhoto", "value a string", `{ setPhoto(input: {queryType: TAGS, value: "women"}) { ${pageInfo} } }`);
+  bad("sets setPhoto", "value missing", `{ setPhoto(input: {queryType: TAGS}) { ${pageInfo} } }`);
+  bad("sets setPhoto", "null in the include list", `{ setPhoto(input: {queryType: TAGS, value: {include: [null]}}) { ${pageInfo} } }`);
+  bad("sets setPhoto", "an Int in the include list", `{ setPhoto(input: {queryType: TAGS, value: {include: [1]}}) { ${pageInfo} } }`);
+  bad("sets setPhoto", "unknown filter field", `{ setPhoto(input: {queryType: TAGS, value: {only: ["x"]}}) { ${pageInfo} } }`);
+  bad("sets setPhoto", "variable: null list item", `query ($f: TagFilterInput!) { setPhoto(input: {queryType: TAGS, value: $f}) { ${pageInfo} } }`, { variables: { f: { include: [null] } } });
+  bad("sets setPhoto", "variable: queryType SKU", `query ($input: SetPhotoQueryInput!) { setPhoto(input: $input) { ${pageInfo} } }`, { variables: { input: { queryType: "SKU", value: {} } } });
+  bad("sets setPhoto", "nullable String variable as a list item", `query ($t: String) { setPhoto(input: {queryType: TAGS, value: {include: [$t]}}) { ${pageInfo} } }`, { variables: { t: "x" } });
+  bad("sets setPhoto", "variable: an Int in the include list", `query ($f: TagFilterInput!) { setPhoto(input: {queryType: TAGS, value: $f}) { ${pageInfo} } }`, { variables: { f: { include: ["x", 1] } } });
+  bad("sets setPhoto", "[String] variable in a [String!] position", `query ($inc: [String]) { setPhoto(input: {queryType: TAGS, value: {include: $inc}}) { ${pageInfo} } }`, { variables: { inc: ["x"] } });
+  bad("sets setPhoto", "products on SetPhoto", `{ setPhoto(input: ${tagsInput("{}")}) { edges { node { products { id } } } } }`);
+
+  // ---- customSet -----------------------------------------------------------------------------
+  const customFields = `id title description tags images { edges { cursor node { url thumbnailUrl } } ${pageInfo} } products { ${ctx.leaves} }`;
+  for (const id of customSetIds) add("sets customSet", `custom set ${id}, every field`, `{ customSet(id: ${j(id)}) { ${customFields} } }`);
+  add("sets customSet", "unknown id: null", `{ customSet(id: "no-such-set") { id title } }`);
+  add("sets customSet", "a photo set's id", `{ customSet(id: ${j(photo[0].id)}) { id } }`);
+  add("sets customSet", "a SKU of the set's product as the id", `{ customSet(id: ${j(C)}) { id } }`);
+  add("sets customSet", "the id in upper case", `{ customSet(id: ${j(upper(customSetIds[0]))}) { id } }`);
+  add("sets customSet", "integer id literal", `{ customSet(id: 10001) { id } }`);
+  add("sets customSet", "known and unknown under aliases", `{ a: customSet(id: ${j(customSetIds[0])}) { id title } b: customSet(id: ${j(U)}) { id } c: customSet(id: ${j(customSetIds[1])}) { title tags } }`);
+  add("sets customSet", "id as a variable", `query ($id: ID!) { customSet(id: $id) { id description } }`, { variables: { id: customSetIds[1] } });
+  walk("sets customSet", `walk the images of ${customSetIds[0]} with first: 1`,
+    `query Walk($id: ID!, $first: Int, $after: String) { customSet(id: $id) { id images(first: $first, after: $after) { edges { cursor node { url } } ${pageInfo} } } }`,
+    ["customSet", "images"], 1, { id: customSetIds[0] });
+  add("sets customSet", "images first exactly the count", `{ customSet(id: ${j(customSetIds[0])}) { images(first: ${NImages}) { ${pageInfo} } } }`);
+  add("sets customSet", "images after a bad cursor (the set is null)", `{ customSet(id: ${j(customSetIds[0])}) { id images(after: "bad") { ${pageInfo} } } other: customSet(id: ${j(customSetIds[1])}) { id } }`);
+  add("sets customSet", "images after a clusterProducts cursor (refused)", `{ customSet(id: ${j(customSetIds[0])}) { id images(first: 1, after: ${j(cur(0, "clusterProducts"))}) { ${pageInfo} } } }`);
+  add("sets customSet", "products' similar products, paged", `{ customSet(id: ${j(customSetIds[0])}) { products { id similarProducts(first: 2, after: ${j(cur(1, "similarProducts"))}) { edges { cursor node { id } } ${pageInfo} } } } }`);
+  add("sets customSet", "a failing field in a product nulls the set", `{ customSet(id: ${j(customSetIds[0])}) { id products { id similarProducts(first: -1) { ${pageInfo} } } } }`);
+  add("sets customSet", "fragments on CustomSet", `{ customSet(id: ${j(customSetIds[0])}) { ...Set ... on CustomSet { __typename } } } fragment Set on CustomSet { id title products { ...P } } fragment P on Product { id name }`);
+  add("sets customSet", "@skip on customSet and on its products", `query ($b: Boolean! = true) { customSet(id: ${j(customSetIds[0])}) { id products @skip(if: $b) { id } } skipped: customSet(id: ${j(customSetIds[1])}) @skip(if: $b) { id } }`);
+  bad("sets customSet", "no id", `{ customSet { id } }`);
+  bad("sets customSet", "customSet without a selection", `{ customSet(id: ${j(customSetIds[0])}) }`);
+  bad("sets customSet", "fragment on ProductSet spread in a CustomSet", `{ customSet(id: ${j(customSetIds[0])}) { ...F } } fragment F on ProductSet { id }`);
+
+  // ---- setCompose ----------------------------------------------------------------------------
+  walk("sets setCompose", `walk setCompose of ${M} with first: 2`,
+    `query Walk($value: String!, $first: Int, $after: String) { setCompose(input: {queryType: SKU, value: $value}, first: $first, after: $after) { ${composePage} } }`,
+    ["setCompose"], 2, { value: M });
+  walk("sets setCompose", `walk setCompose of ${P} with the default first (5)`,
+    `query Walk($value: String!, $after: String) { setCompose(input: {queryType: SKU, value: $value}, after: $after) { ${composePage} } }`,
+    ["setCompose"], null, { value: P });
+  add("sets setCompose", "first: 0", `{ setCompose(input: ${sku(M)}, first: 0) { ${composePage} } }`);
+  add("sets setCompose", "first exactly the length", `{ setCompose(input: ${sku(M)}, first: ${NCompose}) { ${pageInfo} } }`);
+  add("sets setCompose", "first: null literal (the list's default, 5)", `{ setCompose(input: ${sku(M)}, first: null) { ${pageInfo} edges { cursor } } }`);
+  add("sets setCompose", "unknown SKU: edges []", `{ setCompose(input: ${sku(U)}) { ${composePage} } }`);
+  add("sets setCompose", "after a bad cursor", `{ setCompose(input: ${sku(M)}, after: "bad") { ${pageInfo} } }`);
+  add("sets setCompose", "items' products with generated leaves", `{ setCompose(input: ${sku(P)}, first: 1) { edges { node { items { product { ${ctx.leaves} } alternatives { id url } } } } } }`);
+  add("sets setCompose", "input as a variable and alias", `query ($input: SetComposeQueryInput!) { compose: setCompose(input: $input, first: 1, after: ${j(cur(0, "setCompose"))}) { ${composePage} } }`, { variables: { input: { queryType: "SKU", value: S[0] } } });
+  bad("sets setCompose", "queryType TAGS", `{ setCompose(input: {queryType: TAGS, value: ${j(M)}}) { ${pageInfo} } }`);
+  bad("sets setCompose", "the productSets input type", `query ($input: ProductSetsQueryInput!) { setCompose(input: $input) { ${pageInfo} } }`, { variables: { input: { queryType: "SKU", value: M } } });
+  bad("sets setCompose", "items without a selection", `{ setCompose(input: ${sku(M)}) { edges { node { items } } } }`);
+
+  // ---- Product.matchingProductClusters and ProductCluster.products ----------------------------
+  walk("sets clusters", `walk ${M}'s clusters with first: 1`,
+    `query Walk($id: ID!, $first: Int, $after: String) { product(id: $id) { matchingProductClusters(first: $first, after: $after) { ${clusterPage()} } } }`,
+    ["product", "matchingProductClusters"], 1, { id: M });
+  walk("sets clusters", `walk the products of ${M}'s longest cluster with first: 25`,
+    `query Walk($id: ID!, $after0: String, $first: Int, $after: String) { product(id: $id) { matchingProductClusters(first: 1, after: $after0) { edges { node { id products(first: $first, after: $after) { edges { cursor node { id name } } ${pageInfo} } } } } } }`,
+    ["product", "matchingProductClusters", "edges", 0, "node", "products"], 25, { id: M, after0: longest === 0 ? null : cur(longest - 1, "matchingProductClusters") });
+  add("sets clusters", "default first (5 clusters, 12 products)", `{ product(id: ${j(M)}) { matchingProductClusters { ${clusterPage()} } } }`);
+  add("sets clusters", "by variant SKU", `{ product(id: ${j(P)}) { matchingProductClusters(first: 2) { ${clusterPage()} } } }`);
+  add("sets clusters", "first: 0", `{ product(id: ${j(M)}) { matchingProductClusters(first: 0) { ${clusterPage()} } } }`);
+  add("sets clusters", "first exactly the count", `{ product(id: ${j(M)}) { matchingProductClusters(first: ${NClusters}) { ${pageInfo} } } }`);
+  add("sets clusters", "after the first cluster", `{ product(id: ${j(M)}) { matchingProductClusters(first: 1, after: ${j(cur(0, "matchingProductClusters"))}) { ${clusterPage()} } } }`);
+  add("sets clusters", "after the last cluster", `{ product(id: ${j(M)}) { matchingProductClusters(after: ${j(cur(NClusters - 1, "matchingProductClusters"))}) { ${clusterPage()} } } }`);
+  add("sets clusters", "products after an index only the longer clusters reach",
+    `{ product(id: ${j(M)}) { matchingProductClusters { edges { node { name products(first: 3, after: ${j(cur(shortest - 1, "clusterProducts"))}) { edges { cursor node { id } } ${pageInfo} } } } } } }`);
+  add("sets clusters", "products first: 100 in every cluster", `{ product(id: ${j(M)}) { matchingProductClusters { edges { node { products(first: 100) { ${pageInfo} } } } } } }`);
+  add("sets clusters", "products first: 0 and first: 1 under aliases", `{ product(id: ${j(M)}) { matchingProductClusters(first: 2) { edges { node { none: products(first: 0) { ${pageInfo} } one: products(first: 1) { edges { node { id } } ${pageInfo} } } } } } }`);
+  add("sets clusters", "a bad after in a nested cluster's products (nulls the product)",
+    `{ other: product(id: ${j(S[0])}) { id } product(id: ${j(M)}) { id matchingProductClusters(first: 2) { edges { node { id products(after: "bad") { ${pageInfo} } } } } } }`);
+  add("sets clusters", "a matchingProductClusters cursor as a cluster's after (refused)",
+    `{ product(id: ${j(M)}) { matchingProductClusters(first: 1) { edges { node { products(first: 2, after: ${j(cur(0, "matchingProductClusters"))}) { ${pageInfo} } } } } } }`);
+  add("sets clusters", "a clusterProducts cursor as the clusters' after (refused)",
+    `{ product(id: ${j(M)}) { matchingProductClusters(first: 1, after: ${j(cur(0, "clusterProducts"))}) { ${pageInfo} } } }`);
+  add("sets clusters", "products first: 101 in a nested cluster", `{ product(id: ${j(M)}) { matchingProductClusters(first: 1) { edges { node { products(first: 101) { ${pageInfo} } } } } } }`);
+  add("sets clusters", "fragments on ProductCluster", `{ product(id: ${j(M)}) { matchingProductClusters(first: 2) { edges { node { ...Cluster } } } } } fragment Cluster on ProductCluster { __typename id name products(first: 2) { ...Conn } } fragment Conn on ProductConnection { edges { node { id } } pageInfo { hasNextPage } }`);
+  add("sets clusters", "clusters of similar products (second level)", `{ product(id: ${j(M)}) { similarProducts(first: 3) { edges { node { id matchingProductClusters(first: 2) { edges { node { name products(first: 2) { edges { node { id } } } } } } } } } } }`);
+  add("sets clusters", "similar products of a cluster's products", `{ product(id: ${j(M)}) { matchingProductClusters(first: 1) { edges { node { products(first: 2) { edges { node { id similarProducts(first: 1) { edges { cursor node { id } } } } } } } } } } }`);
+  add("sets clusters", "clusters through variables", `query ($id: ID!, $n: Int, $m: Int, $after: String) { product(id: $id) { matchingProductClusters(first: $n) { edges { node { products(first: $m, after: $after) { edges { cursor node { id } } ${pageInfo} } } } } } }`,
+    { variables: { id: P, n: 2, m: 3, after: cur(3, "clusterProducts") } });
+  add("sets clusters", "@include(if: false) on a failing cluster field", `{ product(id: ${j(M)}) { id matchingProductClusters(first: -1) @include(if: false) { ${pageInfo} } } }`);
+  bad("sets clusters", "conflicting first under one response key", `{ product(id: ${j(M)}) { matchingProductClusters(first: 1) { ${pageInfo} } matchingProductClusters(first: 2) { ${pageInfo} } } }`);
+  bad("sets clusters", "unknown argument on cluster products", `{ product(id: ${j(M)}) { matchingProductClusters { edges { node { products(last: 2) { ${pageInfo} } } } } } }`);
+
+  // ---- Product.customSets --------------------------------------------------------------------
+  for (const first of [1, NCustomSetsC + 1]) {
+    walk("sets customSets", `walk ${C}'s custom sets with first: ${first}`,
+      `query Walk($id: ID!, $first: Int, $after: String) { product(id: $id) { customSets(first: $first, after: $after) { ${customPage} } } }`,
+      ["product", "customSets"], first, { id: C });
+  }
+  add("sets customSets", "default first (1)", `{ product(id: ${j(C)}) { customSets { ${customPage} } } }`);
+  add("sets customSets", "by variant SKU", `{ product(id: ${j(CV)}) { customSets(first: 5) { ${customPage} } } }`);
+  add("sets customSets", "a product in no custom set: edges []", `{ product(id: ${j(P)}) { customSets(first: 5) { ${customPage} } } }`);
+  add("sets customSets", "first: 0", `{ product(id: ${j(C)}) { customSets(first: 0) { ${customPage} } } }`);
+  add("sets customSets", "after the last custom set", `{ product(id: ${j(C)}) { customSets(first: 3, after: ${j(cur(NCustomSetsC - 1, "customSets"))}) { ${customPage} } } }`);
+  add("sets customSets", "after a productSets cursor (refused)", `{ product(id: ${j(C)}) { id customSets(after: ${j(cur(0, "productSets"))}) { ${pageInfo} } } }`);
+  add("sets customSets", "custom sets' images, paged", `{ product(id: ${j(C)}) { customSets { edges { node { id images(first: 2, after: ${j(cur(1, "images"))}) { edges { cursor node { url } } ${pageInfo} } } } } } }`);
+  add("sets customSets", "custom sets' products' custom sets", `{ product(id: ${j(C)}) { customSets { edges { node { products { id customSets(first: 2) { edges { node { id } } ${pageInfo} } } } } } } }`);
+  add("sets customSets", "customSets next to productSets and customSet", `{ product(id: ${j(C)}) { customSets { edges { node { id title } } } } productSets(input: ${sku(C)}, first: 1) { edges { node { id title imageLink } } } customSet(id: ${j(customSetIds[0])}) { id title } }`);
+  add("sets customSets", "a failing image page in a custom set", `{ product(id: ${j(C)}) { id customSets { edges { node { id images(first: -1) { ${pageInfo} } } } } } ok: product(id: ${j(P)}) { id } }`);
+
+  // ---- introspection of the set types --------------------------------------------------------
+  add("sets introspection", "input types", `{ a: __type(name: "ProductSetsQueryInput") { kind inputFields { name defaultValue type { kind name ofType { name } } } } b: __type(name: "TagFilterInput") { inputFields { name type { kind ofType { kind ofType { name } } } } } }`);
+  add("sets introspection", "query type enums", `{ a: __type(name: "ProductSetsQueryType") { kind enumValues { name } } b: __type(name: "SetPhotoQueryType") { enumValues { name } } c: __type(name: "SetComposeQueryType") { enumValues { name } } }`);
+  add("sets introspection", "deprecated set fields", `{ q: __type(name: "Query") { fields(includeDeprecated: true) { name isDeprecated deprecationReason args { name defaultValue } } } p: __type(name: "Product") { fields(includeDeprecated: false) { name } } }`);
 }
 
 module.exports = { buildCorpus };

@@ -22,6 +22,7 @@ struct Value {
     std::string text;  // Int/Float/String/Enum text, variable name, "true"/"false"
     std::vector<ValuePtr> list;
     std::vector<std::pair<std::string, ValuePtr>> fields;  // object fields in source order
+    std::vector<SourceLocation> fieldLocations;            // where each field's name starts (parallel to fields)
     SourceLocation location;
 };
 

@@ -10,6 +10,9 @@ namespace svc::graphql {
 namespace {
 
 constexpr int64_t kMaxFirst = 100;
+// Page sizes when `first` is absent or null: the public reference's defaults.
+constexpr int64_t kDefaultImages = 10, kDefaultVariants = 50, kDefaultSimilar = 12, kDefaultClusterProducts = 12, kDefaultClusters = 5,
+                  kDefaultCustomSets = 1, kDefaultProductSets = 10, kDefaultSetPhoto = 10, kDefaultSetCompose = 5;
 constexpr size_t kMaxClusters = 8;        // positions of a complementary set
 constexpr size_t kMaxGeneratedSets = 10;  // sets generated per anchor for productSets and setCompose
 
@@ -46,10 +49,10 @@ Schema buildContentSchema() {
     };
     schema.addType(objectType("Query", {
         fieldDef("product", "Product", {argumentDef("id", "ID!")}),
-        fieldDef("productSets", "ProductSetConnection!", withInput(page(10), "ProductSetsQueryInput")),
-        fieldDef("setPhoto", "SetPhotoConnection!", withInput(page(10), "SetPhotoQueryInput")),
+        fieldDef("productSets", "ProductSetConnection!", withInput(page(kDefaultProductSets), "ProductSetsQueryInput")),
+        fieldDef("setPhoto", "SetPhotoConnection!", withInput(page(kDefaultSetPhoto), "SetPhotoQueryInput")),
         deprecated(fieldDef("customSet", "CustomSet", {argumentDef("id", "ID!")}), "use productSets"),
-        deprecated(fieldDef("setCompose", "SetComposeConnection!", withInput(page(5), "SetComposeQueryInput")),
+        deprecated(fieldDef("setCompose", "SetComposeConnection!", withInput(page(kDefaultSetCompose), "SetComposeQueryInput")),
                    "use matchingProductClusters on product"),
     }));
     schema.addType(objectType("Product", {
@@ -59,11 +62,11 @@ Schema buildContentSchema() {
         fieldDef("modelId", "String"),
         fieldDef("url", "String!"),
         fieldDef("tags", "[String!]!"),
-        fieldDef("images", "ImageConnection!", page(10)),
-        fieldDef("variants", "ProductVariantConnection!", page(50)),
-        fieldDef("similarProducts", "ProductConnection!", page(12)),
-        deprecated(fieldDef("matchingProductClusters", "ProductClusterConnection!", page(5)), "use productSets"),
-        deprecated(fieldDef("customSets", "CustomSetConnection!", page(1)), "use productSets"),
+        fieldDef("images", "ImageConnection!", page(kDefaultImages)),
+        fieldDef("variants", "ProductVariantConnection!", page(kDefaultVariants)),
+        fieldDef("similarProducts", "ProductConnection!", page(kDefaultSimilar)),
+        deprecated(fieldDef("matchingProductClusters", "ProductClusterConnection!", page(kDefaultClusters)), "use productSets"),
+        deprecated(fieldDef("customSets", "CustomSetConnection!", page(kDefaultCustomSets)), "use productSets"),
     }));
     schema.addType(objectType("Image", {fieldDef("url", "String!"), fieldDef("thumbnailUrl", "String")}));
     schema.addType(objectType("ProductVariant", {
@@ -77,14 +80,14 @@ Schema buildContentSchema() {
     schema.addType(objectType("ProductCluster", {
         fieldDef("id", "ID!"),
         fieldDef("name", "String!"),
-        fieldDef("products", "ProductConnection!", page(12)),
+        fieldDef("products", "ProductConnection!", page(kDefaultClusterProducts)),
     }));
     schema.addType(objectType("CustomSet", {
         fieldDef("id", "ID!"),
         fieldDef("title", "String!"),
         fieldDef("description", "String"),
         fieldDef("tags", "[String!]!"),
-        fieldDef("images", "ImageConnection!", page(10)),
+        fieldDef("images", "ImageConnection!", page(kDefaultImages)),
         fieldDef("products", "[Product!]!"),
     }));
     schema.addType(objectType("ProductSet", {
@@ -98,7 +101,7 @@ Schema buildContentSchema() {
         fieldDef("id", "ID!"),
         fieldDef("title", "String!"),
         fieldDef("tags", "[String!]!"),
-        fieldDef("images", "ImageConnection!", page(10)),
+        fieldDef("images", "ImageConnection!", page(kDefaultImages)),
     }));
     schema.addType(objectType("SetCompose", {fieldDef("id", "ID!"), fieldDef("items", "[SetComposeItem!]!")}));
     schema.addType(objectType("SetComposeItem", {fieldDef("product", "Product!"), fieldDef("alternatives", "[Product!]!")}));
@@ -181,8 +184,11 @@ private:
 };
 
 // Reads and checks `first` and `after`; both refusals name the argument.
-Result<std::pair<size_t, size_t>> pageWindow(const CursorCodec& cursors, const ArgumentValues& arguments, const std::string& listName) {
-    int64_t first = arguments.value("first", nlohmann::json(12)).is_null() ? 12 : arguments.value("first", 12);
+// `first: null` means the list's default, as an absent `first` does.
+Result<std::pair<size_t, size_t>> pageWindow(const CursorCodec& cursors, const ArgumentValues& arguments, const std::string& listName,
+                                             int64_t defaultFirst) {
+    auto given = arguments.find("first");
+    int64_t first = given == arguments.end() || given->is_null() ? defaultFirst : given->get<int64_t>();
     if (first < 0) return Error::invalidArgument("first: must not be negative");
     if (first > kMaxFirst) return Error::invalidArgument("first: at most " + std::to_string(kMaxFirst) + " items per page");
     size_t offset = 0;
@@ -303,7 +309,7 @@ public:
 private:
     // The article's distinct images: the representative's first, then other variants' own.
     Result<ResolvedValue> images(const ArgumentValues& arguments) const {
-        auto window = pageWindow(context_->cursors, arguments, "images");
+        auto window = pageWindow(context_->cursors, arguments, "images", kDefaultImages);
         if (!window) return window.error();
         const Article& article = article_.article();
         std::vector<const Product*> withImage;
@@ -323,7 +329,7 @@ private:
 
     // Variants a shopper can buy: available and priced, in SKU order (as the store lists them).
     Result<ResolvedValue> variants(const ArgumentValues& arguments) const {
-        auto window = pageWindow(context_->cursors, arguments, "variants");
+        auto window = pageWindow(context_->cursors, arguments, "variants", kDefaultVariants);
         if (!window) return window.error();
         std::vector<const Product*> buyable;
         for (const auto& variant : article_.article().variants) {
@@ -335,7 +341,7 @@ private:
     }
 
     Result<ResolvedValue> similarProducts(const ArgumentValues& arguments) const {
-        auto window = pageWindow(context_->cursors, arguments, "similarProducts");
+        auto window = pageWindow(context_->cursors, arguments, "similarProducts", kDefaultSimilar);
         if (!window) return window.error();
         auto [offset, first] = *window;
         // One more than the page tells whether a next page exists.
@@ -366,7 +372,7 @@ public:
         if (field == "id") return ResolvedValue::scalar(cluster_.id);
         if (field == "name") return ResolvedValue::scalar(cluster_.name);
         if (field == "products") {
-            auto window = pageWindow(context_->cursors, arguments, "clusterProducts");
+            auto window = pageWindow(context_->cursors, arguments, "clusterProducts", kDefaultClusterProducts);
             if (!window) return window.error();
             std::vector<ArticleRef> products;
             for (uint32_t index : cluster_.articles) products.push_back({anchor_.snapshot, index});
@@ -417,7 +423,7 @@ public:
         if (field == "description") return ResolvedValue::scalar(optionalString(set.description));
         if (field == "tags") return stringList(set.tags);
         if (field == "images") {
-            auto window = pageWindow(context_->cursors, arguments, "images");
+            auto window = pageWindow(context_->cursors, arguments, "images", kDefaultImages);
             if (!window) return window.error();
             return pageOf(context_->cursors, "Image", "images", set.images, window->first, window->second,
                           [](const std::string& url) { return std::make_shared<ImageResolver>(url, ""); });
@@ -433,7 +439,7 @@ private:
 };
 
 Result<ResolvedValue> ProductResolver::matchingProductClusters(const ArgumentValues& arguments) const {
-    auto window = pageWindow(context_->cursors, arguments, "matchingProductClusters");
+    auto window = pageWindow(context_->cursors, arguments, "matchingProductClusters", kDefaultClusters);
     if (!window) return window.error();
     // Always the same full list (every position, the longest cluster a page may ask for),
     // so pages and cursors agree.
@@ -443,7 +449,7 @@ Result<ResolvedValue> ProductResolver::matchingProductClusters(const ArgumentVal
 }
 
 Result<ResolvedValue> ProductResolver::customSets(const ArgumentValues& arguments) const {
-    auto window = pageWindow(context_->cursors, arguments, "customSets");
+    auto window = pageWindow(context_->cursors, arguments, "customSets", kDefaultCustomSets);
     if (!window) return window.error();
     auto sets = context_->recommendations.customSetsOf(article_);
     return pageOf(context_->cursors, "CustomSet", "customSets", sets, window->first, window->second,
@@ -486,7 +492,7 @@ public:
         if (field == "title") return ResolvedValue::scalar(set_.title);
         if (field == "tags") return stringList(set_.tags);
         if (field == "images") {
-            auto window = pageWindow(cursors_, arguments, "images");
+            auto window = pageWindow(cursors_, arguments, "images", kDefaultImages);
             if (!window) return window.error();
             return pageOf(cursors_, "Image", "images", set_.images, window->first, window->second,
                           [](const std::string& url) { return std::make_shared<ImageResolver>(url, ""); });
@@ -580,7 +586,7 @@ private:
     }
 
     Result<ResolvedValue> productSets(const ArgumentValues& arguments) const {
-        auto window = pageWindow(context_->cursors, arguments, "productSets");
+        auto window = pageWindow(context_->cursors, arguments, "productSets", kDefaultProductSets);
         if (!window) return window.error();
         auto article = find(arguments["input"]["value"]);
         if (!article) return article.error();
@@ -602,7 +608,7 @@ private:
     }
 
     Result<ResolvedValue> setPhoto(const ArgumentValues& arguments) const {
-        auto window = pageWindow(context_->cursors, arguments, "setPhoto");
+        auto window = pageWindow(context_->cursors, arguments, "setPhoto", kDefaultSetPhoto);
         if (!window) return window.error();
         auto snapshot = context_->recommendations.snapshot(context_->tenant.id);
         if (!snapshot) return snapshot.error();
@@ -634,7 +640,7 @@ private:
     }
 
     Result<ResolvedValue> setCompose(const ArgumentValues& arguments) const {
-        auto window = pageWindow(context_->cursors, arguments, "setCompose");
+        auto window = pageWindow(context_->cursors, arguments, "setCompose", kDefaultSetCompose);
         if (!window) return window.error();
         auto article = find(arguments["input"]["value"]);
         if (!article) return article.error();

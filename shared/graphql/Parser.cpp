@@ -227,11 +227,13 @@ bool Parser::parseValue(ValuePtr& out, bool constant) {
                 if (!advance()) return false;
                 while (!peekPunctuator("}")) {
                     std::string name;
+                    SourceLocation nameLocation = current_.location;
                     if (!expectName(name)) return false;
                     if (!expectPunctuator(":")) return false;
                     ValuePtr item;
                     if (!parseValue(item, constant)) return false;
                     out->fields.emplace_back(std::move(name), item);
+                    out->fieldLocations.push_back(nameLocation);
                 }
                 return advance();
             }

@@ -53,9 +53,12 @@ public:
                     report("NonInputTypeOnVariable", "Input variable " + variable.name + " type " +
                            variable.type.toString() + " is not an input type", variable.location, "");
                 } else if (variable.defaultValue) {
-                    if (auto problem = literalProblem(variable.defaultValue, variable.type)) {
-                        report("WrongType", "variable '" + variable.name + "' default value: " + *problem,
-                               variable.defaultValue->location, "");
+                    std::vector<LiteralProblem> problems;
+                    literalProblems(variable.defaultValue, variable.type, problems);
+                    for (auto& problem : problems) {
+                        std::string detail = problem.type == "WrongType" ? "variable '" + variable.name + "' default value: " + problem.detail
+                                                                         : problem.detail;
+                        reportAt(problem.type, detail, problem.locations, "");
                     }
                 }
             }
@@ -151,45 +154,69 @@ private:
         errors_.push_back(std::move(error));
     }
 
-    // ValuesOfCorrectType: why a literal is not a value of `type` (nullopt when it is).
+    struct LiteralProblem {
+        std::string detail;
+        std::vector<SourceLocation> locations;
+        std::string type = "WrongType";
+    };
+
+    // ValuesOfCorrectType (and UniqueInputFieldNames inside input objects): every reason a
+    // literal is not a value of `type`, each at the node graphql-js reports it at, in its
+    // order (an object's missing fields before the problems of its fields).
     // Variables fit anywhere here; VariablesInAllowedPosition checks them.
-    std::optional<std::string> literalProblem(const ValuePtr& value, const TypeReference& type) const {
-        if (!value || value->kind == Value::Kind::Variable) return std::nullopt;
+    void literalProblems(const ValuePtr& value, const TypeReference& type, std::vector<LiteralProblem>& out) const {
+        if (!value || value->kind == Value::Kind::Variable) return;
         if (type.kind == TypeReference::Kind::NonNull) {
-            if (value->kind == Value::Kind::Null) return "null is not a valid '" + type.toString() + "'";
-            return literalProblem(value, *type.ofType);
-        }
-        if (value->kind == Value::Kind::Null) return std::nullopt;
-        if (type.kind == TypeReference::Kind::List) {
-            if (value->kind != Value::Kind::List) return literalProblem(value, *type.ofType);  // one item for a list
-            for (const auto& item : value->list) {
-                if (auto problem = literalProblem(item, *type.ofType)) return problem;
+            if (value->kind == Value::Kind::Null) {
+                out.push_back({"null is not a valid '" + type.toString() + "'", {value->location}});
+                return;
             }
-            return std::nullopt;
+            literalProblems(value, *type.ofType, out);
+            return;
+        }
+        if (value->kind == Value::Kind::Null) return;
+        if (type.kind == TypeReference::Kind::List) {
+            if (value->kind != Value::Kind::List) return literalProblems(value, *type.ofType, out);  // one item for a list
+            for (const auto& item : value->list) literalProblems(item, *type.ofType, out);
+            return;
         }
         const TypeDefinition* named = schema_.type(type.name);
+        if (!named) return;  // an unknown type is reported where it is named
         std::string invalid = "value '" + printValue(value) + "' is not a valid '" + type.name + "'";
-        if (!named) return std::nullopt;  // an unknown type is reported where it is named
         if (named->kind == TypeDefinition::Kind::Enum) {
             bool known = value->kind == Value::Kind::Enum &&
                          std::find(named->enumValues.begin(), named->enumValues.end(), value->text) != named->enumValues.end();
-            return known ? std::nullopt : std::optional<std::string>(invalid);
+            if (!known) out.push_back({invalid, {value->location}});
+            return;
         }
         if (named->kind == TypeDefinition::Kind::InputObject) {
-            if (value->kind != Value::Kind::Object) return invalid;
-            for (const auto& [givenName, item] : value->fields) {
-                const std::string& name = givenName;  // clang 14 (Emscripten) cannot capture a structured binding
-                auto field = std::find_if(named->inputFields.begin(), named->inputFields.end(), [&](const auto& f) { return f.name == name; });
-                if (field == named->inputFields.end()) return "field '" + name + "' is not defined by type '" + type.name + "'";
-                if (auto problem = literalProblem(item, field->type)) return problem;
+            if (value->kind != Value::Kind::Object) {
+                out.push_back({invalid, {value->location}});
+                return;
             }
             for (const auto& field : named->inputFields) {
                 bool given = std::any_of(value->fields.begin(), value->fields.end(), [&](const auto& f) { return f.first == field.name; });
                 if (!given && field.type.kind == TypeReference::Kind::NonNull && !field.defaultValue) {
-                    return "field '" + field.name + "' of type '" + type.name + "' is required";
+                    out.push_back({"field '" + field.name + "' of type '" + type.name + "' is required", {value->location}});
                 }
             }
-            return std::nullopt;
+            for (size_t i = 0; i < value->fields.size(); ++i) {
+                const std::string& name = value->fields[i].first;
+                SourceLocation at = i < value->fieldLocations.size() ? value->fieldLocations[i] : value->location;
+                auto field = std::find_if(named->inputFields.begin(), named->inputFields.end(), [&](const auto& f) { return f.name == name; });
+                if (field == named->inputFields.end()) {
+                    out.push_back({"field '" + name + "' is not defined by type '" + type.name + "'", {at}});
+                } else {
+                    literalProblems(value->fields[i].second, field->type, out);
+                }
+                for (size_t j = 0; j < i; ++j) {
+                    if (value->fields[j].first != name) continue;
+                    SourceLocation first = j < value->fieldLocations.size() ? value->fieldLocations[j] : value->location;
+                    out.push_back({"There can be only one input field named '" + name + "'", {first, at}, "DuplicateInputField"});
+                    break;
+                }
+            }
+            return;
         }
         using Kind = Value::Kind;
         bool fits = true;
@@ -198,7 +225,7 @@ private:
         else if (type.name == "String") fits = value->kind == Kind::String;
         else if (type.name == "Boolean") fits = value->kind == Kind::Boolean;
         else if (type.name == "ID") fits = value->kind == Kind::String || value->kind == Kind::Int;
-        return fits ? std::nullopt : std::optional<std::string>(invalid);
+        if (!fits) out.push_back({invalid, {value->location}});
     }
 
     static bool fitsInt32(const std::string& text) {
@@ -276,8 +303,11 @@ private:
     // Checks a field's or directive's argument value: literal types and variable positions.
     void checkArgumentValue(const Argument& argument, const ArgumentDefinition& definition, const std::string& path) {
         if (!argument.value) return;  // the parser always gives one; nothing to check without
-        if (auto problem = literalProblem(argument.value, definition.type)) {
-            report("WrongType", "argument '" + argument.name + "' with " + *problem, argument.value->location, path);
+        std::vector<LiteralProblem> problems;
+        literalProblems(argument.value, definition.type, problems);
+        for (auto& problem : problems) {
+            std::string detail = problem.type == "WrongType" ? "argument '" + argument.name + "' with " + problem.detail : problem.detail;
+            reportAt(problem.type, detail, problem.locations, path);
         }
         checkVariablePositions(argument.value, definition.type, definition.defaultValue.has_value());
     }

@@ -120,6 +120,9 @@ std::vector<uint32_t> ComplementFinder::rank(uint32_t anchor, const std::vector<
 std::vector<ComplementCluster> ComplementFinder::clusters(uint32_t anchor, size_t maxClusters, size_t perCluster) const {
     std::vector<ComplementCluster> clusters;
     if (maxClusters == 0 || perCluster == 0) return clusters;
+    // Positions are always worked out at full depth (kClusterDepth) and cut to `perCluster`
+    // at the end: which kinds a position takes must not depend on how much of it is asked for.
+    const size_t depth = kClusterDepth;
     const ArticleProfile& a = snapshot_.entry(anchor).profile;
     if (a.kind == 0) return clusters;
     const FeatureSpace& space = snapshot_.space();
@@ -147,18 +150,18 @@ std::vector<ComplementCluster> ComplementFinder::clusters(uint32_t anchor, size_
         const TemplateSlot& slot = setTemplate.slots[pool.slotIndex];
         if (listsAny(a.categoryKeys, slot.categories, space)) continue;  // the anchor's own position
         addCluster(slot.name, "template:" + setTemplate.id, setTemplate.tags,
-                   rank(anchor, pool.articles, &slot, &setTemplate.occasions, &setTemplate.departments, perCluster));
+                   rank(anchor, pool.articles, &slot, &setTemplate.occasions, &setTemplate.departments, depth));
     }
     // 2. Kinds the operator put together with the anchor's kind in custom sets.
     for (uint32_t kind : snapshot_.customSetCompanions(a.kind)) {
         if (kindsTaken.count(kind)) continue;
-        addCluster(space.text(kind), "custom-sets", {}, rank(anchor, snapshot_.kindMembers(kind), nullptr, nullptr, nullptr, perCluster));
+        addCluster(space.text(kind), "custom-sets", {}, rank(anchor, snapshot_.kindMembers(kind), nullptr, nullptr, nullptr, depth));
     }
     // 3. Kinds bought together with the anchor's kind.
     const CoPurchaseModel& purchases = snapshot_.purchases();
     for (uint32_t kind : purchases.complementKinds(a.kind, 3)) {
         if (kindsTaken.count(kind)) continue;
-        addCluster(space.text(kind), "purchases", {}, rank(anchor, snapshot_.kindMembers(kind), nullptr, nullptr, nullptr, perCluster));
+        addCluster(space.text(kind), "purchases", {}, rank(anchor, snapshot_.kindMembers(kind), nullptr, nullptr, nullptr, depth));
     }
     // Once purchases are known, positions themselves are ordered by how well their best
     // product converts with the anchor; before, the curated order stands.
@@ -170,6 +173,9 @@ std::vector<ComplementCluster> ComplementFinder::clusters(uint32_t anchor, size_
         std::stable_sort(clusters.begin(), clusters.end(), [&](const auto& x, const auto& y) { return value(x) > value(y); });
     }
     if (clusters.size() > maxClusters) clusters.resize(maxClusters);
+    for (auto& cluster : clusters) {
+        if (cluster.articles.size() > perCluster) cluster.articles.resize(perCluster);
+    }
     const std::string& mainSku = snapshot_.entry(anchor).article->mainSku;
     for (size_t i = 0; i < clusters.size(); ++i) clusters[i].id = mainSku + "#" + std::to_string(i + 1);
     return clusters;

@@ -29,6 +29,8 @@ public:
 
     // Candidates scanned per position: bounds the time of one answer whatever the catalog size.
     static constexpr size_t kScanLimit = 1500;
+    // Products ranked per position (the most a GraphQL page may ask for).
+    static constexpr size_t kClusterDepth = 100;
 
 private:
     std::vector<uint32_t> rank(uint32_t anchor, const std::vector<uint32_t>& pool, const TemplateSlot* slot,

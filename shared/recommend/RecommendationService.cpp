@@ -23,8 +23,12 @@ std::vector<ComplementCluster> RecommendationService::clusters(const ArticleRef&
 }
 
 std::vector<GeneratedSet> RecommendationService::generatedSets(const ArticleRef& anchor, size_t limit) const {
+    return generatedSets(anchor, clusters(anchor, 8, limit), limit);
+}
+
+std::vector<GeneratedSet> RecommendationService::generatedSets(const ArticleRef& anchor, const std::vector<ComplementCluster>& found,
+                                                               size_t limit) {
     std::vector<GeneratedSet> sets;
-    auto found = clusters(anchor, 8, limit);
     // A set needs at least two positions to be a set rather than a single suggestion.
     if (found.size() < 2) return sets;
     for (size_t n = 0; n < limit; ++n) {

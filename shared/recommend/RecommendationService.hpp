@@ -50,6 +50,8 @@ public:
     // (or its last, when the cluster has fewer), so the first set is the best pick and later
     // ones offer the alternatives; sets end when no cluster has another product.
     std::vector<GeneratedSet> generatedSets(const ArticleRef& anchor, size_t limit) const;
+    // The same from clusters already found for the anchor.
+    static std::vector<GeneratedSet> generatedSets(const ArticleRef& anchor, const std::vector<ComplementCluster>& clusters, size_t limit);
     // Custom sets showing the article that still have an available product.
     std::vector<const ResolvedCustomSet*> customSetsOf(const ArticleRef& anchor) const;
     Result<std::shared_ptr<const ContentSnapshot>> snapshot(int64_t tenantId) { return content_.snapshot(tenantId); }

@@ -39,9 +39,9 @@ Result<WidgetContent> WidgetContentService::similar(const ArticleRef& anchor) co
 
 Result<WidgetContent> WidgetContentService::complementarySet(const ArticleRef& anchor) const {
     WidgetContent content;
-    auto sets = recommendations_.generatedSets(anchor, 1 + kAlternativesPerItem);
-    if (sets.empty()) return content;
     auto clusters = recommendations_.clusters(anchor, 8, 1 + kAlternativesPerItem);
+    auto sets = RecommendationService::generatedSets(anchor, clusters, 1);
+    if (sets.empty()) return content;
     content.setId = sets.front().id;
     for (const auto& cluster : clusters) {
         if (cluster.articles.empty()) continue;

@@ -123,12 +123,19 @@ TEST_CASE("Validator: each error type with its exact message and location") {
          {"Validation error of type WrongType: argument 'value' with value '3000000000' is not a valid 'Int' @ 'echo' (1:15)"}},
         {"{ echo(ratio: 1, list: 2, sort: PRICE, filter: {brand: \"b\"}) }", {}},
         {"{ echo(list: [1, 1.5]) }",
-         {"Validation error of type WrongType: argument 'list' with value '1.5' is not a valid 'Int' @ 'echo' (1:14)"}},
+         {"Validation error of type WrongType: argument 'list' with value '1.5' is not a valid 'Int' @ 'echo' (1:18)"}},  // at the item
         {"{ echo(sort: SIZE) }", {"Validation error of type WrongType: argument 'sort' with value 'SIZE' is not a valid 'Sort' @ 'echo' (1:14)"}},
         {"{ echo(filter: {limit: 1}) }",
          {"Validation error of type WrongType: argument 'filter' with field 'brand' of type 'Filter' is required @ 'echo' (1:16)"}},
         {"{ echo(filter: {brand: \"b\", size: 1}) }",
-         {"Validation error of type WrongType: argument 'filter' with field 'size' is not defined by type 'Filter' @ 'echo' (1:16)"}},
+         {"Validation error of type WrongType: argument 'filter' with field 'size' is not defined by type 'Filter' @ 'echo' (1:29)"}},  // at the field
+        // Every problem of an input object, each where it is; a repeated field names both places.
+        {"{ echo(list: [1.5, true], filter: {size: 1, brand: 2, brand: \"b\"}) }",
+         {"Validation error of type WrongType: argument 'list' with value '1.5' is not a valid 'Int' @ 'echo' (1:15)",
+          "Validation error of type WrongType: argument 'list' with value 'true' is not a valid 'Int' @ 'echo' (1:20)",
+          "Validation error of type WrongType: argument 'filter' with field 'size' is not defined by type 'Filter' @ 'echo' (1:36)",
+          "Validation error of type WrongType: argument 'filter' with value '2' is not a valid 'String' @ 'echo' (1:52)",
+          "Validation error of type DuplicateInputField: There can be only one input field named 'brand' @ 'echo' (1:45 1:55)"}},
         {"{ product(sku: null) { sku } }",
          {"Validation error of type WrongType: argument 'sku' with null is not a valid 'String!' @ 'product' (1:16)"}},
         {"{ hello @include(if: \"yes\") }",
