@@ -741,7 +741,9 @@ int runChild(const ChildOptions& options) {
     results.set("build.slotPools", static_cast<double>(snapshot->slotPools().size()));
     {
         size_t pooled = 0, listed = 0, capacity = 0, available = 0;
-        for (const auto& pool : snapshot->slotPools()) pooled += pool.articles.size();
+        for (const auto& pool : snapshot->slotPools()) {
+            for (const auto& list : pool.byDepartment) pooled += list.size();
+        }
         for (uint32_t i = 0; i < snapshot->size(); ++i) {
             listed += snapshot->similarList(i).size();
             capacity += snapshot->similarList(i).capacity();

@@ -47,7 +47,7 @@ Result<std::shared_ptr<const ContentSnapshot>> ContentIndex::snapshot(int64_t te
     // First use: build in this thread (others asking meanwhile wait for the same build).
     std::lock_guard build(content.buildMutex);
     if (auto snapshot = current(content)) return snapshot;
-    if (auto status = this->build(tenantId, content, true); !status) return status.error();
+    if (auto status = this->build(tenantId, content, true, true); !status) return status.error();
     return current(content);
 }
 
@@ -62,7 +62,7 @@ void ContentIndex::contentChanged(int64_t tenantId) {
 Status ContentIndex::rebuild(int64_t tenantId, bool full) {
     TenantContent& content = tenant(tenantId);
     std::lock_guard build(content.buildMutex);
-    return this->build(tenantId, content, full || !current(content));
+    return this->build(tenantId, content, full || !current(content), full);
 }
 
 ParallelFor ContentIndex::parallelFor() const {
@@ -89,10 +89,12 @@ ParallelFor ContentIndex::parallelFor() const {
     };
 }
 
-Status ContentIndex::build(int64_t tenantId, TenantContent& content, bool full) {
+Status ContentIndex::build(int64_t tenantId, TenantContent& content, bool full, bool rereadAll) {
     auto started = std::chrono::steady_clock::now();
     std::shared_ptr<const ContentSnapshot> previous = full ? nullptr : current(content);
     if (previous && content.incrementalBuilds >= options_.fullRebuildEvery) previous = nullptr;
+    // A catalog that went back (its file replaced) cannot be read as changes since.
+    if (previous && content.catalogSequence < 0) rereadAll = true;
 
     ContentInputs inputs;
     auto templates = contentStore_.templates();
@@ -120,15 +122,19 @@ Status ContentIndex::build(int64_t tenantId, TenantContent& content, bool full) 
     inputs.orders = content.orders;
     inputs.clock = &clock_;
 
-    ContentSnapshotBuilder builder(previous, parallelFor());
-    if (auto status = catalog_.forEachLiveProduct(tenantId, [&](Product&& product) { builder.add(std::move(product)); }); !status) {
-        return status;
-    }
+    // Incremental builds read only the articles imports changed since the last build; full
+    // ones and the periodic refresh (time moves availability on) read everything.
+    bool changedOnly = previous && !rereadAll;
+    ContentSnapshotBuilder builder(previous, parallelFor(), changedOnly);
+    auto sequence = catalog_.forEachProductChangedSince(tenantId, changedOnly ? content.catalogSequence : -1,
+                                                        [&](Product&& product) { builder.add(std::move(product)); });
+    if (!sequence) return sequence.error();
     auto snapshot = builder.build(inputs);
     snapshot->setBuildSeconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     {
         std::lock_guard lock(mutex_);
         content.current = std::move(snapshot);
+        content.catalogSequence = *sequence;
         content.incrementalBuilds = previous ? content.incrementalBuilds + 1 : 0;
         content.builtAt = std::chrono::steady_clock::now();
     }
@@ -172,9 +178,10 @@ void ContentIndex::run() {
         pending_.clear();
         auto now = std::chrono::steady_clock::now();
         std::vector<std::pair<int64_t, int64_t>> learnable;  // tenant, last purchase read
+        std::set<int64_t> refresh;
         for (const auto& [tenantId, content] : tenants_) {
             if (!content->current) continue;
-            if (now - content->builtAt > std::chrono::seconds(options_.refreshSeconds)) work.insert(tenantId);
+            if (now - content->builtAt > std::chrono::seconds(options_.refreshSeconds)) refresh.insert(tenantId);
             else if (now - content->builtAt > std::chrono::seconds(options_.purchaseRefreshSeconds))
                 learnable.emplace_back(tenantId, content->lastPurchaseSequence);
         }
@@ -184,12 +191,13 @@ void ContentIndex::run() {
             auto newer = events_ ? events_->purchasesSince(tenantId, sequence, 1) : Result<std::vector<PurchaseOrder>>(std::vector<PurchaseOrder>{});
             if (newer && !newer->empty()) work.insert(tenantId);
         }
+        for (int64_t tenantId : refresh) work.insert(tenantId);
         for (int64_t tenantId : work) {
             TenantContent& content = tenant(tenantId);
             if (!current(content)) continue;  // never asked for: built on first use
             std::lock_guard build(content.buildMutex);
             // A failed rebuild keeps the previous snapshot; the next change tries again.
-            if (auto status = this->build(tenantId, content, false); !status) {
+            if (auto status = this->build(tenantId, content, false, refresh.count(tenantId) > 0); !status) {
                 std::fprintf(stderr, "svc-server: content of tenant %lld not rebuilt: %s\n", static_cast<long long>(tenantId),
                              status.error().message.c_str());
             }

@@ -58,6 +58,7 @@ private:
         std::mutex buildMutex;  // one build per tenant at a time
         std::shared_ptr<const ContentSnapshot> current;
         int incrementalBuilds = 0;
+        int64_t catalogSequence = 0;  // the catalog's change sequence the current snapshot includes
         std::chrono::steady_clock::time_point builtAt;
         // Purchases read so far (SKUs per order) and the cursor to read on from.
         std::vector<std::vector<std::string>> orders;
@@ -65,7 +66,7 @@ private:
     };
     TenantContent& tenant(int64_t tenantId);
     std::shared_ptr<const ContentSnapshot> current(TenantContent& content);
-    Status build(int64_t tenantId, TenantContent& content, bool full);
+    Status build(int64_t tenantId, TenantContent& content, bool full, bool rereadAll);
     void run();
     // Tenants whose generation moved since last seen (0: the templates, so every tenant).
     std::set<int64_t> changedTenants(const std::map<int64_t, int64_t>& generations);

@@ -142,6 +142,17 @@ CREATE INDEX products_available_by_category ON products(primary_category) WHERE 
 DROP INDEX products_available_by_category;
 CREATE INDEX products_live_by_category ON products(primary_category) WHERE deleted = 0;
 )sql"},
+        // Every import takes a sequence number and stamps the rows it writes with it, so the
+        // content engine reads only what changed since its last build (ADR 0015). No index on
+        // change_seq: imports keep writing one page per changed row; the reader's filter scan
+        // is far cheaper than decoding every product.
+        {3, R"sql(
+ALTER TABLE products ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE catalog_changes (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    started_at INTEGER NOT NULL
+);
+)sql"},
     };
     return list;
 }

@@ -169,6 +169,13 @@ public:
             if (!row) return row.error();
             empty = any->integer(0) != 0;
         }
+        {
+            auto change = db_->prepare("INSERT INTO catalog_changes(started_at) VALUES (?)");
+            if (!change) return change.error();
+            change->bind(1, now_);
+            if (auto status = change->run(); !status) return status;
+            changeSeq_ = std::to_string(db_->lastInsertRowId());  // an integer of ours, written into the SQL below
+        }
         if (empty) {
             liveAtStart_ = 0;
             for (const char* index : kSecondaryIndexNames) {
@@ -272,7 +279,7 @@ public:
                 std::string sku = live->text(0);
                 if (!listedInFeed->count(sku)) missing.push_back(std::move(sku));
             }
-            auto mark = db_->prepare("UPDATE products SET deleted = 1, updated_at = ? WHERE sku = ?");
+            auto mark = db_->prepare("UPDATE products SET deleted = 1, updated_at = ?, change_seq = " + changeSeq_ + " WHERE sku = ?");
             if (!mark) return mark.error();
             for (const auto& sku : missing) {
                 mark->reset();
@@ -314,8 +321,8 @@ private:
         // (then it is the SKU, see FeedRowMapper).
         bool feedHasMainSku = fields.count(FeedField::MainSku) > 0;
         std::string select = "SELECT deleted, last_seen_at";
-        std::string insert = std::string("INSERT INTO products(sku, updated_at, last_seen_at") + (feedHasMainSku ? "" : ", main_sku");
-        std::string insertValues = std::string("VALUES (?, ?, ?") + (feedHasMainSku ? "" : ", ?");
+        std::string insert = std::string("INSERT INTO products(sku, updated_at, last_seen_at, change_seq") + (feedHasMainSku ? "" : ", main_sku");
+        std::string insertValues = std::string("VALUES (?, ?, ?, ") + changeSeq_ + (feedHasMainSku ? "" : ", ?");
         for (const auto& column : columns) {
             select += ", " + column + " IS ?";
             insert += ", " + column;
@@ -327,7 +334,8 @@ private:
         updates_.clear();
         auto selectStatement = db_->prepare(select);
         auto insertStatement = db_->prepare(insert + ") " + insertValues + ")");
-        auto touchStatement = db_->prepare("UPDATE products SET last_seen_at = ? WHERE sku = ?");
+        // Seen again: availability may change (the 24-hour rule), so the row counts as changed.
+        auto touchStatement = db_->prepare("UPDATE products SET last_seen_at = ?, change_seq = " + changeSeq_ + " WHERE sku = ?");
         for (auto* statement : {&selectStatement, &insertStatement, &touchStatement}) {
             if (!*statement) return statement->error();
         }
@@ -346,7 +354,7 @@ private:
         auto found = updates_.find(changed);
         if (found != updates_.end()) return &found->second;
         std::string sql = std::string("UPDATE products SET ") + ((changed & kReviveBit) ? "deleted = 0, " : "") +
-                          "updated_at = ?1, last_seen_at = ?2";
+                          "updated_at = ?1, last_seen_at = ?2, change_seq = " + changeSeq_;
         for (int i = 0; i < columnCount_; ++i) {
             if (changed & (uint64_t{1} << i)) sql += ", " + columns_[i] + " = ?" + std::to_string(i + 3);
         }
@@ -420,6 +428,7 @@ private:
     std::unique_ptr<SqliteDatabase> db_;
     SqliteTransaction transaction_;
     int64_t now_;
+    std::string changeSeq_ = "0";  // this import's catalog_changes.seq
     ImportCounts counts_;
     mutable std::optional<int64_t> liveAtStart_;
     int64_t revived_ = 0;
@@ -534,10 +543,19 @@ Result<std::vector<Product>> SqliteCatalogStore::articleVariants(int64_t tenantI
 }
 
 Status SqliteCatalogStore::forEachLiveProduct(int64_t tenantId, const std::function<void(Product&&)>& visit) {
+    auto read = forEachProductChangedSince(tenantId, -1, [&](Product&& product) {
+        if (!product.deleted) visit(std::move(product));
+    });
+    if (!read) return read.error();
+    return {};
+}
+
+Result<int64_t> SqliteCatalogStore::forEachProductChangedSince(int64_t tenantId, int64_t sinceSequence,
+                                                               const std::function<void(Product&&)>& visit) {
     // A connection of its own, closed afterwards: a long scan never blocks the reader, and
     // an empty catalog keeps no connection open that would stop an initial load from
     // leaving WAL mode (ADR 0012).
-    if (!std::filesystem::exists(pathFor(tenantId))) return {};
+    if (!std::filesystem::exists(pathFor(tenantId))) return int64_t{0};
     auto db = SqliteDatabase::open(pathFor(tenantId));
     if (!db) return db.error();
     {
@@ -546,9 +564,20 @@ Status SqliteCatalogStore::forEachLiveProduct(int64_t tenantId, const std::funct
     }
     auto transaction = SqliteTransaction::begin(**db);  // one consistent read
     if (!transaction) return transaction.error();
+    int64_t sequence = 0;
+    {
+        auto latest = (*db)->prepare("SELECT COALESCE(MAX(seq), 0) FROM catalog_changes");
+        if (!latest) return latest.error();
+        auto row = latest->step();
+        if (!row) return row.error();
+        sequence = latest->integer(0);
+    }
     PropertySetNames propertyNames(**db);
-    auto query = (*db)->prepare(std::string("SELECT ") + kProductColumns + " FROM products WHERE deleted = 0 ORDER BY main_sku");
+    std::string sql = std::string("SELECT ") + kProductColumns + " FROM products";
+    if (sinceSequence >= 0) sql += " WHERE main_sku IN (SELECT main_sku FROM products WHERE change_seq > ?1)";
+    auto query = (*db)->prepare(sql + " ORDER BY main_sku");
     if (!query) return query.error();
+    if (sinceSequence >= 0) query->bind(1, sinceSequence);
     int64_t now = clock_.nowSeconds();
     while (true) {
         auto row = query->step();
@@ -556,7 +585,7 @@ Status SqliteCatalogStore::forEachLiveProduct(int64_t tenantId, const std::funct
         if (!*row) break;
         visit(readProduct(*query, now, propertyNames));
     }
-    return {};
+    return sequence;
 }
 
 Result<CatalogStats> SqliteCatalogStore::stats(int64_t tenantId) {

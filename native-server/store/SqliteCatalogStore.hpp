@@ -34,6 +34,7 @@ public:
     Result<std::unique_ptr<CatalogImport>> beginImport(int64_t tenantId, int64_t now) override;
     Result<std::vector<Product>> articleVariants(int64_t tenantId, const std::string& skuOrMainSku) override;
     Status forEachLiveProduct(int64_t tenantId, const std::function<void(Product&&)>& visit) override;
+    Result<int64_t> forEachProductChangedSince(int64_t tenantId, int64_t sinceSequence, const std::function<void(Product&&)>& visit) override;
     Result<CatalogStats> stats(int64_t tenantId) override;
 
     std::string pathFor(int64_t tenantId) const;

@@ -21,6 +21,7 @@ public:
     // Enough multi-line orders to trust what was learned.
     bool ready() const { return multiLineOrders_ >= kMinimumOrders; }
     size_t multiLineOrders() const { return multiLineOrders_; }
+    bool empty() const { return popularity_.empty(); }
     // log lift of buying kind `b` with kind `a` (0 when unseen or not ready).
     double kindLift(uint32_t kindA, uint32_t kindB) const;
     // Kinds bought with `kind` at least `minimumCount` times, by lift, best first.

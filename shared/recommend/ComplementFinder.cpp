@@ -9,10 +9,9 @@
 namespace svc {
 namespace {
 
-bool listsAny(const std::vector<uint32_t>& keys, const std::vector<std::string>& categories, const FeatureSpace& space) {
-    for (const auto& category : categories) {
-        uint32_t key = space.find(TextTokenizer::key(category));
-        if (key != 0 && std::find(keys.begin(), keys.end(), key) != keys.end()) return true;
+bool listsAny(const std::vector<uint32_t>& keys, const std::vector<uint32_t>& wanted) {
+    for (uint32_t key : wanted) {
+        if (std::find(keys.begin(), keys.end(), key) != keys.end()) return true;
     }
     return false;
 }
@@ -25,19 +24,16 @@ bool departmentFits(Department anchor, Department candidate) {
     return departmentsCompatible(anchor, candidate) && (anchor == candidate || anchor == Department::Kids || candidate == Department::Kids);
 }
 
-bool templateFits(const SetTemplate& setTemplate, const ArticleProfile& anchor, const FeatureSpace& space) {
-    if (!setTemplate.departments.empty() && anchor.department != Department::Unknown) {
+bool templateFits(const CompiledTemplate& compiled, const ArticleProfile& anchor, const FeatureSpace& space) {
+    if (!compiled.departments.empty() && anchor.department != Department::Unknown) {
         bool any = false;
-        for (const auto& name : setTemplate.departments) any = any || departmentsCompatible(departmentFromText(name), anchor.department);
+        for (Department department : compiled.departments) any = any || departmentsCompatible(department, anchor.department);
         if (!any) return false;
     }
-    if (!setTemplate.occasions.empty() && anchor.occasion != 0) {
+    if (compiled.occasionsGiven && anchor.occasion != 0) {
+        // An occasion this catalog never mentions has no id: it matches nothing, not everything.
         bool any = false;
-        for (const auto& name : setTemplate.occasions) {
-            // An occasion this catalog never mentions has no id: it matches nothing, not everything.
-            uint32_t id = space.find(FeatureSpace::occasionKey(name));
-            any = any || (id != 0 && space.occasionsCompatible(id, anchor.occasion));
-        }
+        for (uint32_t id : compiled.occasions) any = any || space.occasionsCompatible(id, anchor.occasion);
         if (!any) return false;
     }
     return true;
@@ -52,62 +48,53 @@ uint64_t mix(uint64_t x) {
 
 }  // namespace
 
-std::vector<uint32_t> ComplementFinder::rank(uint32_t anchor, const std::vector<uint32_t>& pool, const TemplateSlot* slot,
-                                             const std::vector<std::string>* occasions, const std::vector<std::string>* templateDepartments,
-                                             size_t limit) const {
+std::vector<uint32_t> ComplementFinder::rank(uint32_t anchor, const std::vector<const std::vector<uint32_t>*>& lists,
+                                             const Position& position, size_t limit) const {
     const FeatureSpace& space = snapshot_.space();
     const ArticleProfile& a = snapshot_.entry(anchor).profile;
     const CoPurchaseModel& purchases = snapshot_.purchases();
-    std::vector<ColorFamily> preferred;
-    if (slot) {
-        for (const auto& name : slot->colorFamilies) preferred.push_back(colorFamilyFromText(name));
-    }
-    std::vector<uint32_t> occasionIds;
-    if (occasions) {
-        for (const auto& name : *occasions) {
-            if (uint32_t id = space.find(FeatureSpace::occasionKey(name))) occasionIds.push_back(id);
-        }
-    }
-    bool occasionsRequired = occasions && !occasions->empty();
-    std::vector<Department> departments;
-    if (templateDepartments) {
-        for (const auto& name : *templateDepartments) departments.push_back(departmentFromText(name));
-    }
+    const CompiledTemplate* compiled = position.compiled;
     struct Scored {
         double score;
         uint32_t article;
     };
     std::vector<Scored> scored;
-    size_t scanned = 0;
-    for (uint32_t candidate : pool) {
-        if (scanned >= kScanLimit) break;
-        const ArticleEntry& entry = snapshot_.entry(candidate);
-        const ArticleProfile& b = entry.profile;
-        if (!snapshot_.available(candidate) || candidate == anchor || b.kind == a.kind || b.model == a.model) continue;
-        if (!departmentFits(a.department, b.department)) continue;
-        // Within a template, the template's departments: a Unisex anchor never gets a set
-        // mixing men's shoes with a women's bag.
-        if (!departments.empty() && b.department != Department::Unknown && b.department != Department::Unisex &&
-            std::find(departments.begin(), departments.end(), b.department) == departments.end())
-            continue;
-        if (!space.occasionsCompatible(a.occasion, b.occasion)) continue;
-        if (occasionsRequired && b.occasion != 0 &&
-            std::none_of(occasionIds.begin(), occasionIds.end(), [&](uint32_t id) { return space.occasionsCompatible(id, b.occasion); }))
-            continue;
-        ++scanned;
-        double score = colorHarmony(a.colorFamily, b.colorFamily);
-        if (!preferred.empty() && std::find(preferred.begin(), preferred.end(), b.colorFamily) != preferred.end()) score += 0.5;
-        if (a.occasion != 0 && a.occasion == b.occasion) score += 0.5;
-        if (departmentsEqual(a.department, b.department)) score += 0.25;
-        if (a.price > 0 && b.price > 0) {
-            // Items of a similar price tier sell together more often than a bargain with a luxury piece.
-            double ratio = std::fabs(std::log(static_cast<double>(a.price) / static_cast<double>(b.price)));
-            score += 0.5 * std::max(0.0, 1.0 - ratio / 2);
+    size_t visited = 0;
+    for (const auto* list : lists) {
+        for (uint32_t candidate : *list) {
+            if (scored.size() >= kScanLimit || visited >= kVisitLimit) break;
+            ++visited;
+            const ArticleProfile& b = snapshot_.entry(candidate).profile;
+            if (candidate == anchor || b.kind == a.kind || b.model == a.model || !snapshot_.availableAt(candidate, now_)) continue;
+            if (!departmentFits(a.department, b.department)) continue;
+            if (!space.occasionsCompatible(a.occasion, b.occasion)) continue;
+            if (compiled) {
+                // Within a template, the template's departments: a Unisex anchor never gets a set
+                // mixing men's shoes with a women's bag.
+                if (!compiled->departments.empty() && b.department != Department::Unknown && b.department != Department::Unisex &&
+                    std::find(compiled->departments.begin(), compiled->departments.end(), b.department) == compiled->departments.end())
+                    continue;
+                if (compiled->occasionsGiven && b.occasion != 0 &&
+                    std::none_of(compiled->occasions.begin(), compiled->occasions.end(),
+                                 [&](uint32_t id) { return space.occasionsCompatible(id, b.occasion); }))
+                    continue;
+            }
+            double score = colorHarmony(a.colorFamily, b.colorFamily);
+            if (position.preferredColors && !position.preferredColors->empty() &&
+                std::find(position.preferredColors->begin(), position.preferredColors->end(), b.colorFamily) != position.preferredColors->end())
+                score += 0.5;
+            if (a.occasion != 0 && a.occasion == b.occasion) score += 0.5;
+            if (departmentsEqual(a.department, b.department)) score += 0.25;
+            if (a.price > 0 && b.price > 0) {
+                // Items of a similar price tier sell together more often than a bargain with a luxury piece.
+                double ratio = std::fabs(static_cast<double>(a.logPrice - b.logPrice));
+                score += 0.5 * std::max(0.0, 1.0 - ratio / 2);
+            }
+            score += purchases.score(anchor, a, candidate, b);
+            // A small per-anchor jitter: neighbouring anchors get varied sets among equals.
+            score += 1e-3 * static_cast<double>(mix((static_cast<uint64_t>(anchor) << 32) ^ candidate) % 1000) / 1000.0;
+            scored.push_back({score, candidate});
         }
-        score += purchases.score(anchor, a, candidate, b);
-        // A small per-anchor jitter: neighbouring anchors get varied sets among equals.
-        score += 1e-3 * static_cast<double>(mix((static_cast<uint64_t>(anchor) << 32) ^ candidate) % 1000) / 1000.0;
-        scored.push_back({score, candidate});
     }
     size_t keep = std::min(limit, scored.size());
     std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(keep), scored.end(),
@@ -127,6 +114,7 @@ std::vector<ComplementCluster> ComplementFinder::clusters(uint32_t anchor, size_
     if (a.kind == 0) return clusters;
     const FeatureSpace& space = snapshot_.space();
     const auto& templates = snapshot_.templates();
+    const auto& compiled = snapshot_.compiledTemplates();
     std::set<std::string> positionsTaken;  // slot names and kind texts already in a cluster
     std::set<uint32_t> articlesTaken;
     std::set<uint32_t> kindsTaken{a.kind};  // a kind fills one position only
@@ -140,28 +128,36 @@ std::vector<ComplementCluster> ComplementFinder::clusters(uint32_t anchor, size_
         for (uint32_t article : fresh) kindsTaken.insert(snapshot_.entry(article).profile.kind);
         clusters.push_back({"", std::move(name), std::move(source), std::move(tags), std::move(fresh)});
     };
+    // The department lists a candidate may come from, the anchor's own first.
+    std::vector<size_t> departments{static_cast<size_t>(a.department)};
+    for (size_t d = 0; d < kDepartmentCount; ++d) {
+        if (d != departments.front() && departmentFits(a.department, static_cast<Department>(d))) departments.push_back(d);
+    }
 
     // 1. Templates whose slots include the anchor's category, fitting its department and occasion.
     for (const SlotPool& pool : snapshot_.slotPools()) {
-        const SetTemplate& setTemplate = templates[pool.templateIndex];
+        const CompiledTemplate& form = compiled[pool.templateIndex];
         bool anchorSlotFound = false;
-        for (const auto& slot : setTemplate.slots) anchorSlotFound = anchorSlotFound || listsAny(a.categoryKeys, slot.categories, space);
-        if (!anchorSlotFound || !templateFits(setTemplate, a, space)) continue;
-        const TemplateSlot& slot = setTemplate.slots[pool.slotIndex];
-        if (listsAny(a.categoryKeys, slot.categories, space)) continue;  // the anchor's own position
-        addCluster(slot.name, "template:" + setTemplate.id, setTemplate.tags,
-                   rank(anchor, pool.articles, &slot, &setTemplate.occasions, &setTemplate.departments, depth));
+        for (const auto& keys : form.slotKeys) anchorSlotFound = anchorSlotFound || listsAny(a.categoryKeys, keys);
+        if (!anchorSlotFound || !templateFits(form, a, space)) continue;
+        if (listsAny(a.categoryKeys, form.slotKeys[pool.slotIndex])) continue;  // the anchor's own position
+        const SetTemplate& setTemplate = templates[pool.templateIndex];
+        if (positionsTaken.count(setTemplate.slots[pool.slotIndex].name)) continue;  // filled by an earlier template
+        std::vector<const std::vector<uint32_t>*> lists;
+        for (size_t d : departments) lists.push_back(&pool.byDepartment[d]);
+        addCluster(setTemplate.slots[pool.slotIndex].name, "template:" + setTemplate.id, setTemplate.tags,
+                   rank(anchor, lists, Position{&form.slotColors[pool.slotIndex], &form}, depth));
     }
     // 2. Kinds the operator put together with the anchor's kind in custom sets.
     for (uint32_t kind : snapshot_.customSetCompanions(a.kind)) {
         if (kindsTaken.count(kind)) continue;
-        addCluster(space.text(kind), "custom-sets", {}, rank(anchor, snapshot_.kindMembers(kind), nullptr, nullptr, nullptr, depth));
+        addCluster(space.text(kind), "custom-sets", {}, rank(anchor, {&snapshot_.kindMembers(kind)}, Position{}, depth));
     }
     // 3. Kinds bought together with the anchor's kind.
     const CoPurchaseModel& purchases = snapshot_.purchases();
     for (uint32_t kind : purchases.complementKinds(a.kind, 3)) {
         if (kindsTaken.count(kind)) continue;
-        addCluster(space.text(kind), "purchases", {}, rank(anchor, snapshot_.kindMembers(kind), nullptr, nullptr, nullptr, depth));
+        addCluster(space.text(kind), "purchases", {}, rank(anchor, {&snapshot_.kindMembers(kind)}, Position{}, depth));
     }
     // Once purchases are known, positions themselves are ordered by how well their best
     // product converts with the anchor; before, the curated order stands.

@@ -24,19 +24,27 @@ struct ComplementCluster {
 
 class ComplementFinder {
 public:
-    explicit ComplementFinder(const ContentSnapshot& snapshot) : snapshot_(snapshot) {}
+    explicit ComplementFinder(const ContentSnapshot& snapshot) : snapshot_(snapshot), now_(snapshot.now()) {}
     std::vector<ComplementCluster> clusters(uint32_t anchor, size_t maxClusters, size_t perCluster) const;
 
-    // Candidates scanned per position: bounds the time of one answer whatever the catalog size.
-    static constexpr size_t kScanLimit = 1500;
+    // Candidates scored per position, and candidates looked at (scored or filtered out):
+    // together they bound the time of one answer whatever the catalog size.
+    static constexpr size_t kScanLimit = 400;
+    static constexpr size_t kVisitLimit = 4 * kScanLimit;
     // Products ranked per position (the most a GraphQL page may ask for).
     static constexpr size_t kClusterDepth = 100;
 
 private:
-    std::vector<uint32_t> rank(uint32_t anchor, const std::vector<uint32_t>& pool, const TemplateSlot* slot,
-                               const std::vector<std::string>* occasions, const std::vector<std::string>* templateDepartments,
+    // What a position requires of its candidates besides being available.
+    struct Position {
+        const std::vector<ColorFamily>* preferredColors = nullptr;
+        const CompiledTemplate* compiled = nullptr;  // occasions and departments of a template position
+    };
+    // Ranks candidates from `lists` (each in order of likelihood), visiting them in turn.
+    std::vector<uint32_t> rank(uint32_t anchor, const std::vector<const std::vector<uint32_t>*>& lists, const Position& position,
                                size_t limit) const;
     const ContentSnapshot& snapshot_;
+    int64_t now_;
 };
 
 }  // namespace svc

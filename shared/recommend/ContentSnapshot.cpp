@@ -5,16 +5,16 @@
 namespace svc {
 
 std::optional<uint32_t> ContentSnapshot::find(std::string_view skuOrMainSku) const {
-    auto found = bySku_.find(std::string(skuOrMainSku));
-    if (found == bySku_.end()) return std::nullopt;
+    auto found = bySku_->find(std::string(skuOrMainSku));
+    if (found == bySku_->end()) return std::nullopt;
     return found->second;
 }
 
 std::optional<uint32_t> ContentSnapshot::indexOfMainSku(const std::string& mainSku) const {
-    auto live = bySku_.find(mainSku);
-    if (live != bySku_.end() && articles_[live->second].article->mainSku == mainSku) return live->second;
-    auto gone = deletedIndex_.find(mainSku);
-    if (gone != deletedIndex_.end()) return gone->second;
+    auto live = bySku_->find(mainSku);
+    if (live != bySku_->end() && articles_[live->second].article->mainSku == mainSku) return live->second;
+    auto gone = deletedIndex_->find(mainSku);
+    if (gone != deletedIndex_->end()) return gone->second;
     return std::nullopt;
 }
 

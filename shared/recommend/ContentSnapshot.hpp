@@ -4,6 +4,7 @@
 // the pools complementary sets are drawn from, custom and photo sets, and what was
 // learned from purchases. Readers share one snapshot; a rebuild makes a new one and
 // swaps it in, so queries never see a half-updated state (ContentSnapshotBuilder).
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -46,11 +47,24 @@ struct Neighbour {
     float score = 0;
 };
 
-// One template slot's candidates: live articles whose category path matches it.
+// Departments as indices of per-department lists (Department's values are 0..6).
+constexpr size_t kDepartmentCount = 7;
+
+// One template slot's candidates: live articles whose category path matches it, one list
+// per department, each by likelihood of conversion (popularity), then a stable hash.
 struct SlotPool {
     size_t templateIndex = 0;
     size_t slotIndex = 0;
-    std::vector<uint32_t> articles;  // by likelihood of conversion (popularity), then a stable hash
+    std::array<std::vector<uint32_t>, kDepartmentCount> byDepartment;
+};
+
+// A template with its words resolved to this snapshot's vocabulary once, at build time.
+struct CompiledTemplate {
+    std::vector<std::vector<uint32_t>> slotKeys;  // per slot: category keys known to the vocabulary
+    std::vector<std::vector<ColorFamily>> slotColors;
+    std::vector<uint32_t> occasions;  // known occasion ids
+    bool occasionsGiven = false;      // the template names occasions (unknown ones match nothing)
+    std::vector<Department> departments;
 };
 
 class ContentSnapshot {
@@ -60,10 +74,13 @@ public:
     size_t size() const { return articles_.size(); }
     const ArticleEntry& entry(uint32_t index) const { return articles_[index]; }
     // Live, buyable, and not stale by the clock the snapshot was built with (if any).
-    bool available(uint32_t index) const {
+    bool available(uint32_t index) const { return availableAt(index, now()); }
+    // The same at a moment read once per query (`now()`), for loops over many articles.
+    bool availableAt(uint32_t index, int64_t now) const {
         const ArticleEntry& e = articles_[index];
-        return e.available && (!clock_ || clock_->nowSeconds() < e.availableUntil);
+        return e.available && (!clock_ || now < e.availableUntil);
     }
+    int64_t now() const { return clock_ ? clock_->nowSeconds() : 0; }
     const FeatureSpace& space() const { return *space_; }
     const CoPurchaseModel& purchases() const { return *purchases_; }
     // The article a SKU or main SKU names, if live.
@@ -78,6 +95,7 @@ public:
 
     const std::vector<SetTemplate>& templates() const { return *templates_; }
     const std::vector<SlotPool>& slotPools() const { return slotPools_; }
+    const std::vector<CompiledTemplate>& compiledTemplates() const { return compiled_; }
     // Live articles of a kind.
     const std::vector<uint32_t>& kindMembers(uint32_t kind) const;
     // Kinds that appear together with `kind` in the tenant's custom sets, most often first.
@@ -102,14 +120,18 @@ public:
 private:
     friend class ContentSnapshotBuilder;
     std::vector<ArticleEntry> articles_;
-    std::unordered_map<std::string, uint32_t> bySku_;  // SKUs and main SKUs of live articles
-    std::unordered_map<std::string, uint32_t> deletedIndex_;  // main SKUs of articles no longer live
-    std::vector<std::vector<Neighbour>> similar_;  // best first, at most kSimilarListLength
+    // SKUs and main SKUs of live articles, and main SKUs of articles no longer live: shared
+    // with the previous snapshot while no SKU comes or goes (most deltas change stock and prices).
+    using SkuIndex = std::unordered_map<std::string, uint32_t>;
+    std::shared_ptr<const SkuIndex> bySku_ = std::make_shared<SkuIndex>();
+    std::shared_ptr<const SkuIndex> deletedIndex_ = std::make_shared<SkuIndex>();
+    std::vector<std::vector<Neighbour>> similar_;  // best first, at most kSimilarListLength (capacity too)
     std::unordered_map<uint32_t, std::vector<uint32_t>> kindMembers_;
     std::shared_ptr<FeatureSpace> space_;
     std::shared_ptr<const CoPurchaseModel> purchases_;
     std::shared_ptr<const std::vector<SetTemplate>> templates_;
     std::vector<SlotPool> slotPools_;
+    std::vector<CompiledTemplate> compiled_;  // parallel to *templates_
     std::unordered_map<uint32_t, std::vector<uint32_t>> customCompanions_;
     std::vector<ResolvedCustomSet> customSets_;
     std::unordered_map<uint32_t, std::vector<uint32_t>> customSetsByArticle_;

@@ -85,8 +85,8 @@ void insertNeighbour(std::vector<Neighbour>& list, Neighbour neighbour) {
 
 }  // namespace
 
-ContentSnapshotBuilder::ContentSnapshotBuilder(std::shared_ptr<const ContentSnapshot> previous, ParallelFor parallel)
-    : previous_(std::move(previous)), parallel_(std::move(parallel)) {
+ContentSnapshotBuilder::ContentSnapshotBuilder(std::shared_ptr<const ContentSnapshot> previous, ParallelFor parallel, bool changedOnly)
+    : previous_(std::move(previous)), parallel_(std::move(parallel)), changedOnly_(changedOnly && previous_ != nullptr) {
     if (!parallel_) {
         parallel_ = [](size_t count, const std::function<void(size_t)>& work) {
             for (size_t i = 0; i < count; ++i) work(i);
@@ -101,6 +101,12 @@ void ContentSnapshotBuilder::add(Product product) {
 
 void ContentSnapshotBuilder::finishArticle() {
     if (current_.empty()) return;
+    std::string mainSku = current_.front().mainSku;
+    current_.erase(std::remove_if(current_.begin(), current_.end(), [](const Product& p) { return p.deleted; }), current_.end());
+    if (current_.empty()) {
+        gone_.push_back(std::move(mainSku));
+        return;
+    }
     // Variants in SKU order, whatever order the source reads them in: the first speaks for
     // the article's features, so the order must not change between builds.
     std::sort(current_.begin(), current_.end(), [](const Product& a, const Product& b) { return a.sku < b.sku; });
@@ -146,7 +152,9 @@ std::shared_ptr<ContentSnapshot> ContentSnapshotBuilder::build(const ContentInpu
         // Indices stay stable across incremental builds: lists of other articles keep pointing right.
         next.articles_ = previous_->articles_;
         next.similar_ = previous_->similar_;
-        for (auto& entry : next.articles_) entry.live = entry.available = false;
+        if (!changedOnly_) {
+            for (auto& entry : next.articles_) entry.live = entry.available = false;
+        }
         next.space_ = previous_->space_;
     } else {
         next.space_ = std::make_shared<FeatureSpace>();
@@ -156,6 +164,20 @@ std::shared_ptr<ContentSnapshot> ContentSnapshotBuilder::build(const ContentInpu
         next.space_->train(representatives);
     }
     bool spaceCopied = !previous_;
+    // Whether any SKU came or went: if not, the SKU index of the previous snapshot serves.
+    bool skusChanged = !previous_;
+    size_t previouslyLive = 0;
+    if (previous_) {
+        for (const auto& entry : previous_->articles_) previouslyLive += entry.live ? 1 : 0;
+    }
+    size_t stillLive = 0;
+    auto sameSkus = [](const Article& x, const Article& y) {
+        if (x.variants.size() != y.variants.size()) return false;
+        for (size_t i = 0; i < x.variants.size(); ++i) {
+            if (x.variants[i].sku != y.variants[i].sku) return false;
+        }
+        return true;
+    };
     for (auto& read : read_) {
         const std::string& mainSku = read.article->mainSku;
         uint32_t index;
@@ -169,6 +191,12 @@ std::shared_ptr<ContentSnapshot> ContentSnapshotBuilder::build(const ContentInpu
         }
         ArticleEntry& entry = next.articles_[index];
         uint32_t oldKind = before ? entry.profile.kind : 0;
+        if (!before || !previous_->articles_[index].live) {
+            skusChanged = true;
+        } else {
+            ++stillLive;
+            if (entry.article != read.article && !sameSkus(*entry.article, *read.article)) skusChanged = true;
+        }
         entry.article = read.article;
         entry.contentHash = read.contentHash;
         entry.live = true;
@@ -186,13 +214,41 @@ std::shared_ptr<ContentSnapshot> ContentSnapshotBuilder::build(const ContentInpu
             oldKinds.push_back(before ? oldKind : 0);
             read.source.reset();
         }
-        for (const auto& variant : read.article->variants) next.bySku_.emplace(variant.sku, index);
-        next.bySku_.emplace(mainSku, index);
+    }
+    if (changedOnly_) {
+        // Articles given with every variant deleted are gone; the others not given stand.
+        for (const auto& mainSku : gone_) {
+            auto index = previous_->indexOfMainSku(mainSku);
+            if (!index || !next.articles_[*index].live) continue;
+            next.articles_[*index].live = next.articles_[*index].available = false;
+            skusChanged = true;
+        }
+    } else if (stillLive != previouslyLive) {
+        skusChanged = true;  // some article is no longer listed
+    }
+    if (skusChanged) {
+        auto bySku = std::make_shared<ContentSnapshot::SkuIndex>();
+        auto deleted = std::make_shared<ContentSnapshot::SkuIndex>();
+        bySku->reserve(read_.size() * 6);
+        for (uint32_t i = 0; i < next.articles_.size(); ++i) {
+            const ArticleEntry& entry = next.articles_[i];
+            if (!entry.article) continue;
+            if (!entry.live) {
+                deleted->emplace(entry.article->mainSku, i);
+                continue;
+            }
+            for (const auto& variant : entry.article->variants) bySku->emplace(variant.sku, i);
+            bySku->emplace(entry.article->mainSku, i);
+        }
+        next.bySku_ = std::move(bySku);
+        next.deletedIndex_ = std::move(deleted);
+    } else {
+        next.bySku_ = previous_->bySku_;
+        next.deletedIndex_ = previous_->deletedIndex_;
     }
     for (uint32_t i = 0; i < next.articles_.size(); ++i) {
         const ArticleEntry& entry = next.articles_[i];
         if (entry.live) next.kindMembers_[entry.profile.kind].push_back(i);
-        else if (entry.article) next.deletedIndex_.emplace(entry.article->mainSku, i);
     }
     computeLists(next, dirty, oldKinds);
 
@@ -217,7 +273,8 @@ std::shared_ptr<ContentSnapshot> ContentSnapshotBuilder::build(const ContentInpu
     resolveCustomSets(next, inputs.customSets);
 
     next.info_.full = !previous_;
-    next.info_.articles = read_.size();
+    next.info_.articles = 0;
+    for (const auto& entry : next.articles_) next.info_.articles += entry.live ? 1 : 0;
     next.info_.recomputed = dirty.size();
     read_.clear();
     return snapshot;
@@ -250,11 +307,16 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
     // Kind 0 (no category, nothing the classifier knew) compares with everything.
     struct Bucket {
         std::vector<uint32_t> members;
+        bool indexed = false;  // postings built: worth it when many rows of the kind are computed
         std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, float>>> postings;  // token -> (member, weight)
     };
     std::unordered_map<uint32_t, Bucket> buckets;
     bool anyKindless = false;
     for (uint32_t row : rows) anyKindless = anyKindless || next.articles_[row].profile.kind == 0;
+    // Rows per kind: an incremental build with a few changed articles of a kind compares
+    // them pair by pair instead of indexing the whole kind's texts.
+    std::unordered_map<uint32_t, size_t> rowsOfKind;
+    for (uint32_t row : rows) rowsOfKind[next.articles_[row].profile.kind] += 1;
     auto fill = [&](Bucket& bucket, const std::vector<uint32_t>& members) {
         // Beyond kMaxComparisonsPerArticle members, an evenly spaced sample: a single huge
         // category must not make builds quadratic.
@@ -262,6 +324,7 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
         for (size_t m = 0; m < members.size(); m += step) {
             auto local = static_cast<uint32_t>(bucket.members.size());
             bucket.members.push_back(members[m]);
+            if (!bucket.indexed) continue;
             const ArticleProfile& profile = next.articles_[members[m]].profile;
             for (size_t t = 0; t < profile.tokens.size(); ++t) {
                 if (profile.weights[t] != 0) bucket.postings[profile.tokens[t]].emplace_back(local, profile.weights[t]);
@@ -271,13 +334,17 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
     std::unordered_set<uint32_t> rowKinds;
     for (uint32_t row : rows) rowKinds.insert(next.articles_[row].profile.kind);
     for (uint32_t kind : rowKinds) {
-        if (kind != 0) fill(buckets[kind], next.kindMembers(kind));
+        if (kind == 0) continue;
+        Bucket& bucket = buckets[kind];
+        bucket.indexed = rowsOfKind[kind] * 16 >= next.kindMembers(kind).size();
+        fill(bucket, next.kindMembers(kind));
     }
     if (anyKindless) {
         std::vector<uint32_t> everyone;
         for (uint32_t i = 0; i < next.articles_.size(); ++i) {
             if (next.articles_[i].live) everyone.push_back(i);
         }
+        buckets[0].indexed = rowsOfKind[0] * 16 >= everyone.size();
         fill(buckets[0], everyone);
     }
     // For incremental builds the scores of each dirty row are kept to place the row's
@@ -288,11 +355,17 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
         const ArticleProfile& profile = next.articles_[anchor].profile;
         const Bucket& bucket = buckets.at(profile.kind);
         std::vector<float> cosines(bucket.members.size(), 0.0f);
-        for (size_t t = 0; t < profile.tokens.size(); ++t) {
-            auto postings = bucket.postings.find(profile.tokens[t]);
-            if (postings == bucket.postings.end()) continue;
-            float weight = profile.weights[t];
-            for (const auto& [member, memberWeight] : postings->second) cosines[member] += weight * memberWeight;
+        if (bucket.indexed) {
+            for (size_t t = 0; t < profile.tokens.size(); ++t) {
+                auto postings = bucket.postings.find(profile.tokens[t]);
+                if (postings == bucket.postings.end()) continue;
+                float weight = profile.weights[t];
+                for (const auto& [member, memberWeight] : postings->second) cosines[member] += weight * memberWeight;
+            }
+        } else {
+            for (size_t m = 0; m < bucket.members.size(); ++m) {
+                cosines[m] = static_cast<float>(SimilarityScorer::cosine(profile, next.articles_[bucket.members[m]].profile));
+            }
         }
         std::vector<Neighbour> scored;
         scored.reserve(bucket.members.size());
@@ -306,8 +379,9 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
         if (previous_) rowScores[r] = scored;
         size_t keep = std::min(scored.size(), ContentSnapshot::kSimilarListLength);
         std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(keep), scored.end(), better);
-        scored.resize(keep);
-        next.similar_[anchor] = std::move(scored);
+        // A list of its own size: `scored` has the capacity of the whole kind, which for a
+        // million SKUs would keep gigabytes of slack alive.
+        next.similar_[anchor].assign(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(keep));
     });
     if (!previous_) return;
     std::unordered_set<uint32_t> isDirty(dirty.begin(), dirty.end());
@@ -320,32 +394,62 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
 }
 
 void ContentSnapshotBuilder::buildPools(ContentSnapshot& next) const {
+    const auto& templates = *next.templates_;
+    const FeatureSpace& space = *next.space_;
+    for (const auto& setTemplate : templates) {
+        CompiledTemplate compiled;
+        for (const auto& slot : setTemplate.slots) {
+            std::vector<uint32_t> keys;
+            for (const auto& category : slot.categories) {
+                if (uint32_t key = space.find(TextTokenizer::key(category))) keys.push_back(key);
+            }
+            compiled.slotKeys.push_back(std::move(keys));
+            std::vector<ColorFamily> colors;
+            for (const auto& name : slot.colorFamilies) colors.push_back(colorFamilyFromText(name));
+            compiled.slotColors.push_back(std::move(colors));
+        }
+        compiled.occasionsGiven = !setTemplate.occasions.empty();
+        for (const auto& name : setTemplate.occasions) {
+            if (uint32_t id = space.find(FeatureSpace::occasionKey(name))) compiled.occasions.push_back(id);
+        }
+        for (const auto& name : setTemplate.departments) compiled.departments.push_back(departmentFromText(name));
+        next.compiled_.push_back(std::move(compiled));
+    }
+
     std::unordered_map<uint32_t, std::vector<uint32_t>> byCategoryKey;
     for (uint32_t i = 0; i < next.articles_.size(); ++i) {
         const ArticleEntry& entry = next.articles_[i];
         if (!entry.live) continue;
         for (uint32_t key : entry.profile.categoryKeys) byCategoryKey[key].push_back(i);
     }
+    // Order keys computed once per article (a sort comparing through hash maps is slow):
+    // most bought first, so a query scanning a bounded prefix sees the likeliest
+    // conversions; without purchases a stable hash spreads brands and colours.
     const CoPurchaseModel& purchases = *next.purchases_;
-    const auto& templates = *next.templates_;
+    std::vector<double> popularity(next.articles_.size(), 0.0);
+    if (!purchases.empty()) {
+        for (uint32_t i = 0; i < next.articles_.size(); ++i) popularity[i] = purchases.popularity(i);
+    }
+    std::vector<uint64_t> spread(next.articles_.size());
+    for (uint32_t i = 0; i < next.articles_.size(); ++i) spread[i] = mix(i + 0x9e3779b97f4a7c15ull);
+    auto before = [&](uint32_t a, uint32_t b) {
+        if (popularity[a] != popularity[b]) return popularity[a] > popularity[b];
+        return spread[a] != spread[b] ? spread[a] < spread[b] : a < b;
+    };
     for (size_t t = 0; t < templates.size(); ++t) {
         for (size_t s = 0; s < templates[t].slots.size(); ++s) {
-            SlotPool pool{t, s, {}};
-            for (const auto& category : templates[t].slots[s].categories) {
-                uint32_t key = next.space_->find(TextTokenizer::key(category));
-                auto found = key ? byCategoryKey.find(key) : byCategoryKey.end();
-                if (found != byCategoryKey.end()) pool.articles.insert(pool.articles.end(), found->second.begin(), found->second.end());
+            std::vector<uint32_t> members;
+            for (uint32_t key : next.compiled_[t].slotKeys[s]) {
+                auto found = byCategoryKey.find(key);
+                if (found != byCategoryKey.end()) members.insert(members.end(), found->second.begin(), found->second.end());
             }
-            std::sort(pool.articles.begin(), pool.articles.end());
-            pool.articles.erase(std::unique(pool.articles.begin(), pool.articles.end()), pool.articles.end());
-            // Most bought first, so a query scanning a bounded prefix sees the likeliest
-            // conversions; without purchases a stable hash spreads brands and colours.
-            std::sort(pool.articles.begin(), pool.articles.end(), [&](uint32_t a, uint32_t b) {
-                double pa = purchases.popularity(a), pb = purchases.popularity(b);
-                if (pa != pb) return pa > pb;
-                uint64_t ha = mix(a + 0x9e3779b97f4a7c15ull * (t + 1)), hb = mix(b + 0x9e3779b97f4a7c15ull * (t + 1));
-                return ha != hb ? ha < hb : a < b;
-            });
+            std::sort(members.begin(), members.end());
+            members.erase(std::unique(members.begin(), members.end()), members.end());
+            SlotPool pool{t, s, {}};
+            for (uint32_t article : members) {
+                pool.byDepartment[static_cast<size_t>(next.articles_[article].profile.department)].push_back(article);
+            }
+            for (auto& list : pool.byDepartment) std::sort(list.begin(), list.end(), before);
             next.slotPools_.push_back(std::move(pool));
         }
     }

@@ -30,9 +30,14 @@ struct ContentInputs {
 
 class ContentSnapshotBuilder {
 public:
-    // `previous` null: a full build (the feature space is trained anew).
-    explicit ContentSnapshotBuilder(std::shared_ptr<const ContentSnapshot> previous, ParallelFor parallel = nullptr);
-    // Every live (not deleted) product, variants of one main SKU consecutive (in any order).
+    // `previous` null: a full build (the feature space is trained anew). With a previous
+    // snapshot and `changedOnly`, add() gives only the articles that changed (deleted
+    // variants included), and every other article stands as it was; otherwise add() gives
+    // every article, and one not given is no longer listed.
+    explicit ContentSnapshotBuilder(std::shared_ptr<const ContentSnapshot> previous, ParallelFor parallel = nullptr,
+                                    bool changedOnly = false);
+    // Products, variants of one main SKU consecutive (in any order); deleted ones are skipped
+    // (an article whose variants are all deleted is gone).
     void add(Product product);
     std::shared_ptr<ContentSnapshot> build(const ContentInputs& inputs);
 
@@ -47,6 +52,8 @@ private:
 
     std::shared_ptr<const ContentSnapshot> previous_;
     ParallelFor parallel_;
+    bool changedOnly_ = false;
+    std::vector<std::string> gone_;  // main SKUs given with every variant deleted
     std::vector<Product> current_;  // variants of the article being read
     // Articles read so far: the slim article, hashes, and the full first variant when
     // its profile must be computed.

@@ -64,6 +64,12 @@ public:
     // Every live (not deleted) product of the tenant, ordered by main SKU then SKU, from
     // one consistent read (a concurrent import is seen whole or not at all). `stale` is set.
     virtual Status forEachLiveProduct(int64_t tenantId, const std::function<void(Product&&)>& visit) = 0;
+    // Every product (deleted ones included, `deleted` set) of the main SKUs that an import
+    // changed after `sinceSequence`, ordered by main SKU; all products when `sinceSequence`
+    // is negative. Returns the catalog's change sequence as of the same consistent read: the
+    // `sinceSequence` of the next call.
+    virtual Result<int64_t> forEachProductChangedSince(int64_t tenantId, int64_t sinceSequence,
+                                                       const std::function<void(Product&&)>& visit) = 0;
     virtual Result<CatalogStats> stats(int64_t tenantId) = 0;
 };
 

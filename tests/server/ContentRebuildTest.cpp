@@ -95,3 +95,48 @@ TEST_CASE("a rebuild never shows a gap or a half state: every answer is the old 
     CHECK(old + fresh == seen.size());
     CHECK(old > 0);
 }
+
+TEST_CASE("the catalog gives the content engine only what imports changed since its last read") {
+    test::TempDir dir;
+    auto storage = SqliteStorage::open(dir.path());
+    REQUIRE(storage);
+    auto created = TenantService((*storage)->tenants()).create("Shop");
+    REQUIRE(created);
+    Tenant tenant = created->tenant;
+    REQUIRE((*storage)->tenants().setMaxDeleteShare(tenant.id, 1.0));
+    auto row = [](const std::string& sku, const std::string& mainSku, const std::string& stock) {
+        return std::vector<std::string>{sku, mainSku, stock, "Item " + mainSku, "4000", "https://shop.example/" + mainSku,
+                                        "https://shop.example/" + mainSku + ".jpg", "Women > Jeans", "Brand", "Blue", "Women"};
+    };
+    auto read = [&](int64_t since, int64_t& sequence) {
+        std::vector<std::string> seen;
+        auto result = (*storage)->catalog().forEachProductChangedSince(tenant.id, since, [&](Product&& product) {
+            seen.push_back(product.sku + (product.deleted ? " deleted" : ""));
+        });
+        REQUIRE(result);
+        sequence = *result;
+        return seen;
+    };
+    REQUIRE(test::importFeedFile(**storage, tenant, dir.path(), dir.file("1.csv", test::feedCsv({kHeader, row("A-1", "A", "1"), row("A-2", "A", "1"),
+                                 row("B-1", "B", "1"), row("B-2", "B", "1"), row("C-1", "C", "1")}))));
+    int64_t first = 0;
+    CHECK(read(-1, first).size() == 5);
+    CHECK(first == 1);
+
+    // A delta changing one variant of B: both of B's variants, nothing else.
+    tenant.maxDeleteShare = 1.0;
+    FeedImportOptions delta;
+    delta.delta = true;
+    REQUIRE(test::importFeedFile(**storage, tenant, dir.path(), dir.file("2.csv", test::feedCsv({{"sku", "stock"}, {"B-2", "0"}})), delta));
+    int64_t second = 0;
+    CHECK(read(first, second) == std::vector<std::string>{"B-1", "B-2"});
+    CHECK(second == 2);
+    int64_t unchanged = 0;
+    CHECK(read(second, unchanged).empty());
+
+    // A full feed without C: C comes back deleted, so the engine drops it.
+    REQUIRE(test::importFeedFile(**storage, tenant, dir.path(), dir.file("3.csv", test::feedCsv({kHeader, row("A-1", "A", "1"), row("A-2", "A", "1"),
+                                 row("B-1", "B", "1"), row("B-2", "B", "0")}))));
+    int64_t third = 0;
+    CHECK(read(second, third) == std::vector<std::string>{"C-1 deleted"});
+}
