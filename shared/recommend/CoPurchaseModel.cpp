@@ -6,6 +6,7 @@
 namespace svc {
 
 void CoPurchaseModel::train(const std::vector<std::vector<uint32_t>>& baskets, const std::vector<const ArticleProfile*>& profiles) {
+    if (baskets.empty()) return;  // nothing to learn: skip the catalog statistics
     // For the attribute affinities: how often a co-bought pair of different kinds shares
     // brand / colour family, against how often a random article of the second item's
     // kind would share it with the first (estimated from the catalog's kind composition).

@@ -29,7 +29,7 @@ public:
 
     // Candidates scored per position, and candidates looked at (scored or filtered out):
     // together they bound the time of one answer whatever the catalog size.
-    static constexpr size_t kScanLimit = 400;
+    static constexpr size_t kScanLimit = 250;
     static constexpr size_t kVisitLimit = 4 * kScanLimit;
     // Products ranked per position (the most a GraphQL page may ask for).
     static constexpr size_t kClusterDepth = 100;

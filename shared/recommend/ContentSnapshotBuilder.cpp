@@ -147,6 +147,7 @@ std::shared_ptr<ContentSnapshot> ContentSnapshotBuilder::build(const ContentInpu
     ContentSnapshot& next = *snapshot;
     std::vector<uint32_t> dirty;     // articles whose profile and list are computed now
     std::vector<uint32_t> oldKinds;  // their kind before (0 for new articles), parallel to dirty
+    bool poolsChanged = !previous_;  // an article's pool membership or order may have moved
 
     if (previous_) {
         // Indices stay stable across incremental builds: lists of other articles keep pointing right.
@@ -208,7 +209,10 @@ std::shared_ptr<ContentSnapshot> ContentSnapshotBuilder::build(const ContentInpu
                 next.space_ = std::make_shared<FeatureSpace>(*previous_->space_);
                 spaceCopied = true;
             }
-            entry.profile = next.space_->profile(*read.source);
+            ArticleProfile fresh = next.space_->profile(*read.source);
+            // Pools hold live articles by category keys and department: only these matter to them.
+            if (!before || fresh.categoryKeys != entry.profile.categoryKeys || fresh.department != entry.profile.department) poolsChanged = true;
+            entry.profile = std::move(fresh);
             entry.featureHash = read.featureHash;
             dirty.push_back(index);
             oldKinds.push_back(before ? oldKind : 0);
@@ -269,7 +273,15 @@ std::shared_ptr<ContentSnapshot> ContentSnapshotBuilder::build(const ContentInpu
     next.clock_ = inputs.clock;
     next.templates_ = inputs.templates ? inputs.templates : std::make_shared<const std::vector<SetTemplate>>();
     next.photoSets_ = inputs.photoSets ? inputs.photoSets : std::make_shared<const std::vector<PhotoSet>>();
-    buildPools(next);
+    // Pools depend on the templates, the live articles' category keys and departments, and
+    // popularity: when none of them moved (most deltas), the previous pools stand.
+    bool samePurchases = previous_ && next.purchases_->empty() && previous_->purchases_->empty();
+    if (!poolsChanged && !skusChanged && samePurchases && *next.templates_ == *previous_->templates_) {
+        next.slotPools_ = previous_->slotPools_;
+        next.compiled_ = previous_->compiled_;
+    } else {
+        buildPools(next);
+    }
     resolveCustomSets(next, inputs.customSets);
 
     next.info_.full = !previous_;
@@ -285,12 +297,13 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
     // Dirty articles leave the lists of their former kind first (their new scores, or kind,
     // may differ); lists of articles no longer live keep them until they are listed again.
     if (previous_) {
-        std::unordered_set<uint32_t> leaving(dirty.begin(), dirty.end());
+        std::vector<char> leaving(next.articles_.size(), 0);
+        for (uint32_t article : dirty) leaving[article] = 1;
         std::unordered_set<uint32_t> kinds(oldKinds.begin(), oldKinds.end());
         for (uint32_t kind : kinds) {
             for (uint32_t member : previous_->kindMembers(kind)) {
                 auto& list = next.similar_[member];
-                list.erase(std::remove_if(list.begin(), list.end(), [&](const Neighbour& n) { return leaving.count(n.article) > 0; }),
+                list.erase(std::remove_if(list.begin(), list.end(), [&](const Neighbour& n) { return leaving[n.article] != 0; }),
                            list.end());
             }
         }
