@@ -634,7 +634,8 @@ int run(const Options& options) {
     // ---- Data: the demo catalog.
     std::cout << "bench-graphql: demo setup in " << dir << " ..." << std::flush;
     std::string dataDir = dir + "/data";
-    ChildRun setup = runChild("demo-setup", {server, "demo", "setup", "--data-dir", dataDir}, dir);
+    ChildRun setup = runChild("demo-setup", {server, "demo", "setup", "--data-dir", dataDir, "--assets-dir",
+                                             std::string(SVC_BUILD_BIN_DIR) + "/../share/svc"}, dir);
     auto setupJson = json::parse(setup.out, nullptr, false);
     if (setupJson.is_discarded() || !setupJson.contains("apiId") || !setupJson["apiId"].is_string()) {
         throw StepFailure("demo setup: no apiId in its output: " + lastLines(setup.out, 5));

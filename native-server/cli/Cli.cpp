@@ -224,6 +224,7 @@ int runCli(int argc, char** argv) {
     demoCommand->require_subcommand(1);
     auto* demoSetup = demoCommand->add_subcommand("setup", "Create the demo tenant, generate the demo catalog and import it");
     demoSetup->add_option("--data-dir", dataDir, "Data directory")->required();
+    demoSetup->add_option("--assets-dir", assetsDir, "Directory with content-pool/ (the default set templates)")->capture_default_str();
 
     auto* setsCommand = app.add_subcommand("sets", "A tenant's custom sets and photo sets");
     setsCommand->require_subcommand(1);
@@ -412,7 +413,7 @@ int runCli(int argc, char** argv) {
         return 0;
     }
     if (demoSetup->parsed()) {
-        auto result = setupDemo(storage, *context->imports, dataDir, defaultAssetsDir() + "/content-pool/fashion.json");
+        auto result = setupDemo(storage, *context->imports, dataDir, assetsDir + "/content-pool/fashion.json");
         if (!result) return fail(result.error());
         print({{"apiId", result->apiId}, {"firstSku", result->firstSku},
                {"import", {{"rowsRead", result->report.rowsRead}, {"inserted", result->report.counts.inserted},

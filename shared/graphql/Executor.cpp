@@ -321,10 +321,15 @@ private:
             fieldError(resolved.error().message, errorTypeFor(resolved.error().code), field.location, path);
             return handleNull(definition.type, propagate);
         }
+        // The sub-selections of every field of the response key; one field (the common case)
+        // is used as it is: copying the AST subtree for every object was most of a request's cost.
         SelectionSet merged;
-        for (const Field* each : fields) merged.insert(merged.end(), each->selectionSet.begin(), each->selectionSet.end());
+        if (fields.size() > 1) {
+            for (const Field* each : fields) merged.insert(merged.end(), each->selectionSet.begin(), each->selectionSet.end());
+        }
+        const SelectionSet& selections = fields.size() > 1 ? merged : field.selectionSet;
         bool nullReported = false;
-        ordered_json value = completeValue(definition.type, *resolved, merged, field, path, nullReported);
+        ordered_json value = completeValue(definition.type, *resolved, selections, field, path, nullReported);
         // A null in a non-null field nulls the parent object (GraphQL spec 6.4.4).
         if (value.is_null() && definition.type.kind == TypeReference::Kind::NonNull) propagate = true;
         return value;

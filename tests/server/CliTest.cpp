@@ -9,6 +9,7 @@
 
 #include "ChildProcess.hpp"
 #include "ServerFixture.hpp"
+#include "tenant/SecretHasher.hpp"
 
 using namespace svc;
 using nlohmann::json;
@@ -174,4 +175,49 @@ TEST_CASE("CLI: bad input gets a clear message naming the option, and a failed i
         CHECK(help.exitCode == 0);
         CHECK(help.out.find("Usage:") != std::string::npos);
     }
+}
+
+TEST_CASE("CLI: set files, the content pool and operator keys; a bad file is refused naming the field and changes nothing") {
+    Cli cli;
+    auto good = cli.dir.file("sets.json", R"({"customSets": [{"id": "look", "title": "Look", "skus": ["A", "B"]}],
+                                              "photoSets": [{"id": "beach", "title": "Beach", "tags": ["summer"], "images": ["https://cdn.example/b.jpg"]}]})");
+    auto imported = cli.run(cli.tenantArgs({"sets", "import", good}));
+    CHECK(imported.exitCode == 0);
+    CHECK(json::parse(imported.out) == json{{"templates", 0}, {"customSets", 1}, {"photoSets", 1}});
+    auto bad = cli.dir.file("bad.json", R"({"customSets": [{"id": "look", "title": "Changed", "skus": ["A"]}, {"id": "x", "skus": []}]})");
+    auto refused = cli.run(cli.tenantArgs({"sets", "import", bad}));
+    CHECK(refused.exitCode == 1);
+    CHECK(refused.err == "svc-server: error: " + bad + ": customSets[1].title: required\n");
+    auto listed = json::parse(cli.run(cli.tenantArgs({"sets", "list"})).out);
+    CHECK(listed["customSets"][0]["title"] == "Look");  // the failed file changed nothing
+    CHECK(listed["photoSets"][0]["id"] == "beach");
+    CHECK(cli.run(cli.tenantArgs({"sets", "delete", "--kind", "photo", "beach"})).exitCode == 0);
+    auto missing = cli.run(cli.tenantArgs({"sets", "delete", "--kind", "photo", "beach"}));
+    CHECK(missing.exitCode == 1);
+    CHECK(missing.err == "svc-server: error: ID: no photo set beach\n");
+
+    auto pool = cli.run({"content-pool", "import", "--data-dir", cli.dir.path(), std::string(SVC_ASSETS_DIR) + "/content-pool/fashion.json"});
+    CHECK(pool.exitCode == 0);
+    CHECK(json::parse(pool.out)["templates"] == 12);
+    auto templates = json::parse(cli.run({"content-pool", "list", "--data-dir", cli.dir.path()}).out);
+    CHECK(templates["templates"].size() == 12);
+    // A tenant's file may not carry templates.
+    auto withTemplates = cli.run(cli.tenantArgs({"sets", "import", std::string(SVC_ASSETS_DIR) + "/content-pool/fashion.json"}));
+    CHECK(withTemplates.exitCode == 1);
+
+    auto key = cli.run({"operator-key", "create", "--data-dir", cli.dir.path(), "console"});
+    CHECK(key.exitCode == 0);
+    std::string secret = json::parse(key.out)["key"];
+    CHECK(secret.size() == 43);
+    auto keys = cli.run({"operator-key", "list", "--data-dir", cli.dir.path()});
+    CHECK(json::parse(keys.out) == json{{"keys", {"console"}}});
+    CHECK(cli.run({"operator-key", "create", "--data-dir", cli.dir.path(), "console"}).exitCode == 1);  // the name is taken
+    // Only the hash is stored.
+    auto db = SqliteDatabase::open(cli.dir.path() + "/svc.sqlite3");
+    REQUIRE(db);
+    auto query = (*db)->prepare("SELECT key_hash FROM operator_keys");
+    REQUIRE(query);
+    REQUIRE(query->step());
+    CHECK(query->text(0).find(secret) == std::string::npos);
+    CHECK(SecretHasher::matches(secret, query->text(0)));
 }
