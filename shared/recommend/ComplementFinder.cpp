@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "recommend/StableMix.hpp"
 #include "recommend/TextTokenizer.hpp"
 
 namespace svc {
@@ -37,13 +38,6 @@ bool templateFits(const CompiledTemplate& compiled, const ArticleProfile& anchor
         if (!any) return false;
     }
     return true;
-}
-
-uint64_t mix(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    return x;
 }
 
 }  // namespace
@@ -92,7 +86,7 @@ std::vector<uint32_t> ComplementFinder::rank(uint32_t anchor, const std::vector<
             }
             score += purchases.score(anchor, a, candidate, b);
             // A small per-anchor jitter: neighbouring anchors get varied sets among equals.
-            score += 1e-3 * static_cast<double>(mix((static_cast<uint64_t>(anchor) << 32) ^ candidate) % 1000) / 1000.0;
+            score += 1e-3 * static_cast<double>(stableMix((static_cast<uint64_t>(anchor) << 32) ^ candidate) % 1000) / 1000.0;
             scored.push_back({score, candidate});
         }
     }

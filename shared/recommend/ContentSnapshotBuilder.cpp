@@ -7,6 +7,7 @@
 
 #include "catalog/Availability.hpp"
 #include "recommend/SimilarityScorer.hpp"
+#include "recommend/StableMix.hpp"
 #include "recommend/TextTokenizer.hpp"
 
 namespace svc {
@@ -64,13 +65,6 @@ Product slim(Product product) {
     if (tags != product.properties.end()) kept.emplace("tags", std::move(tags->second));
     product.properties = std::move(kept);
     return product;
-}
-
-uint64_t mix(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    return x;
 }
 
 bool better(const Neighbour& a, const Neighbour& b) {
@@ -444,7 +438,7 @@ void ContentSnapshotBuilder::buildPools(ContentSnapshot& next) const {
         for (uint32_t i = 0; i < next.articles_.size(); ++i) popularity[i] = purchases.popularity(i);
     }
     std::vector<uint64_t> spread(next.articles_.size());
-    for (uint32_t i = 0; i < next.articles_.size(); ++i) spread[i] = mix(i + 0x9e3779b97f4a7c15ull);
+    for (uint32_t i = 0; i < next.articles_.size(); ++i) spread[i] = stableMix(i + 0x9e3779b97f4a7c15ull);
     auto before = [&](uint32_t a, uint32_t b) {
         if (popularity[a] != popularity[b]) return popularity[a] > popularity[b];
         return spread[a] != spread[b] ? spread[a] < spread[b] : a < b;

@@ -199,50 +199,24 @@ Result<SetFile> setFileFromJson(const std::string& text) {
     if (parsed.is_discarded()) return Error::invalidArgument("file: not valid JSON");
     if (auto status = onlyKnownKeys(parsed, "", {"templates", "customSets", "photoSets"}); !status) return status.error();
     SetFile file;
-    auto each = [&](const char* key, auto&& parse) -> Status {
+    // One array of the file: every item parsed with `parse` into `out`, ids unique within the array.
+    auto readArray = [&](const char* key, auto parse, auto& out) -> Status {
         auto found = parsed.find(key);
         if (found == parsed.end()) return {};
         if (!found->is_array()) return Error::invalidArgument(std::string(key) + ": must be an array");
         std::set<std::string> ids;
         for (size_t i = 0; i < found->size(); ++i) {
             std::string place = std::string(key) + "[" + std::to_string(i) + "]";
-            auto status = parse((*found)[i], place);
-            if (!status) return status;
+            auto item = parse((*found)[i], place);
+            if (!item) return item.error();
+            if (!ids.insert(item->id).second) return Error::invalidArgument(place + ".id: \"" + item->id + "\" appears twice in the file");
+            out.push_back(std::move(*item));
         }
         return {};
     };
-    std::set<std::string> seen;
-    auto unique = [&](const std::string& kind, const std::string& id, const std::string& place) -> Status {
-        if (!seen.insert(kind + "\n" + id).second) return Error::invalidArgument(place + ".id: \"" + id + "\" appears twice in the file");
-        return {};
-    };
-    if (auto status = each("templates", [&](const json& item, const std::string& place) -> Status {
-            auto parsedItem = setTemplateFromJson(item, place);
-            if (!parsedItem) return parsedItem.error();
-            if (auto duplicate = unique("t", parsedItem->id, place); !duplicate) return duplicate;
-            file.templates.push_back(std::move(*parsedItem));
-            return {};
-        });
-        !status)
-        return status.error();
-    if (auto status = each("customSets", [&](const json& item, const std::string& place) -> Status {
-            auto parsedItem = customSetFromJson(item, place);
-            if (!parsedItem) return parsedItem.error();
-            if (auto duplicate = unique("c", parsedItem->id, place); !duplicate) return duplicate;
-            file.customSets.push_back(std::move(*parsedItem));
-            return {};
-        });
-        !status)
-        return status.error();
-    if (auto status = each("photoSets", [&](const json& item, const std::string& place) -> Status {
-            auto parsedItem = photoSetFromJson(item, place);
-            if (!parsedItem) return parsedItem.error();
-            if (auto duplicate = unique("p", parsedItem->id, place); !duplicate) return duplicate;
-            file.photoSets.push_back(std::move(*parsedItem));
-            return {};
-        });
-        !status)
-        return status.error();
+    if (auto status = readArray("templates", setTemplateFromJson, file.templates); !status) return status.error();
+    if (auto status = readArray("customSets", customSetFromJson, file.customSets); !status) return status.error();
+    if (auto status = readArray("photoSets", photoSetFromJson, file.photoSets); !status) return status.error();
     return file;
 }
 
