@@ -25,7 +25,9 @@ namespace svc {
 
 struct ArticleEntry {
     std::shared_ptr<const Article> article;  // live variants only; descriptions and properties but tags dropped
-    ArticleProfile profile;
+    // Shared with the previous snapshot until the article's features change: an incremental
+    // build copies entries, not their token vectors.
+    std::shared_ptr<const ArticleProfile> profile = std::make_shared<const ArticleProfile>();
     uint64_t featureHash = 0;  // of what profiles are made of: a change means recomputing lists
     uint64_t contentHash = 0;  // of everything kept: a change means a new Article object
     bool live = false;         // listed (not deleted) in the catalog
@@ -91,7 +93,10 @@ public:
     // Available articles that could replace the anchor, best first: never the anchor,
     // one colour per model while other models remain.
     std::vector<uint32_t> similar(uint32_t anchor, size_t limit) const;
-    const std::vector<Neighbour>& similarList(uint32_t anchor) const { return similar_[anchor]; }
+    const std::vector<Neighbour>& similarList(uint32_t anchor) const {
+        static const std::vector<Neighbour> none;
+        return similar_[anchor] ? *similar_[anchor] : none;
+    }
 
     const std::vector<SetTemplate>& templates() const { return *templates_; }
     const std::vector<SlotPool>& slotPools() const { return slotPools_; }
@@ -125,7 +130,11 @@ private:
     using SkuIndex = std::unordered_map<std::string, uint32_t>;
     std::shared_ptr<const SkuIndex> bySku_ = std::make_shared<SkuIndex>();
     std::shared_ptr<const SkuIndex> deletedIndex_ = std::make_shared<SkuIndex>();
-    std::vector<std::vector<Neighbour>> similar_;  // best first, at most kSimilarListLength (capacity too)
+    // Best first, at most kSimilarListLength (capacity too). Lists are shared with the previous
+    // snapshot and copied only when an incremental build changes them: most lists of a
+    // million-SKU catalog stay as they were after a delta.
+    using NeighbourList = std::vector<Neighbour>;
+    std::vector<std::shared_ptr<const NeighbourList>> similar_;
     std::unordered_map<uint32_t, std::vector<uint32_t>> kindMembers_;
     std::shared_ptr<FeatureSpace> space_;
     std::shared_ptr<const CoPurchaseModel> purchases_;

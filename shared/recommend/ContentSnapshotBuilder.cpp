@@ -71,8 +71,22 @@ bool better(const Neighbour& a, const Neighbour& b) {
     return a.score != b.score ? a.score > b.score : a.article < b.article;
 }
 
-void insertNeighbour(std::vector<Neighbour>& list, Neighbour neighbour) {
-    if (list.size() >= ContentSnapshot::kSimilarListLength && !better(neighbour, list.back())) return;
+using SharedList = std::shared_ptr<const std::vector<Neighbour>>;
+
+// The list to change in place: a copy of a list still shared with the previous snapshot
+// (made once per build: `owned` remembers which lists this build already copied).
+std::vector<Neighbour>& ownList(SharedList& list, char& owned) {
+    if (!owned) {
+        list = list ? std::make_shared<std::vector<Neighbour>>(*list) : std::make_shared<std::vector<Neighbour>>();
+        owned = 1;
+    }
+    return const_cast<std::vector<Neighbour>&>(*list);  // this build's own copy, not yet published
+}
+
+void insertNeighbour(SharedList& shared, char& owned, Neighbour neighbour) {
+    const auto* current = shared.get();
+    if (current && current->size() >= ContentSnapshot::kSimilarListLength && !better(neighbour, current->back())) return;
+    auto& list = ownList(shared, owned);
     list.insert(std::upper_bound(list.begin(), list.end(), neighbour, better), neighbour);
     if (list.size() > ContentSnapshot::kSimilarListLength) list.pop_back();
 }
@@ -185,7 +199,7 @@ std::shared_ptr<ContentSnapshot> ContentSnapshotBuilder::build(const ContentInpu
             next.similar_.emplace_back();
         }
         ArticleEntry& entry = next.articles_[index];
-        uint32_t oldKind = before ? entry.profile.kind : 0;
+        uint32_t oldKind = before ? entry.profile->kind : 0;
         if (!before || !previous_->articles_[index].live) {
             skusChanged = true;
         } else {
@@ -205,8 +219,8 @@ std::shared_ptr<ContentSnapshot> ContentSnapshotBuilder::build(const ContentInpu
             }
             ArticleProfile fresh = next.space_->profile(*read.source);
             // Pools hold live articles by category keys and department: only these matter to them.
-            if (!before || fresh.categoryKeys != entry.profile.categoryKeys || fresh.department != entry.profile.department) poolsChanged = true;
-            entry.profile = std::move(fresh);
+            if (!before || fresh.categoryKeys != entry.profile->categoryKeys || fresh.department != entry.profile->department) poolsChanged = true;
+            entry.profile = std::make_shared<const ArticleProfile>(std::move(fresh));
             entry.featureHash = read.featureHash;
             dirty.push_back(index);
             oldKinds.push_back(before ? oldKind : 0);
@@ -246,7 +260,7 @@ std::shared_ptr<ContentSnapshot> ContentSnapshotBuilder::build(const ContentInpu
     }
     for (uint32_t i = 0; i < next.articles_.size(); ++i) {
         const ArticleEntry& entry = next.articles_[i];
-        if (entry.live) next.kindMembers_[entry.profile.kind].push_back(i);
+        if (entry.live) next.kindMembers_[entry.profile->kind].push_back(i);
     }
     computeLists(next, dirty, oldKinds);
 
@@ -259,7 +273,7 @@ std::shared_ptr<ContentSnapshot> ContentSnapshotBuilder::build(const ContentInpu
         if (!basket.empty()) baskets.push_back(std::move(basket));
     }
     std::vector<const ArticleProfile*> profiles(next.articles_.size());
-    for (size_t i = 0; i < next.articles_.size(); ++i) profiles[i] = next.articles_[i].live ? &next.articles_[i].profile : nullptr;
+    for (size_t i = 0; i < next.articles_.size(); ++i) profiles[i] = next.articles_[i].live ? next.articles_[i].profile.get() : nullptr;
     auto purchases = std::make_shared<CoPurchaseModel>();
     purchases->train(baskets, profiles);
     next.purchases_ = std::move(purchases);
@@ -290,15 +304,18 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
     SimilarityScorer scorer(*next.space_);
     // Dirty articles leave the lists of their former kind first (their new scores, or kind,
     // may differ); lists of articles no longer live keep them until they are listed again.
+    std::vector<char> owned(next.articles_.size(), 0);  // lists this build has copied already
     if (previous_) {
         std::vector<char> leaving(next.articles_.size(), 0);
         for (uint32_t article : dirty) leaving[article] = 1;
+        auto isLeaving = [&](const Neighbour& n) { return leaving[n.article] != 0; };
         std::unordered_set<uint32_t> kinds(oldKinds.begin(), oldKinds.end());
         for (uint32_t kind : kinds) {
             for (uint32_t member : previous_->kindMembers(kind)) {
-                auto& list = next.similar_[member];
-                list.erase(std::remove_if(list.begin(), list.end(), [&](const Neighbour& n) { return leaving[n.article] != 0; }),
-                           list.end());
+                auto& shared = next.similar_[member];
+                if (!shared || std::none_of(shared->begin(), shared->end(), isLeaving)) continue;
+                auto& list = ownList(shared, owned[member]);
+                list.erase(std::remove_if(list.begin(), list.end(), isLeaving), list.end());
             }
         }
     }
@@ -319,11 +336,11 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
     };
     std::unordered_map<uint32_t, Bucket> buckets;
     bool anyKindless = false;
-    for (uint32_t row : rows) anyKindless = anyKindless || next.articles_[row].profile.kind == 0;
+    for (uint32_t row : rows) anyKindless = anyKindless || next.articles_[row].profile->kind == 0;
     // Rows per kind: an incremental build with a few changed articles of a kind compares
     // them pair by pair instead of indexing the whole kind's texts.
     std::unordered_map<uint32_t, size_t> rowsOfKind;
-    for (uint32_t row : rows) rowsOfKind[next.articles_[row].profile.kind] += 1;
+    for (uint32_t row : rows) rowsOfKind[next.articles_[row].profile->kind] += 1;
     auto fill = [&](Bucket& bucket, const std::vector<uint32_t>& members) {
         // Beyond kMaxComparisonsPerArticle members, an evenly spaced sample: a single huge
         // category must not make builds quadratic.
@@ -332,14 +349,14 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
             auto local = static_cast<uint32_t>(bucket.members.size());
             bucket.members.push_back(members[m]);
             if (!bucket.indexed) continue;
-            const ArticleProfile& profile = next.articles_[members[m]].profile;
+            const ArticleProfile& profile = *next.articles_[members[m]].profile;
             for (size_t t = 0; t < profile.tokens.size(); ++t) {
                 if (profile.weights[t] != 0) bucket.postings[profile.tokens[t]].emplace_back(local, profile.weights[t]);
             }
         }
     };
     std::unordered_set<uint32_t> rowKinds;
-    for (uint32_t row : rows) rowKinds.insert(next.articles_[row].profile.kind);
+    for (uint32_t row : rows) rowKinds.insert(next.articles_[row].profile->kind);
     for (uint32_t kind : rowKinds) {
         if (kind == 0) continue;
         Bucket& bucket = buckets[kind];
@@ -359,7 +376,7 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
     std::vector<std::vector<Neighbour>> rowScores(previous_ ? rows.size() : 0);
     parallel_(rows.size(), [&](size_t r) {
         uint32_t anchor = rows[r];
-        const ArticleProfile& profile = next.articles_[anchor].profile;
+        const ArticleProfile& profile = *next.articles_[anchor].profile;
         const Bucket& bucket = buckets.at(profile.kind);
         std::vector<float> cosines(bucket.members.size(), 0.0f);
         if (bucket.indexed) {
@@ -371,7 +388,7 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
             }
         } else {
             for (size_t m = 0; m < bucket.members.size(); ++m) {
-                cosines[m] = static_cast<float>(SimilarityScorer::cosine(profile, next.articles_[bucket.members[m]].profile));
+                cosines[m] = static_cast<float>(SimilarityScorer::cosine(profile, *next.articles_[bucket.members[m]].profile));
             }
         }
         std::vector<Neighbour> scored;
@@ -379,7 +396,7 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
         for (size_t m = 0; m < bucket.members.size(); ++m) {
             uint32_t candidate = bucket.members[m];
             if (candidate == anchor) continue;
-            double score = scorer.score(profile, next.articles_[candidate].profile, cosines[m]);
+            double score = scorer.score(profile, *next.articles_[candidate].profile, cosines[m]);
             if (score < 0) continue;
             scored.push_back({candidate, static_cast<float>(score)});
         }
@@ -388,14 +405,14 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
         std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(keep), scored.end(), better);
         // A list of its own size: `scored` has the capacity of the whole kind, which for a
         // million SKUs would keep gigabytes of slack alive.
-        next.similar_[anchor].assign(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(keep));
+        next.similar_[anchor] = std::make_shared<const std::vector<Neighbour>>(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(keep));
     });
     if (!previous_) return;
     std::unordered_set<uint32_t> isDirty(dirty.begin(), dirty.end());
     for (size_t r = 0; r < rows.size(); ++r) {
         for (const Neighbour& neighbour : rowScores[r]) {
             if (isDirty.count(neighbour.article)) continue;  // its own row is fresh already
-            insertNeighbour(next.similar_[neighbour.article], {rows[r], neighbour.score});
+            insertNeighbour(next.similar_[neighbour.article], owned[neighbour.article], {rows[r], neighbour.score});
         }
     }
 }
@@ -427,7 +444,7 @@ void ContentSnapshotBuilder::buildPools(ContentSnapshot& next) const {
     for (uint32_t i = 0; i < next.articles_.size(); ++i) {
         const ArticleEntry& entry = next.articles_[i];
         if (!entry.live) continue;
-        for (uint32_t key : entry.profile.categoryKeys) byCategoryKey[key].push_back(i);
+        for (uint32_t key : entry.profile->categoryKeys) byCategoryKey[key].push_back(i);
     }
     // Order keys computed once per article (a sort comparing through hash maps is slow):
     // most bought first, so a query scanning a bounded prefix sees the likeliest
@@ -454,7 +471,7 @@ void ContentSnapshotBuilder::buildPools(ContentSnapshot& next) const {
             members.erase(std::unique(members.begin(), members.end()), members.end());
             SlotPool pool{t, s, {}};
             for (uint32_t article : members) {
-                pool.byDepartment[static_cast<size_t>(next.articles_[article].profile.department)].push_back(article);
+                pool.byDepartment[static_cast<size_t>(next.articles_[article].profile->department)].push_back(article);
             }
             for (auto& list : pool.byDepartment) std::sort(list.begin(), list.end(), before);
             next.slotPools_.push_back(std::move(pool));
@@ -475,7 +492,7 @@ void ContentSnapshotBuilder::resolveCustomSets(ContentSnapshot& next, const std:
         for (uint32_t article : resolved.articles) next.customSetsByArticle_[article].push_back(position);
         for (uint32_t a : resolved.articles) {
             for (uint32_t b : resolved.articles) {
-                uint32_t ka = next.articles_[a].profile.kind, kb = next.articles_[b].profile.kind;
+                uint32_t ka = next.articles_[a].profile->kind, kb = next.articles_[b].profile->kind;
                 if (ka != 0 && kb != 0 && ka != kb) together[{ka, kb}] += 1;
             }
         }
