@@ -753,7 +753,7 @@ int runChild(const ChildOptions& options) {
         // The size of the full build's main job: every live article is scored against the members of its kind.
         std::map<uint32_t, double> kindSizes;
         for (uint32_t i = 0; i < snapshot->size(); ++i) {
-            if (snapshot->entry(i).live) kindSizes[snapshot->entry(i).profile->kind] += 1;
+            if (snapshot->entry(i).live) kindSizes[snapshot->entry(i).profile.kind] += 1;
         }
         double pairs = 0, largestKind = 0;
         for (const auto& [kind, members] : kindSizes) {

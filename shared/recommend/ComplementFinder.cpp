@@ -45,7 +45,7 @@ bool templateFits(const CompiledTemplate& compiled, const ArticleProfile& anchor
 std::vector<uint32_t> ComplementFinder::rank(uint32_t anchor, const std::vector<const std::vector<uint32_t>*>& lists,
                                              const Position& position, size_t limit) const {
     const FeatureSpace& space = snapshot_.space();
-    const ArticleProfile& a = *snapshot_.entry(anchor).profile;
+    const ArticleProfile& a = snapshot_.entry(anchor).profile;
     const CoPurchaseModel& purchases = snapshot_.purchases();
     const CompiledTemplate* compiled = position.compiled;
     struct Scored {
@@ -58,7 +58,7 @@ std::vector<uint32_t> ComplementFinder::rank(uint32_t anchor, const std::vector<
         for (uint32_t candidate : *list) {
             if (scored.size() >= kScanLimit || visited >= kVisitLimit) break;
             ++visited;
-            const ArticleProfile& b = *snapshot_.entry(candidate).profile;
+            const ArticleProfile& b = snapshot_.entry(candidate).profile;
             if (candidate == anchor || b.kind == a.kind || b.model == a.model || !snapshot_.availableAt(candidate, now_)) continue;
             if (!departmentFits(a.department, b.department)) continue;
             if (!space.occasionsCompatible(a.occasion, b.occasion)) continue;
@@ -104,7 +104,7 @@ std::vector<ComplementCluster> ComplementFinder::clusters(uint32_t anchor, size_
     // Positions are always worked out at full depth (kClusterDepth) and cut to `perCluster`
     // at the end: which kinds a position takes must not depend on how much of it is asked for.
     const size_t depth = kClusterDepth;
-    const ArticleProfile& a = *snapshot_.entry(anchor).profile;
+    const ArticleProfile& a = snapshot_.entry(anchor).profile;
     if (a.kind == 0) return clusters;
     const FeatureSpace& space = snapshot_.space();
     const auto& templates = snapshot_.templates();
@@ -115,11 +115,11 @@ std::vector<ComplementCluster> ComplementFinder::clusters(uint32_t anchor, size_
     auto addCluster = [&](std::string name, std::string source, std::vector<std::string> tags, std::vector<uint32_t> articles) {
         std::vector<uint32_t> fresh;
         for (uint32_t article : articles) {
-            if (kindsTaken.count(snapshot_.entry(article).profile->kind)) continue;  // an earlier position's kind
+            if (kindsTaken.count(snapshot_.entry(article).profile.kind)) continue;  // an earlier position's kind
             if (articlesTaken.insert(article).second) fresh.push_back(article);
         }
         if (fresh.empty() || !positionsTaken.insert(name).second) return;
-        for (uint32_t article : fresh) kindsTaken.insert(snapshot_.entry(article).profile->kind);
+        for (uint32_t article : fresh) kindsTaken.insert(snapshot_.entry(article).profile.kind);
         clusters.push_back({"", std::move(name), std::move(source), std::move(tags), std::move(fresh)});
     };
     // The department lists a candidate may come from, the anchor's own first.
@@ -158,7 +158,7 @@ std::vector<ComplementCluster> ComplementFinder::clusters(uint32_t anchor, size_
     if (purchases.ready()) {
         auto value = [&](const ComplementCluster& cluster) {
             uint32_t best = cluster.articles.front();
-            return purchases.score(anchor, a, best, *snapshot_.entry(best).profile);
+            return purchases.score(anchor, a, best, snapshot_.entry(best).profile);
         };
         std::stable_sort(clusters.begin(), clusters.end(), [&](const auto& x, const auto& y) { return value(x) > value(y); });
     }

@@ -21,13 +21,13 @@ std::optional<uint32_t> ContentSnapshot::indexOfMainSku(const std::string& mainS
 std::vector<uint32_t> ContentSnapshot::similar(uint32_t anchor, size_t limit) const {
     std::vector<uint32_t> result;
     std::vector<uint32_t> sameModelLater;
-    std::unordered_set<uint32_t> modelsTaken{articles_[anchor].profile->model};
+    std::unordered_set<uint32_t> modelsTaken{articles_[anchor].profile.model};
     for (const Neighbour& neighbour : similarList(anchor)) {
         uint32_t candidate = neighbour.article;
         if (result.size() >= limit) break;
         const ArticleEntry& entry = articles_[candidate];
         if (candidate == anchor || !available(candidate)) continue;
-        if (!modelsTaken.insert(entry.profile->model).second) {
+        if (!modelsTaken.insert(entry.profile.model).second) {
             sameModelLater.push_back(candidate);
             continue;
         }

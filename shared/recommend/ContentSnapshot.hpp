@@ -25,9 +25,7 @@ namespace svc {
 
 struct ArticleEntry {
     std::shared_ptr<const Article> article;  // live variants only; descriptions and properties but tags dropped
-    // Shared with the previous snapshot until the article's features change: an incremental
-    // build copies entries, not their token vectors.
-    std::shared_ptr<const ArticleProfile> profile = std::make_shared<const ArticleProfile>();
+    ArticleProfile profile;
     uint64_t featureHash = 0;  // of what profiles are made of: a change means recomputing lists
     uint64_t contentHash = 0;  // of everything kept: a change means a new Article object
     bool live = false;         // listed (not deleted) in the catalog

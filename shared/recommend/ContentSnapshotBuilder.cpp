@@ -199,7 +199,7 @@ std::shared_ptr<ContentSnapshot> ContentSnapshotBuilder::build(const ContentInpu
             next.similar_.emplace_back();
         }
         ArticleEntry& entry = next.articles_[index];
-        uint32_t oldKind = before ? entry.profile->kind : 0;
+        uint32_t oldKind = before ? entry.profile.kind : 0;
         if (!before || !previous_->articles_[index].live) {
             skusChanged = true;
         } else {
@@ -219,8 +219,8 @@ std::shared_ptr<ContentSnapshot> ContentSnapshotBuilder::build(const ContentInpu
             }
             ArticleProfile fresh = next.space_->profile(*read.source);
             // Pools hold live articles by category keys and department: only these matter to them.
-            if (!before || fresh.categoryKeys != entry.profile->categoryKeys || fresh.department != entry.profile->department) poolsChanged = true;
-            entry.profile = std::make_shared<const ArticleProfile>(std::move(fresh));
+            if (!before || fresh.categoryKeys != entry.profile.categoryKeys || fresh.department != entry.profile.department) poolsChanged = true;
+            entry.profile = std::move(fresh);
             entry.featureHash = read.featureHash;
             dirty.push_back(index);
             oldKinds.push_back(before ? oldKind : 0);
@@ -260,7 +260,7 @@ std::shared_ptr<ContentSnapshot> ContentSnapshotBuilder::build(const ContentInpu
     }
     for (uint32_t i = 0; i < next.articles_.size(); ++i) {
         const ArticleEntry& entry = next.articles_[i];
-        if (entry.live) next.kindMembers_[entry.profile->kind].push_back(i);
+        if (entry.live) next.kindMembers_[entry.profile.kind].push_back(i);
     }
     computeLists(next, dirty, oldKinds);
 
@@ -273,7 +273,7 @@ std::shared_ptr<ContentSnapshot> ContentSnapshotBuilder::build(const ContentInpu
         if (!basket.empty()) baskets.push_back(std::move(basket));
     }
     std::vector<const ArticleProfile*> profiles(next.articles_.size());
-    for (size_t i = 0; i < next.articles_.size(); ++i) profiles[i] = next.articles_[i].live ? next.articles_[i].profile.get() : nullptr;
+    for (size_t i = 0; i < next.articles_.size(); ++i) profiles[i] = next.articles_[i].live ? &next.articles_[i].profile : nullptr;
     auto purchases = std::make_shared<CoPurchaseModel>();
     purchases->train(baskets, profiles);
     next.purchases_ = std::move(purchases);
@@ -336,11 +336,11 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
     };
     std::unordered_map<uint32_t, Bucket> buckets;
     bool anyKindless = false;
-    for (uint32_t row : rows) anyKindless = anyKindless || next.articles_[row].profile->kind == 0;
+    for (uint32_t row : rows) anyKindless = anyKindless || next.articles_[row].profile.kind == 0;
     // Rows per kind: an incremental build with a few changed articles of a kind compares
     // them pair by pair instead of indexing the whole kind's texts.
     std::unordered_map<uint32_t, size_t> rowsOfKind;
-    for (uint32_t row : rows) rowsOfKind[next.articles_[row].profile->kind] += 1;
+    for (uint32_t row : rows) rowsOfKind[next.articles_[row].profile.kind] += 1;
     auto fill = [&](Bucket& bucket, const std::vector<uint32_t>& members) {
         // Beyond kMaxComparisonsPerArticle members, an evenly spaced sample: a single huge
         // category must not make builds quadratic.
@@ -349,14 +349,14 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
             auto local = static_cast<uint32_t>(bucket.members.size());
             bucket.members.push_back(members[m]);
             if (!bucket.indexed) continue;
-            const ArticleProfile& profile = *next.articles_[members[m]].profile;
+            const ArticleProfile& profile = next.articles_[members[m]].profile;
             for (size_t t = 0; t < profile.tokens.size(); ++t) {
                 if (profile.weights[t] != 0) bucket.postings[profile.tokens[t]].emplace_back(local, profile.weights[t]);
             }
         }
     };
     std::unordered_set<uint32_t> rowKinds;
-    for (uint32_t row : rows) rowKinds.insert(next.articles_[row].profile->kind);
+    for (uint32_t row : rows) rowKinds.insert(next.articles_[row].profile.kind);
     for (uint32_t kind : rowKinds) {
         if (kind == 0) continue;
         Bucket& bucket = buckets[kind];
@@ -376,7 +376,7 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
     std::vector<std::vector<Neighbour>> rowScores(previous_ ? rows.size() : 0);
     parallel_(rows.size(), [&](size_t r) {
         uint32_t anchor = rows[r];
-        const ArticleProfile& profile = *next.articles_[anchor].profile;
+        const ArticleProfile& profile = next.articles_[anchor].profile;
         const Bucket& bucket = buckets.at(profile.kind);
         std::vector<float> cosines(bucket.members.size(), 0.0f);
         if (bucket.indexed) {
@@ -388,7 +388,7 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
             }
         } else {
             for (size_t m = 0; m < bucket.members.size(); ++m) {
-                cosines[m] = static_cast<float>(SimilarityScorer::cosine(profile, *next.articles_[bucket.members[m]].profile));
+                cosines[m] = static_cast<float>(SimilarityScorer::cosine(profile, next.articles_[bucket.members[m]].profile));
             }
         }
         std::vector<Neighbour> scored;
@@ -396,7 +396,7 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
         for (size_t m = 0; m < bucket.members.size(); ++m) {
             uint32_t candidate = bucket.members[m];
             if (candidate == anchor) continue;
-            double score = scorer.score(profile, *next.articles_[candidate].profile, cosines[m]);
+            double score = scorer.score(profile, next.articles_[candidate].profile, cosines[m]);
             if (score < 0) continue;
             scored.push_back({candidate, static_cast<float>(score)});
         }
@@ -444,7 +444,7 @@ void ContentSnapshotBuilder::buildPools(ContentSnapshot& next) const {
     for (uint32_t i = 0; i < next.articles_.size(); ++i) {
         const ArticleEntry& entry = next.articles_[i];
         if (!entry.live) continue;
-        for (uint32_t key : entry.profile->categoryKeys) byCategoryKey[key].push_back(i);
+        for (uint32_t key : entry.profile.categoryKeys) byCategoryKey[key].push_back(i);
     }
     // Order keys computed once per article (a sort comparing through hash maps is slow):
     // most bought first, so a query scanning a bounded prefix sees the likeliest
@@ -471,7 +471,7 @@ void ContentSnapshotBuilder::buildPools(ContentSnapshot& next) const {
             members.erase(std::unique(members.begin(), members.end()), members.end());
             SlotPool pool{t, s, {}};
             for (uint32_t article : members) {
-                pool.byDepartment[static_cast<size_t>(next.articles_[article].profile->department)].push_back(article);
+                pool.byDepartment[static_cast<size_t>(next.articles_[article].profile.department)].push_back(article);
             }
             for (auto& list : pool.byDepartment) std::sort(list.begin(), list.end(), before);
             next.slotPools_.push_back(std::move(pool));
@@ -492,7 +492,7 @@ void ContentSnapshotBuilder::resolveCustomSets(ContentSnapshot& next, const std:
         for (uint32_t article : resolved.articles) next.customSetsByArticle_[article].push_back(position);
         for (uint32_t a : resolved.articles) {
             for (uint32_t b : resolved.articles) {
-                uint32_t ka = next.articles_[a].profile->kind, kb = next.articles_[b].profile->kind;
+                uint32_t ka = next.articles_[a].profile.kind, kb = next.articles_[b].profile.kind;
                 if (ka != 0 && kb != 0 && ka != kb) together[{ka, kb}] += 1;
             }
         }

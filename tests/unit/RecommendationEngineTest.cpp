@@ -126,7 +126,7 @@ TEST_CASE("SIMILAR: an article without a category gets its kind from name and de
     products.push_back(item("X", "", "Striped cotton shirt", "Blue", "Men"));  // no category
     RecommendationService service(source);
     auto x = anchor(service, "X");
-    CHECK(x.entry().profile->kindInferred);
+    CHECK(x.entry().profile.kindInferred);
     auto similar = ids(service.similarTo(x, 6));
     REQUIRE(similar.size() == 6);
     for (const auto& id : similar) CHECK(id[0] == 'S');
