@@ -18,11 +18,40 @@
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
+#include <array>
+#include <random>
 #include <string>
 #include <system_error>
 #include <vector>
 
 namespace bench {
+
+// Deterministic randomness for generated catalogs: raw std::mt19937 output only (std:: distributions differ between
+// standard libraries, and a bench's data must be the same on every machine).
+class Rng {
+public:
+    explicit Rng(uint32_t seed) : engine_(seed) {}
+    uint32_t next() { return static_cast<uint32_t>(engine_()); }
+    // A value in [0, n), by multiply-and-shift (the bias for the small n used here is far below 1e-6).
+    uint32_t below(uint32_t n) { return static_cast<uint32_t>((static_cast<uint64_t>(next()) * n) >> 32); }
+    uint32_t between(uint32_t low, uint32_t high) { return low + below(high - low + 1); }  // inclusive
+    bool percent(uint32_t p) { return below(100) < p; }
+    template <typename T, size_t N>
+    const T& pick(const std::array<T, N>& items) { return items[below(static_cast<uint32_t>(N))]; }
+    // An index drawn by integer weights summing to `total`.
+    template <typename Weights>
+    size_t weighted(const Weights& weights, uint32_t total) {
+        uint32_t x = below(total);
+        for (size_t i = 0; i < weights.size(); ++i) {
+            if (x < weights[i]) return i;
+            x -= weights[i];
+        }
+        return weights.size() - 1;
+    }
+
+private:
+    std::mt19937 engine_;
+};
 
 // A step that could not run: the bench reports it and exits 1.
 struct StepFailure : std::runtime_error {

@@ -53,24 +53,6 @@ using namespace bench;
 double mib(uint64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Deterministic randomness: raw std::mt19937 output only (std:: distributions differ between standard libraries).
-
-class Rng {
-public:
-    explicit Rng(uint32_t seed) : engine_(seed) {}
-    uint32_t next() { return static_cast<uint32_t>(engine_()); }
-    // A value in [0, n), by multiply-and-shift (the bias for the small n used here is far below 1e-6).
-    uint32_t below(uint32_t n) { return static_cast<uint32_t>((static_cast<uint64_t>(next()) * n) >> 32); }
-    uint32_t between(uint32_t low, uint32_t high) { return low + below(high - low + 1); }  // inclusive
-    bool percent(uint32_t p) { return below(100) < p; }
-    template <typename T, size_t N>
-    const T& pick(const std::array<T, N>& items) { return items[below(static_cast<uint32_t>(N))]; }
-
-private:
-    std::mt19937 engine_;
-};
-
-// ---------------------------------------------------------------------------------------------------------------
 // The feed: 25 columns, the spec's base and content-pool columns plus the ADR 0004 names.
 
 constexpr std::array<std::string_view, 25> kColumns{

@@ -74,34 +74,6 @@ uint64_t procStatusKiB(const char* field) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Deterministic randomness: raw std::mt19937 output only (std:: distributions differ between standard libraries).
-
-class Rng {
-public:
-    explicit Rng(uint32_t seed) : engine_(seed) {}
-    uint32_t next() { return static_cast<uint32_t>(engine_()); }
-    // A value in [0, n) by multiply-and-shift (the bias for the small n used here is negligible).
-    uint32_t below(uint32_t n) { return static_cast<uint32_t>((static_cast<uint64_t>(next()) * n) >> 32); }
-    uint32_t between(uint32_t low, uint32_t high) { return low + below(high - low + 1); }  // inclusive
-    bool percent(uint32_t p) { return below(100) < p; }
-    template <typename T, size_t N>
-    const T& pick(const std::array<T, N>& items) { return items[below(static_cast<uint32_t>(N))]; }
-    // An index drawn by integer weights.
-    template <typename Weights>
-    size_t weighted(const Weights& weights, uint32_t total) {
-        uint32_t x = below(total);
-        for (size_t i = 0; i < weights.size(); ++i) {
-            if (x < weights[i]) return i;
-            x -= weights[i];
-        }
-        return weights.size() - 1;
-    }
-
-private:
-    std::mt19937 engine_;
-};
-
-// ---------------------------------------------------------------------------------------------------------------
 // The catalog: a fashion shop like the content pool's templates expect ("Department > Group > Kind" paths with the
 // groups Topwear, Bottomwear, Dress, Footwear, Accessories), ~60 kinds x 5 departments = ~180 category paths.
 

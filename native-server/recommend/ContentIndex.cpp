@@ -141,16 +141,20 @@ Status ContentIndex::build(int64_t tenantId, TenantContent& content, bool full, 
     return {};
 }
 
+void ContentIndex::addAffected(int64_t tenantId, std::set<int64_t>& work) const {
+    // Called with mutex_ held. Tenant 0 stands for the templates, which every tenant's sets use.
+    if (tenantId != 0) {
+        work.insert(tenantId);
+        return;
+    }
+    for (const auto& [id, content] : tenants_) work.insert(id);
+}
+
 std::set<int64_t> ContentIndex::changedTenants(const std::map<int64_t, int64_t>& generations) {
     // Called with mutex_ held.
     std::set<int64_t> changed;
     for (const auto& [tenantId, generation] : generations) {
-        if (generations_[tenantId] == generation) continue;
-        if (tenantId == 0) {
-            for (const auto& [id, content] : tenants_) changed.insert(id);
-        } else {
-            changed.insert(tenantId);
-        }
+        if (generations_[tenantId] != generation) addAffected(tenantId, changed);
     }
     generations_ = generations;
     return changed;
@@ -168,13 +172,7 @@ void ContentIndex::run() {
         lock.lock();
         std::set<int64_t> work;
         if (generations) work = changedTenants(*generations);
-        for (int64_t tenantId : pending_) {
-            if (tenantId == 0) {
-                for (const auto& [id, content] : tenants_) work.insert(id);
-            } else {
-                work.insert(tenantId);
-            }
-        }
+        for (int64_t tenantId : pending_) addAffected(tenantId, work);
         pending_.clear();
         auto now = std::chrono::steady_clock::now();
         std::vector<std::pair<int64_t, int64_t>> learnable;  // tenant, last purchase read

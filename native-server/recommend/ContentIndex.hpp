@@ -70,6 +70,7 @@ private:
     void run();
     // Tenants whose generation moved since last seen (0: the templates, so every tenant).
     std::set<int64_t> changedTenants(const std::map<int64_t, int64_t>& generations);
+    void addAffected(int64_t tenantId, std::set<int64_t>& work) const;
     ParallelFor parallelFor() const;
 
     CatalogStore& catalog_;

@@ -112,26 +112,23 @@ Result<bool> SqliteContentStore::writeSet(int64_t tenantId, SetKind kind, const 
     return true;
 }
 
-Result<bool> SqliteContentStore::putCustomSet(int64_t tenantId, const CustomSet& set) {
+Result<bool> SqliteContentStore::putSet(int64_t tenantId, SetKind kind, const std::string& id, const std::string& definition) {
     std::lock_guard lock(mutex_);
     auto transaction = SqliteTransaction::begin(db_);
     if (!transaction) return transaction.error();
-    auto created = writeSet(tenantId, SetKind::Custom, set.id, toJson(set).dump());
+    auto created = writeSet(tenantId, kind, id, definition);
     if (!created) return created;
     if (auto status = bump(tenantId); !status) return status.error();
     if (auto status = transaction->commit(); !status) return status.error();
     return created;
 }
 
+Result<bool> SqliteContentStore::putCustomSet(int64_t tenantId, const CustomSet& set) {
+    return putSet(tenantId, SetKind::Custom, set.id, toJson(set).dump());
+}
+
 Result<bool> SqliteContentStore::putPhotoSet(int64_t tenantId, const PhotoSet& set) {
-    std::lock_guard lock(mutex_);
-    auto transaction = SqliteTransaction::begin(db_);
-    if (!transaction) return transaction.error();
-    auto created = writeSet(tenantId, SetKind::Photo, set.id, toJson(set).dump());
-    if (!created) return created;
-    if (auto status = bump(tenantId); !status) return status.error();
-    if (auto status = transaction->commit(); !status) return status.error();
-    return created;
+    return putSet(tenantId, SetKind::Photo, set.id, toJson(set).dump());
 }
 
 Result<bool> SqliteContentStore::deleteSet(int64_t tenantId, SetKind kind, const std::string& id) {

@@ -32,6 +32,7 @@ private:
     // The unlocked steps, run inside the callers' lock and transaction.
     Result<bool> writeTemplate(const SetTemplate& setTemplate);
     Result<bool> writeSet(int64_t tenantId, SetKind kind, const std::string& id, const std::string& definition);
+    Result<bool> putSet(int64_t tenantId, SetKind kind, const std::string& id, const std::string& definition);
     Status bump(int64_t tenantId);
     template <typename Set, typename Parse>
     Result<std::vector<Set>> readSets(int64_t tenantId, SetKind kind, Parse parse);

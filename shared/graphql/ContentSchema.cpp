@@ -21,22 +21,6 @@ FieldDefinition deprecated(FieldDefinition field, std::string reason) {
     return field;
 }
 
-TypeDefinition enumType(std::string name, std::vector<std::string> values) {
-    TypeDefinition type;
-    type.kind = TypeDefinition::Kind::Enum;
-    type.name = std::move(name);
-    type.enumValues = std::move(values);
-    return type;
-}
-
-TypeDefinition inputType(std::string name, std::vector<ArgumentDefinition> fields) {
-    TypeDefinition type;
-    type.kind = TypeDefinition::Kind::InputObject;
-    type.name = std::move(name);
-    type.inputFields = std::move(fields);
-    return type;
-}
-
 std::vector<ArgumentDefinition> page(int64_t defaultFirst) {
     return {argumentDef("first", "Int", defaultFirst), argumentDef("after", "String")};
 }
@@ -108,10 +92,10 @@ Schema buildContentSchema() {
     schema.addType(enumType("ProductSetsQueryType", {"SKU"}));
     schema.addType(enumType("SetPhotoQueryType", {"TAGS"}));
     schema.addType(enumType("SetComposeQueryType", {"SKU"}));
-    schema.addType(inputType("ProductSetsQueryInput", {argumentDef("queryType", "ProductSetsQueryType!"), argumentDef("value", "String!")}));
-    schema.addType(inputType("SetComposeQueryInput", {argumentDef("queryType", "SetComposeQueryType!"), argumentDef("value", "String!")}));
-    schema.addType(inputType("SetPhotoQueryInput", {argumentDef("queryType", "SetPhotoQueryType!"), argumentDef("value", "TagFilterInput!")}));
-    schema.addType(inputType("TagFilterInput", {argumentDef("include", "[String!]"), argumentDef("exclude", "[String!]")}));
+    schema.addType(inputObjectType("ProductSetsQueryInput", {argumentDef("queryType", "ProductSetsQueryType!"), argumentDef("value", "String!")}));
+    schema.addType(inputObjectType("SetComposeQueryInput", {argumentDef("queryType", "SetComposeQueryType!"), argumentDef("value", "String!")}));
+    schema.addType(inputObjectType("SetPhotoQueryInput", {argumentDef("queryType", "SetPhotoQueryType!"), argumentDef("value", "TagFilterInput!")}));
+    schema.addType(inputObjectType("TagFilterInput", {argumentDef("include", "[String!]"), argumentDef("exclude", "[String!]")}));
     for (const char* node : {"Product", "Image", "ProductVariant", "ProductCluster", "CustomSet", "ProductSet", "SetPhoto", "SetCompose"}) {
         std::string name = node;
         schema.addType(objectType(name + "Connection", {fieldDef("edges", "[" + name + "Edge!]!"), fieldDef("pageInfo", "PageInfo!")}));

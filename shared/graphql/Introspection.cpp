@@ -9,14 +9,6 @@ ArgumentDefinition includeDeprecated() {
     return argumentDef("includeDeprecated", "Boolean", false);
 }
 
-TypeDefinition enumeration(std::string name, std::vector<std::string> values) {
-    TypeDefinition type;
-    type.kind = TypeDefinition::Kind::Enum;
-    type.name = std::move(name);
-    type.enumValues = std::move(values);
-    return type;
-}
-
 struct DirectiveDefinition {
     std::string name;
     std::string description;
@@ -302,7 +294,7 @@ void addIntrospectionTypes(Schema& schema) {
         fieldDef("ofType", "__Type"),
         fieldDef("isOneOf", "Boolean"),
     }));
-    schema.addType(enumeration("__TypeKind", {"SCALAR", "OBJECT", "INTERFACE", "UNION", "ENUM", "INPUT_OBJECT", "LIST", "NON_NULL"}));
+    schema.addType(enumType("__TypeKind", {"SCALAR", "OBJECT", "INTERFACE", "UNION", "ENUM", "INPUT_OBJECT", "LIST", "NON_NULL"}));
     schema.addType(objectType("__Field", {
         fieldDef("name", "String!"),
         fieldDef("description", "String"),
@@ -332,7 +324,7 @@ void addIntrospectionTypes(Schema& schema) {
         fieldDef("locations", "[__DirectiveLocation!]!"),
         fieldDef("args", "[__InputValue!]!", {includeDeprecated()}),
     }));
-    schema.addType(enumeration("__DirectiveLocation",
+    schema.addType(enumType("__DirectiveLocation",
                                {"QUERY", "MUTATION", "SUBSCRIPTION", "FIELD", "FRAGMENT_DEFINITION", "FRAGMENT_SPREAD", "INLINE_FRAGMENT",
                                 "VARIABLE_DEFINITION", "SCHEMA", "SCALAR", "OBJECT", "FIELD_DEFINITION", "ARGUMENT_DEFINITION",
                                 "INTERFACE", "UNION", "ENUM", "ENUM_VALUE", "INPUT_OBJECT", "INPUT_FIELD_DEFINITION"}));

@@ -41,6 +41,22 @@ TypeDefinition objectType(std::string name, std::vector<FieldDefinition> fields)
     return type;
 }
 
+TypeDefinition enumType(std::string name, std::vector<std::string> values) {
+    TypeDefinition type;
+    type.kind = TypeDefinition::Kind::Enum;
+    type.name = std::move(name);
+    type.enumValues = std::move(values);
+    return type;
+}
+
+TypeDefinition inputObjectType(std::string name, std::vector<ArgumentDefinition> fields) {
+    TypeDefinition type;
+    type.kind = TypeDefinition::Kind::InputObject;
+    type.name = std::move(name);
+    type.inputFields = std::move(fields);
+    return type;
+}
+
 TypeReference parseTypeReference(const std::string& text) {
     TypeReference result;
     std::string body = text;

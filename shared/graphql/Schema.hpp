@@ -51,6 +51,8 @@ FieldDefinition fieldDef(std::string name, const std::string& type, std::vector<
 ArgumentDefinition argumentDef(std::string name, const std::string& type, std::optional<nlohmann::json> defaultValue = std::nullopt,
                                std::string description = "");
 TypeDefinition objectType(std::string name, std::vector<FieldDefinition> fields);
+TypeDefinition enumType(std::string name, std::vector<std::string> values);
+TypeDefinition inputObjectType(std::string name, std::vector<ArgumentDefinition> fields);
 
 // Parses a type reference such as "[ID!]!".
 TypeReference parseTypeReference(const std::string& text);

@@ -128,12 +128,17 @@ std::vector<ComplementCluster> ComplementFinder::clusters(uint32_t anchor, size_
         if (d != departments.front() && departmentFits(a.department, static_cast<Department>(d))) departments.push_back(d);
     }
 
-    // 1. Templates whose slots include the anchor's category, fitting its department and occasion.
-    for (const SlotPool& pool : snapshot_.slotPools()) {
-        const CompiledTemplate& form = compiled[pool.templateIndex];
+    // 1. Templates whose slots include the anchor's category, fitting its department and occasion
+    //    (decided once per template, not once per slot pool).
+    std::vector<char> matches(compiled.size(), 0);
+    for (size_t t = 0; t < compiled.size(); ++t) {
         bool anchorSlotFound = false;
-        for (const auto& keys : form.slotKeys) anchorSlotFound = anchorSlotFound || listsAny(a.categoryKeys, keys);
-        if (!anchorSlotFound || !templateFits(form, a, space)) continue;
+        for (const auto& keys : compiled[t].slotKeys) anchorSlotFound = anchorSlotFound || listsAny(a.categoryKeys, keys);
+        matches[t] = anchorSlotFound && templateFits(compiled[t], a, space);
+    }
+    for (const SlotPool& pool : snapshot_.slotPools()) {
+        if (!matches[pool.templateIndex]) continue;
+        const CompiledTemplate& form = compiled[pool.templateIndex];
         if (listsAny(a.categoryKeys, form.slotKeys[pool.slotIndex])) continue;  // the anchor's own position
         const SetTemplate& setTemplate = templates[pool.templateIndex];
         if (positionsTaken.count(setTemplate.slots[pool.slotIndex].name)) continue;  // filled by an earlier template

@@ -79,6 +79,14 @@ Result<std::vector<std::string>> textList(const json& object, const std::string&
 }
 
 std::string anyText(const std::string&) { return ""; }
+
+// Moves a parsed value into its field, or hands the error on: one line per field below.
+template <typename T>
+Status into(Result<T> parsed, T& field) {
+    if (!parsed) return parsed.error();
+    field = std::move(*parsed);
+    return {};
+}
 // Absolute http(s) URLs, or paths on the shop's own host ("/images/look.jpg").
 std::string httpUrl(const std::string& value) {
     bool rootRelative = value.size() > 1 && value[0] == '/' && value[1] != '/';
@@ -92,23 +100,15 @@ Result<SetTemplate> setTemplateFromJson(const json& object, const std::string& w
     if (auto status = onlyKnownKeys(object, where, {"id", "title", "tags", "departments", "occasions", "slots"}); !status)
         return status.error();
     SetTemplate result;
-    auto id = identifier(object, where);
-    if (!id) return id.error();
-    result.id = *id;
-    auto title = text(object, where, "title", false);
-    if (!title) return title.error();
-    result.title = *title;
-    auto tags = textList(object, where, "tags", false, anyText);
-    if (!tags) return tags.error();
-    result.tags = *tags;
+    if (auto status = into(identifier(object, where), result.id); !status) return status.error();
+    if (auto status = into(text(object, where, "title", false), result.title); !status) return status.error();
+    if (auto status = into(textList(object, where, "tags", false, anyText), result.tags); !status) return status.error();
     auto departments = textList(object, where, "departments", false, [](const std::string& value) {
         return departmentFromText(value) == Department::Unknown ? "not a department (Men, Women, Unisex, Boys, Girls, Kids)" : "";
     });
     if (!departments) return departments.error();
     result.departments = *departments;
-    auto occasions = textList(object, where, "occasions", false, anyText);
-    if (!occasions) return occasions.error();
-    result.occasions = *occasions;
+    if (auto status = into(textList(object, where, "occasions", false, anyText), result.occasions); !status) return status.error();
     auto slots = object.find("slots");
     if (slots == object.end() || !slots->is_array() || slots->size() < 2)
         return Error::invalidArgument(at(where, "slots") + ": must be an array of at least two slots");
@@ -123,9 +123,7 @@ Result<SetTemplate> setTemplateFromJson(const json& object, const std::string& w
         if (!name) return name.error();
         if (!names.insert(*name).second) return Error::invalidArgument(at(place, "name") + ": \"" + *name + "\" is used by another slot");
         parsed.name = *name;
-        auto categories = textList(slot, place, "categories", true, anyText);
-        if (!categories) return categories.error();
-        parsed.categories = *categories;
+        if (auto status = into(textList(slot, place, "categories", true, anyText), parsed.categories); !status) return status.error();
         auto families = textList(slot, place, "colorFamilies", false, [](const std::string& value) {
             return colorFamilyFromText(value) == ColorFamily::Unknown ? "not a colour family (black, white, grey, beige, brown, blue, ...)" : "";
         });
@@ -140,42 +138,22 @@ Result<CustomSet> customSetFromJson(const json& object, const std::string& where
     if (auto status = onlyKnownKeys(object, where, {"id", "title", "description", "tags", "images", "skus"}); !status)
         return status.error();
     CustomSet result;
-    auto id = identifier(object, where);
-    if (!id) return id.error();
-    result.id = *id;
-    auto title = text(object, where, "title", true, 200);
-    if (!title) return title.error();
-    result.title = *title;
-    auto description = text(object, where, "description", false);
-    if (!description) return description.error();
-    result.description = *description;
-    auto tags = textList(object, where, "tags", false, anyText);
-    if (!tags) return tags.error();
-    result.tags = *tags;
-    auto images = textList(object, where, "images", false, httpUrl);
-    if (!images) return images.error();
-    result.images = *images;
-    auto skus = textList(object, where, "skus", true, anyText);
-    if (!skus) return skus.error();
-    result.skus = *skus;
+    if (auto status = into(identifier(object, where), result.id); !status) return status.error();
+    if (auto status = into(text(object, where, "title", true, 200), result.title); !status) return status.error();
+    if (auto status = into(text(object, where, "description", false), result.description); !status) return status.error();
+    if (auto status = into(textList(object, where, "tags", false, anyText), result.tags); !status) return status.error();
+    if (auto status = into(textList(object, where, "images", false, httpUrl), result.images); !status) return status.error();
+    if (auto status = into(textList(object, where, "skus", true, anyText), result.skus); !status) return status.error();
     return result;
 }
 
 Result<PhotoSet> photoSetFromJson(const json& object, const std::string& where) {
     if (auto status = onlyKnownKeys(object, where, {"id", "title", "tags", "images"}); !status) return status.error();
     PhotoSet result;
-    auto id = identifier(object, where);
-    if (!id) return id.error();
-    result.id = *id;
-    auto title = text(object, where, "title", true, 200);
-    if (!title) return title.error();
-    result.title = *title;
-    auto tags = textList(object, where, "tags", false, anyText);
-    if (!tags) return tags.error();
-    result.tags = *tags;
-    auto images = textList(object, where, "images", true, httpUrl);
-    if (!images) return images.error();
-    result.images = *images;
+    if (auto status = into(identifier(object, where), result.id); !status) return status.error();
+    if (auto status = into(text(object, where, "title", true, 200), result.title); !status) return status.error();
+    if (auto status = into(textList(object, where, "tags", false, anyText), result.tags); !status) return status.error();
+    if (auto status = into(textList(object, where, "images", true, httpUrl), result.images); !status) return status.error();
     return result;
 }
 
