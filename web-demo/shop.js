@@ -2,6 +2,34 @@
 // and renders its pages. svc is only in the snippet and the widget elements.
 "use strict";
 
+// The shop's side of the svc contract (docs/integration.md): addToCart must return a
+// promise, built with the Promise the SDK hands in. A test page may have defined its own.
+window._svc_shop_plugin = window._svc_shop_plugin || {
+  testgroup: "A",
+  addToCart: function (sku, quantity, Promise) {
+    return new Promise(function (resolve) {
+      var cart = readCart();
+      cart[sku] = (cart[sku] || 0) + quantity;
+      try { sessionStorage.setItem("demo-cart", JSON.stringify(cart)); } catch (ignored) {}
+      showCartCount(cart);
+      resolve();
+    });
+  }
+};
+
+function readCart() {
+  try { return JSON.parse(sessionStorage.getItem("demo-cart") || "{}"); } catch (ignored) { return {}; }
+}
+
+function showCartCount(cart) {
+  var count = 0;
+  for (var sku in cart) count += cart[sku];
+  var badge = document.getElementById("cart-count");
+  if (badge) badge.textContent = "Cart: " + count;
+}
+
+document.addEventListener("DOMContentLoaded", function () { showCartCount(readCart()); });
+
 function loadShopCatalog() {
   return fetch("shop.json").then(function (response) {
     if (!response.ok) throw new Error("shop.json: HTTP " + response.status);
@@ -80,5 +108,36 @@ function renderProductPage(sku) {
       if (other.mainSku === product.mainSku) link.setAttribute("aria-current", "page");
       colours.append(link, " ");
     });
+  });
+}
+
+// The page after checkout: the order is reported to svc with svclytics (docs/integration.md):
+// customerid is always "anonymous", SKUs are strings as in the feed, prices are gross unit
+// prices in cents. The demo's order id comes from the URL (a real shop has its own).
+function renderCheckoutSuccess(orderId) {
+  var cart = readCart();
+  loadShopCatalog().then(function (catalog) {
+    var lines = [];
+    Object.keys(cart).forEach(function (sku) {
+      var product = catalog.products.find(function (candidate) {
+        return candidate.variants.some(function (variant) { return variant.sku === sku; });
+      });
+      if (product) lines.push({ sku: sku, amount: cart[sku], price: product.price, name: product.name });
+    });
+    var list = document.getElementById("order-lines");
+    lines.forEach(function (line) {
+      var item = document.createElement("li");
+      item.textContent = line.amount + " × " + line.name + " (" + formatEuro(line.price) + ")";
+      list.append(item);
+    });
+    var id = orderId || "DEMO-" + Date.now();
+    document.getElementById("order-status").textContent = lines.length ? "Order " + id + " is confirmed." : "Your cart was empty.";
+    if (!lines.length) return;
+    window.svclytics("purchase", {
+      customerid: "anonymous",
+      orderid: id,
+      products: lines.map(function (line) { return { sku: line.sku, amount: line.amount, price: line.price }; })
+    });
+    try { sessionStorage.removeItem("demo-cart"); } catch (ignored) {}
   });
 }

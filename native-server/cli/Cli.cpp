@@ -23,6 +23,8 @@
 #include "store/SqliteStorage.hpp"
 #include "tenant/SecretHasher.hpp"
 #include "tenant/TenantService.hpp"
+#include "tracking/Commission.hpp"
+#include "tracking/CommissionReport.hpp"
 
 namespace svc {
 namespace {
@@ -52,7 +54,7 @@ Result<std::pair<std::string, int>> parseListen(const std::string& listen) {
     return std::pair<std::string, int>{host, std::stoi(portText)};
 }
 
-int serve(const std::string& dataDir, const std::string& listen, const std::string& assetsDir, int threads) {
+int serve(const std::string& dataDir, const std::string& listen, const std::string& assetsDir, int threads, double eventsRateLimit) {
     auto address = parseListen(listen);
     if (!address) return fail(address.error());
     auto storage = SqliteStorage::open(dataDir);
@@ -73,6 +75,8 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     options.dataDir = dataDir;
     options.assetsDir = assetsDir;
     options.threads = threads;
+    options.events.rateLimit.perSecond = eventsRateLimit;
+    options.events.rateLimit.burst = eventsRateLimit * 4;
     ApiServer server(options, **storage, *keys);
     auto port = server.bind();
     if (!port) return fail(port.error());
@@ -110,7 +114,7 @@ struct DataDirContext {
                                                                context.storage->clock());
         // A running server learns of this process's imports through the content generation.
         SqliteStorage* shared = context.storage.get();
-        context.imports->setAppliedListener([shared](int64_t tenantId) { (void)shared->content().bumpGeneration(tenantId); });
+        context.imports->setAppliedListener([shared](int64_t tenantId, CatalogChange) { (void)shared->content().bumpGeneration(tenantId); });
         return context;
     }
 
@@ -153,6 +157,12 @@ int runCli(int argc, char** argv) {
     serveCommand->add_option("--listen", listen, "Address to listen on, HOST:PORT")->capture_default_str();
     serveCommand->add_option("--assets-dir", assetsDir, "Directory with sdk/, loader/ and web-demo/")->capture_default_str();
     serveCommand->add_option("--threads", threads, "Worker threads")->check(CLI::Range(1, 512))->capture_default_str();
+    // Behind a reverse proxy every shopper has the proxy's address: raise the limit or switch
+    // it off (0) and limit at the proxy (docs/adr/0014).
+    double eventsRateLimit = 100;
+    serveCommand->add_option("--events-rate-limit", eventsRateLimit, "POST /events requests per second per client address (bursts of 4x); 0: off")
+        ->check(CLI::Range(0.0, 1e6))
+        ->capture_default_str();
 
     auto* tenantCommand = app.add_subcommand("tenant", "Manage tenants (shops)");
     tenantCommand->require_subcommand(1);
@@ -171,11 +181,35 @@ int runCli(int argc, char** argv) {
     // The currencies of the GraphQL API's CurrencyCode enum (docs/api/schema.graphql).
     auto* currencyOption = tenantConfigure->add_option("--currency", currency, "The currency of the shop's prices: EUR, PLN or USD");
     currencyOption->check(CLI::IsMember({"EUR", "PLN", "USD"}));
-    tenantConfigure->callback([shareOption, currencyOption] {
-        if (shareOption->count() == 0 && currencyOption->count() == 0) {
-            throw CLI::ValidationError("tenant configure", "give --max-delete-share, --currency or both");
+    // The commission contract (docs/adr/0021).
+    std::optional<int64_t> windowDays;
+    std::optional<std::string> commissionRate;
+    std::vector<std::string> widgetRates;
+    auto* windowOption = tenantConfigure->add_option("--attribution-window-days", windowDays,
+                                                     "Days an interaction earns the orders after it (1 to 365; default 30)");
+    windowOption->check(CLI::Range(int64_t{1}, int64_t{365}));
+    auto* rateOption = tenantConfigure->add_option("--commission-rate", commissionRate, "The commission rate, e.g. 5% or 7.25% (default 0%)");
+    auto* widgetRateOption = tenantConfigure->add_option(
+        "--commission-rate-for", widgetRates, "A rate for one widget type, e.g. SET=7.5% (repeatable; replaces all earlier ones)");
+    tenantConfigure->callback([shareOption, currencyOption, windowOption, rateOption, widgetRateOption] {
+        if (shareOption->count() + currencyOption->count() + windowOption->count() + rateOption->count() + widgetRateOption->count() == 0) {
+            throw CLI::ValidationError("tenant configure",
+                                       "give at least one of --max-delete-share, --currency, --attribution-window-days, --commission-rate, "
+                                       "--commission-rate-for");
         }
     });
+
+    auto* reportCommand = app.add_subcommand("report", "Commission reports (the server books purchases as they arrive)");
+    reportCommand->require_subcommand(1);
+    std::string reportFrom, reportTo;
+    auto* reportSummary = reportCommand->add_subcommand("summary", "Totals by widget, touchpoint and test group, as JSON");
+    auto* reportLedger = reportCommand->add_subcommand("ledger", "Every ledger entry (sales and returns), as CSV");
+    for (auto* command : {reportSummary, reportLedger}) {
+        command->add_option("--data-dir", dataDir, "Data directory")->required();
+        command->add_option("--api-id", apiId, "The tenant's API ID")->required();
+        command->add_option("--from", reportFrom, "First day, YYYY-MM-DD (UTC; default 30 days before --to)");
+        command->add_option("--to", reportTo, "Last day, YYYY-MM-DD (UTC; default today)");
+    }
 
     auto* feedCommand = app.add_subcommand("feed", "Product feeds");
     feedCommand->require_subcommand(1);
@@ -264,7 +298,7 @@ int runCli(int argc, char** argv) {
         return app.exit(error) == 0 ? 0 : 2;
     }
 
-    if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads);
+    if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads, eventsRateLimit);
 
     auto context = DataDirContext::open(dataDir);
     if (!context) return fail(context.error());
@@ -287,7 +321,59 @@ int runCli(int argc, char** argv) {
             if (auto status = storage.tenants().setCurrency(tenant->id, *currency); !status) return fail(status.error());
             tenant->currency = *currency;
         }
-        print({{"apiId", tenant->apiId}, {"maxDeleteShare", tenant->maxDeleteShare}, {"currency", tenant->currency}});
+        if (windowDays || commissionRate || !widgetRates.empty()) {
+            auto rates = CommissionRates::fromText(tenant->commissionRates);
+            if (!rates) return fail(rates.error());
+            if (commissionRate) {
+                auto rate = parseRate(*commissionRate, "--commission-rate");
+                if (!rate) return fail(rate.error());
+                rates->basisPoints = *rate;
+            }
+            if (!widgetRates.empty()) {
+                rates->byWidget.clear();
+                for (const auto& text : widgetRates) {
+                    size_t equals = text.find('=');
+                    auto widget = parseWidgetType(text.substr(0, equals == std::string::npos ? 0 : equals));
+                    if (!widget || *widget == WidgetType::SetCompose) {
+                        return fail(Error::invalidArgument("--commission-rate-for: '" + text + "' is not WIDGET=rate with WIDGET one of SET, SIMILAR, SET-Custom"));
+                    }
+                    auto rate = parseRate(text.substr(equals + 1), "--commission-rate-for");
+                    if (!rate) return fail(rate.error());
+                    rates->byWidget[*widget] = *rate;
+                }
+            }
+            int64_t window = windowDays.value_or(tenant->attributionWindowDays);
+            if (auto status = storage.tenants().setCommission(tenant->id, window, rates->toText()); !status) return fail(status.error());
+            tenant->attributionWindowDays = window;
+            tenant->commissionRates = rates->toText();
+        }
+        print({{"apiId", tenant->apiId},
+               {"maxDeleteShare", tenant->maxDeleteShare},
+               {"currency", tenant->currency},
+               {"attributionWindowDays", tenant->attributionWindowDays},
+               {"commissionRates", tenant->commissionRates}});
+        return 0;
+    }
+    if (reportSummary->parsed() || reportLedger->parsed()) {
+        auto tenant = context->tenant(apiId);
+        if (!tenant) return fail(tenant.error());
+        auto period = reportPeriod(reportFrom, reportTo, storage.clock().nowSeconds());
+        if (!period) return fail(period.error());
+        // The server books purchases; what it has not booked yet is not in the report.
+        auto pending = storage.ledger().pendingPurchases();
+        if (!pending) return fail(pending.error());
+        if (*pending > 0) {
+            std::cerr << "svc-server: " << *pending << " purchases are not booked yet (svc-server serve books them within seconds)" << std::endl;
+        }
+        auto entries = storage.ledger().entries(tenant->id, period->first, period->second);
+        if (!entries) return fail(entries.error());
+        if (reportLedger->parsed()) {
+            std::cout << CommissionReport::ledgerCsv(*entries);
+            return 0;
+        }
+        auto events = storage.ledger().eventCounts(tenant->id, period->first, period->second);
+        if (!events) return fail(events.error());
+        print(CommissionReport(period->first, period->second, *events, *entries).toJson());
         return 0;
     }
     if (feedImport->parsed() || feedValidate->parsed()) {

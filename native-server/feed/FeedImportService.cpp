@@ -243,7 +243,7 @@ Result<ImportOutcome> FeedImportService::run(const Tenant& tenant, const SourceO
     }
     auto counts = (*import)->commit(record.delta ? nullptr : &parser.listedSkus());
     if (!counts) return fail(counts.error());
-    if (appliedListener_) appliedListener_(tenant.id);
+    if (appliedListener_) appliedListener_(tenant.id, (*import)->takeChange());
     record.counts = *counts;
     outcome.report.counts = *counts;
     return conclude(ImportStatus::Applied, "");

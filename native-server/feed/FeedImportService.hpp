@@ -40,8 +40,10 @@ public:
     // Applies a held import; refuses one that is not held.
     Result<ImportOutcome> confirm(const Tenant& tenant, int64_t importId);
     Result<FeedImportRecord> discard(const Tenant& tenant, int64_t importId);
-    // Called after every applied import with the tenant's id (content is rebuilt from it).
-    void setAppliedListener(std::function<void(int64_t tenantId)> listener) { appliedListener_ = std::move(listener); }
+    // Called after every applied import with the tenant's id and what the import changed
+    // (content is rebuilt from it: the change lets the engine read just those articles).
+    using AppliedListener = std::function<void(int64_t tenantId, CatalogChange change)>;
+    void setAppliedListener(AppliedListener listener) { appliedListener_ = std::move(listener); }
 
 private:
     Result<ImportOutcome> run(const Tenant& tenant, const SourceOpener& open, FeedImportRecord record, bool dryRun, bool force);
@@ -54,7 +56,7 @@ private:
     FeedImportStore& history_;
     BlobStore& files_;
     const Clock& clock_;
-    std::function<void(int64_t)> appliedListener_;
+    AppliedListener appliedListener_;
 };
 
 }  // namespace svc

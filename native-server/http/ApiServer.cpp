@@ -57,11 +57,16 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
       feedRoutes_(tenants_, storage.imports(), imports_, files_, signer_, worker_, storage.clock(), options_.feeds,
                   [this](const httplib::Request& request) { return baseUrl(request); }),
       eventRoutes_(tenants_, storage.events(), storage.clock(), options_.events),
-      setRoutes_(tenants_, storage.content(), storage.operatorKeys(), contentIndex_) {
+      setRoutes_(tenants_, storage.content(), storage.operatorKeys(), contentIndex_),
+      attributionCatalog_(storage.catalog(), storage.content(), &recommendations_),
+      attributor_(storage.ledger(), storage.tenants(), attributionCatalog_, storage.clock()),
+      reportRoutes_(tenants_, storage.ledger(), attributor_, storage.clock()) {
     // Content is rebuilt after every applied import; the generation tells other processes too.
-    imports_.setAppliedListener([this, &storage](int64_t tenantId) {
+    // The change is handed over first, so the rebuild it schedules (or one the generation
+    // triggers) finds it and reads just the changed articles.
+    imports_.setAppliedListener([this, &storage](int64_t tenantId, CatalogChange change) {
+        contentIndex_.catalogChanged(tenantId, std::move(change));
         (void)storage.content().bumpGeneration(tenantId);
-        contentIndex_.contentChanged(tenantId);
     });
     contentIndex_.start();
     // Defaults of Debian's cpp-httplib cost ~44 ms per keep-alive request (Nagle plus
@@ -80,10 +85,12 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
     server_.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
     registerRoutes();
     worker_.start();
+    attributor_.start();
 }
 
 ApiServer::~ApiServer() {
     stop();
+    attributor_.stop();
     worker_.stop();
     contentIndex_.stop();
 }
@@ -176,6 +183,7 @@ void ApiServer::registerRoutes() {
     feedRoutes_.registerOn(server_);
     eventRoutes_.registerOn(server_);
     setRoutes_.registerOn(server_);
+    reportRoutes_.registerOn(server_);
     server_.Get("/demo", [](const httplib::Request&, httplib::Response& response) { response.set_redirect("/demo/"); });
     server_.Get("/demo/(.*)", [this](const httplib::Request& request, httplib::Response& response) { serveDemo(request, response); });
 }

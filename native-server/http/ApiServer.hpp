@@ -18,6 +18,7 @@
 #include "store/EncryptedFileBlobStore.hpp"
 #include "recommend/ContentIndex.hpp"
 #include "recommend/RecommendationService.hpp"
+#include "http/ReportRoutes.hpp"
 #include "http/SetRoutes.hpp"
 #include "recommend/WidgetContentService.hpp"
 #include "store/SqliteStorage.hpp"
@@ -48,6 +49,7 @@ public:
     void stop();
     int port() const { return port_; }
     ContentIndex& contentIndex() { return contentIndex_; }
+    Attributor& attributor() { return attributor_; }
 
 private:
     void registerRoutes();
@@ -76,6 +78,9 @@ private:
     FeedRoutes feedRoutes_;
     EventRoutes eventRoutes_;  // before server_: its writer outlives every request
     SetRoutes setRoutes_;
+    AttributionCatalog attributionCatalog_;
+    Attributor attributor_;
+    ReportRoutes reportRoutes_;
     Metrics metrics_;
     httplib::Server server_;
     int port_ = 0;

@@ -53,11 +53,12 @@ int graphqlStatusFor(graphql::GraphqlResponse::Outcome outcome, GraphqlMediaType
 
 std::string graphqlBodyFor(const graphql::GraphqlResponse& response, GraphqlMediaType mediaType) {
     if (mediaType == GraphqlMediaType::GraphqlResponseJson && response.outcome != graphql::GraphqlResponse::Outcome::Executed) {
-        auto body = response.body;
+        // Requests that did not execute have no `data` under this media type (rare: parse once more).
+        auto body = response.json();
         body.erase("data");
         return body.dump();
     }
-    return response.body.dump();
+    return response.body;
 }
 
 }  // namespace svc

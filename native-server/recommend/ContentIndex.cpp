@@ -59,6 +59,31 @@ void ContentIndex::contentChanged(int64_t tenantId) {
     wake_.notify_all();
 }
 
+void ContentIndex::catalogChanged(int64_t tenantId, CatalogChange change) {
+    // Kept for a tenant whose content exists (a first build reads everything anyway) and
+    // only while bounded: a change not kept only means that the next build scans.
+    constexpr size_t kMaxKnownSkus = size_t{1} << 16;
+    {
+        std::lock_guard lock(mutex_);
+        auto found = tenants_.find(tenantId);
+        if (found != tenants_.end() && found->second->current && change.complete) {
+            TenantContent& content = *found->second;
+            if (change.sequence > content.catalogSequence && content.knownSkus + change.skus.size() <= kMaxKnownSkus) {
+                content.knownSkus += change.skus.size();
+                content.knownChanges[change.sequence] = std::make_shared<const CatalogChange>(std::move(change));
+            }
+        }
+        pending_.insert(tenantId);
+    }
+    wake_.notify_all();
+}
+
+ContentIndex::CatalogRead ContentIndex::lastCatalogRead(int64_t tenantId) {
+    TenantContent& content = tenant(tenantId);
+    std::lock_guard lock(mutex_);
+    return content.lastRead;
+}
+
 Status ContentIndex::rebuild(int64_t tenantId, bool full) {
     TenantContent& content = tenant(tenantId);
     std::lock_guard build(content.buildMutex);
@@ -72,14 +97,16 @@ ParallelFor ContentIndex::parallelFor() const {
             for (size_t i = 0; i < count; ++i) work(i);
             return;
         }
-        // Work is taken in small chunks from a shared counter: rows differ a lot in cost.
+        // Work is taken in small chunks from a shared counter: rows differ a lot in cost. A
+        // few hundred rows (an incremental build's) get smaller chunks, or one thread may be
+        // left with the last expensive chunk while the other idles.
         std::atomic<size_t> next{0};
+        size_t chunk = std::clamp<size_t>(count / (threads * 8), 1, 16);
         auto worker = [&] {
-            constexpr size_t kChunk = 16;
             while (true) {
-                size_t begin = next.fetch_add(kChunk);
+                size_t begin = next.fetch_add(chunk);
                 if (begin >= count) return;
-                for (size_t i = begin; i < std::min(count, begin + kChunk); ++i) work(i);
+                for (size_t i = begin; i < std::min(count, begin + chunk); ++i) work(i);
             }
         };
         std::vector<std::thread> helpers;
@@ -125,18 +152,29 @@ Status ContentIndex::build(int64_t tenantId, TenantContent& content, bool full, 
     // Incremental builds read only the articles imports changed since the last build; full
     // ones and the periodic refresh (time moves availability on) read everything.
     bool changedOnly = previous && !rereadAll;
+    KnownChanges known;
+    if (changedOnly) {
+        std::lock_guard lock(mutex_);
+        known = content.knownChanges;  // pointers: the SKU lists are not copied
+    }
     ContentSnapshotBuilder builder(previous, parallelFor(), changedOnly);
-    auto sequence = catalog_.forEachProductChangedSince(tenantId, changedOnly ? content.catalogSequence : -1,
-                                                        [&](Product&& product) { builder.add(std::move(product)); });
-    if (!sequence) return sequence.error();
+    auto read = catalog_.forEachChangedProduct(tenantId, changedOnly ? content.catalogSequence : -1, known,
+                                               [&](Product&& product) { builder.add(std::move(product)); });
+    if (!read) return read.error();
     auto snapshot = builder.build(inputs);
     snapshot->setBuildSeconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     {
         std::lock_guard lock(mutex_);
         content.current = std::move(snapshot);
-        content.catalogSequence = *sequence;
+        content.catalogSequence = read->sequence;
         content.incrementalBuilds = previous ? content.incrementalBuilds + 1 : 0;
         content.builtAt = std::chrono::steady_clock::now();
+        content.lastRead = !changedOnly ? CatalogRead::Everything : read->byKey ? CatalogRead::ChangedByKey : CatalogRead::ChangedByScan;
+        // What the snapshot now includes is no longer needed.
+        auto& changes = content.knownChanges;
+        for (auto it = changes.begin(); it != changes.end() && it->first <= read->sequence; it = changes.erase(it)) {
+            content.knownSkus -= it->second->skus.size();
+        }
     }
     return {};
 }

@@ -45,6 +45,13 @@ public:
     Result<std::shared_ptr<const ContentSnapshot>> snapshot(int64_t tenantId) override;
     // Schedules a rebuild of the tenant's content (after an import committed).
     void contentChanged(int64_t tenantId);
+    // The same after an import of this process committed, with what it changed: the rebuild
+    // reads just those articles by key, unless an import it was not told of (another
+    // process's) came in between; then it scans the catalog's change stamps.
+    void catalogChanged(int64_t tenantId, CatalogChange change);
+    // How the tenant's last build read the catalog (for tests and the bench).
+    enum class CatalogRead { None, Everything, ChangedByScan, ChangedByKey };
+    CatalogRead lastCatalogRead(int64_t tenantId);
     // Rebuilds now, in the calling thread; `full` retrains from scratch.
     Status rebuild(int64_t tenantId, bool full = false);
     // Waits until no rebuild is scheduled or running.
@@ -59,6 +66,10 @@ private:
         std::shared_ptr<const ContentSnapshot> current;
         int incrementalBuilds = 0;
         int64_t catalogSequence = 0;  // the catalog's change sequence the current snapshot includes
+        // Changes of this process's imports after catalogSequence (see catalogChanged).
+        KnownChanges knownChanges;
+        size_t knownSkus = 0;  // in knownChanges, to bound them while builds fail
+        CatalogRead lastRead = CatalogRead::None;
         std::chrono::steady_clock::time_point builtAt;
         // Purchases read so far (SKUs per order) and the cursor to read on from.
         std::vector<std::vector<std::string>> orders;

@@ -92,6 +92,12 @@ CREATE TABLE operator_keys (
     created_at INTEGER NOT NULL
 );
 )sql"},
+        // The commission contract (docs/adr/0021): the attribution window and the rates, as
+        // basis points "default[,WIDGET=bp...]". No rate until the operator sets one.
+        {3, R"sql(
+ALTER TABLE tenants ADD COLUMN attribution_window_days INTEGER NOT NULL DEFAULT 30;
+ALTER TABLE tenants ADD COLUMN commission_rates TEXT NOT NULL DEFAULT '0';
+)sql"},
     };
     return list;
 }
@@ -189,6 +195,50 @@ CREATE TABLE order_lines (
     price INTEGER NOT NULL,                      -- gross unit price in cents
     PRIMARY KEY (event, line)
 ) WITHOUT ROWID;
+)sql"},
+        // Attribution and the commission ledger (docs/adr/0021).
+        {2, R"sql(
+ALTER TABLE events ADD COLUMN sid TEXT;          -- the _svc_sid of widget events (one browsing session)
+CREATE INDEX events_interactions ON events(tenant_id, cid, sequence) WHERE type IN ('click', 'add-to-cart');
+CREATE INDEX events_by_time ON events(tenant_id, received_at) WHERE order_id IS NULL;
+CREATE TABLE attribution_cursor (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    sequence INTEGER NOT NULL                    -- purchases up to here are booked
+);
+INSERT INTO attribution_cursor(id, sequence) VALUES (1, 0);
+CREATE TABLE ledger (
+    entry INTEGER PRIMARY KEY AUTOINCREMENT,
+    tenant_id INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('sale', 'return')),
+    order_event INTEGER NOT NULL REFERENCES events(sequence),
+    order_id TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    sku TEXT NOT NULL,
+    main_sku TEXT NOT NULL,
+    amount INTEGER NOT NULL,                     -- units; negative for a return
+    price INTEGER NOT NULL,                      -- gross unit price in cents
+    revenue INTEGER NOT NULL,                    -- attributed gross revenue, cents
+    commission INTEGER NOT NULL,                 -- cents
+    rate_bp INTEGER NOT NULL,
+    attributed INTEGER NOT NULL,
+    reason TEXT,
+    interaction INTEGER,
+    interaction_type TEXT,
+    widget TEXT,
+    touchpoint TEXT,
+    set_id TEXT,
+    test_group TEXT,
+    variant TEXT,
+    interaction_at INTEGER,
+    ordered_at INTEGER NOT NULL,
+    booked_at INTEGER NOT NULL,
+    return_id TEXT,
+    CHECK ((kind = 'return') = (return_id IS NOT NULL))
+);
+CREATE UNIQUE INDEX ledger_sale_once ON ledger(order_event, line) WHERE kind = 'sale';
+CREATE UNIQUE INDEX ledger_return_once ON ledger(tenant_id, return_id, line) WHERE kind = 'return';
+CREATE INDEX ledger_by_order ON ledger(tenant_id, order_id);
+CREATE INDEX ledger_by_time ON ledger(tenant_id, booked_at);
 )sql"},
     };
     return list;

@@ -1,6 +1,7 @@
 #include "store/SqliteCatalogStore.hpp"
 
 #include <filesystem>
+#include <set>
 #include <unordered_set>
 
 #include <nlohmann/json.hpp>
@@ -8,16 +9,84 @@
 #include "catalog/Availability.hpp"
 #include "store/Migrations.hpp"
 #include "text/JsonWriter.hpp"
+#include "text/Utf8.hpp"
 
 namespace svc {
 namespace {
+
+// Beyond this many SKUs changed since the last read, the scan of the stamps is the cheaper read.
+constexpr size_t kMaxKeyedReads = 1 << 16;
 
 constexpr const char* kProductColumns =
     "sku, main_sku, model, variant, name, deeplink, image, thumbnail, brand, color, description, category_paths, "
     "stock, retail_price, discount_price, lowest_price_30d, property_set, property_values, deleted, last_seen_at, primary_category";
 
+// The arrays this store writes (jsonStringArray: no whitespace; escapes only for quotes,
+// backslashes and control characters) are read without building a JSON document: every
+// build reads one or two per product. False when the text is not in that form.
+bool parseWrittenStringArray(std::string_view text, std::vector<std::string>& items) {
+    if (text.size() < 2 || text.front() != '[' || text.back() != ']' || findInvalidUtf8(text) != std::string_view::npos) return false;
+    size_t i = 1;
+    if (text.size() == 2) return true;
+    auto hexDigit = [](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
+    };
+    while (true) {
+        if (text[i] != '"') return false;
+        ++i;
+        std::string item;
+        while (true) {
+            size_t run = i;
+            while (i < text.size() && text[i] != '"' && text[i] != '\\' && static_cast<unsigned char>(text[i]) >= 0x20) ++i;
+            item.append(text.substr(run, i - run));
+            if (i >= text.size() || static_cast<unsigned char>(text[i]) < 0x20) return false;
+            if (text[i] == '"') break;
+            if (i + 1 >= text.size()) return false;
+            char escaped = text[i + 1];
+            i += 2;
+            switch (escaped) {
+                case '"': item += '"'; break;
+                case '\\': item += '\\'; break;
+                case '/': item += '/'; break;
+                case 'n': item += '\n'; break;
+                case 'r': item += '\r'; break;
+                case 't': item += '\t'; break;
+                case 'b': item += '\b'; break;
+                case 'f': item += '\f'; break;
+                case 'u': {
+                    // Only what the writer emits (control characters); anything else the slow way.
+                    if (i + 4 > text.size()) return false;
+                    int value = 0;
+                    for (size_t d = 0; d < 4; ++d) {
+                        int digit = hexDigit(text[i + d]);
+                        if (digit < 0) return false;
+                        value = value * 16 + digit;
+                    }
+                    if (value >= 0x80) return false;
+                    item += static_cast<char>(value);
+                    i += 4;
+                    break;
+                }
+                default: return false;
+            }
+        }
+        ++i;  // the closing quote
+        items.push_back(std::move(item));
+        if (i >= text.size()) return false;
+        if (text[i] == ']') return i + 1 == text.size();
+        if (text[i] != ',') return false;
+        ++i;
+        if (i >= text.size()) return false;
+    }
+}
+
 std::vector<std::string> parseStringArray(const std::string& text) {
     std::vector<std::string> items;
+    if (parseWrittenStringArray(text, items)) return items;
+    items.clear();
     auto json = nlohmann::json::parse(text, nullptr, false);
     if (json.is_array()) {
         for (const auto& item : json) {
@@ -175,7 +244,10 @@ public:
             change->bind(1, now_);
             if (auto status = change->run(); !status) return status;
             changeSeq_ = std::to_string(db_->lastInsertRowId());  // an integer of ours, written into the SQL below
+            change_.sequence = db_->lastInsertRowId();
         }
+        // An initial load changes everything: nothing to gain from listing it.
+        change_.complete = !empty;
         if (empty) {
             liveAtStart_ = 0;
             for (const char* index : kSecondaryIndexNames) {
@@ -228,6 +300,7 @@ public:
             bindValues(*insert_, next, product);
             if (auto status = insert_->run(); !status) return status;
             ++counts_.inserted;
+            noteChanged(product.sku);
             return Status::success();
         }
         bool deleted = select_->integer(0) != 0;
@@ -241,7 +314,9 @@ public:
             if (now_ - lastSeenAt < kSeenResolutionSeconds) return Status::success();
             touch_->reset();
             touch_->bind(1, now_).bindUnowned(2, product.sku);
-            return touch_->run();
+            if (auto status = touch_->run(); !status) return status;
+            noteChanged(product.sku);
+            return Status::success();
         }
         // Only the columns that changed are set: SQLite rewrites an index entry whenever its
         // column is SET, even to the same value, so a stock-and-price change would otherwise
@@ -259,10 +334,13 @@ public:
         (*update)->bindUnowned(index, product.sku);
         if (auto status = (*update)->run(); !status) return status;
         ++counts_.updated;
+        noteChanged(product.sku);
         return Status::success();
     }
 
     ImportCounts pendingCounts() const override { return counts_; }
+
+    CatalogChange takeChange() override { return std::move(change_); }
 
     // Live products at the start that this import did not write: no scan needed.
     Result<int64_t> countMissing() override { return liveBefore() - liveSeen_; }
@@ -285,6 +363,7 @@ public:
                 mark->reset();
                 mark->bind(1, now_).bind(2, sku);
                 if (auto status = mark->run(); !status) return status.error();
+                noteChanged(sku);
             }
             counts_.markedDeleted = static_cast<int64_t>(missing.size());
         }
@@ -300,6 +379,20 @@ public:
     }
 
 private:
+    // Every row stamped with this import's sequence is listed, up to a bound: beyond it,
+    // reading the articles by key would cost about what the scan of the stamps does, and
+    // a full feed seen again after an hour (every row touched) should not copy every SKU.
+    static constexpr size_t kMaxListedChanges = 1 << 16;
+    void noteChanged(const std::string& sku) {
+        if (!change_.complete) return;
+        if (change_.skus.size() >= kMaxListedChanges) {
+            change_.complete = false;
+            std::vector<std::string>().swap(change_.skus);
+            return;
+        }
+        change_.skus.push_back(sku);
+    }
+
     Status prepareStatements(const std::set<FeedField>& fields, bool replaceProperties) {
         fields_ = fields;
         replaceProperties_ = replaceProperties;
@@ -430,6 +523,7 @@ private:
     int64_t now_;
     std::string changeSeq_ = "0";  // this import's catalog_changes.seq
     ImportCounts counts_;
+    CatalogChange change_;  // what takeChange() hands over: the SKUs stamped with changeSeq_
     mutable std::optional<int64_t> liveAtStart_;
     int64_t revived_ = 0;
     int64_t liveSeen_ = 0;
@@ -552,10 +646,47 @@ Status SqliteCatalogStore::forEachLiveProduct(int64_t tenantId, const std::funct
 
 Result<int64_t> SqliteCatalogStore::forEachProductChangedSince(int64_t tenantId, int64_t sinceSequence,
                                                                const std::function<void(Product&&)>& visit) {
+    auto read = readChanges(tenantId, sinceSequence, nullptr, visit);
+    if (!read) return read.error();
+    return read->sequence;
+}
+
+Result<CatalogStore::ChangedRead> SqliteCatalogStore::forEachChangedProduct(int64_t tenantId, int64_t sinceSequence,
+                                                                            const KnownChanges& known,
+                                                                            const std::function<void(Product&&)>& visit) {
+    return readChanges(tenantId, sinceSequence, &known, visit);
+}
+
+namespace {
+
+// The SKUs of `known` when they account for every import after `since` (catalog_changes
+// holds a row per committed import; a rolled-back one leaves none), else nullopt: an
+// import of another process, or one this process did not list, can only be found by a scan.
+Result<std::optional<std::vector<std::string_view>>> knownSkusSince(SqliteDatabase& db, int64_t since, const KnownChanges& known) {
+    auto imports = db.prepare("SELECT seq FROM catalog_changes WHERE seq > ?1 ORDER BY seq");
+    if (!imports) return imports.error();
+    imports->bind(1, since);
+    std::vector<std::string_view> skus;
+    while (true) {
+        auto row = imports->step();
+        if (!row) return row.error();
+        if (!*row) break;
+        auto change = known.find(imports->integer(0));
+        if (change == known.end() || !change->second->complete) return std::optional<std::vector<std::string_view>>();
+        for (const auto& sku : change->second->skus) skus.push_back(sku);
+        if (skus.size() > kMaxKeyedReads) return std::optional<std::vector<std::string_view>>();
+    }
+    return std::optional<std::vector<std::string_view>>(std::move(skus));
+}
+
+}  // namespace
+
+Result<CatalogStore::ChangedRead> SqliteCatalogStore::readChanges(int64_t tenantId, int64_t sinceSequence, const KnownChanges* known,
+                                                                  const std::function<void(Product&&)>& visit) {
     // A connection of its own, closed afterwards: a long scan never blocks the reader, and
     // an empty catalog keeps no connection open that would stop an initial load from
     // leaving WAL mode (ADR 0012).
-    if (!std::filesystem::exists(pathFor(tenantId))) return int64_t{0};
+    if (!std::filesystem::exists(pathFor(tenantId))) return ChangedRead{0, known != nullptr};
     auto db = SqliteDatabase::open(pathFor(tenantId));
     if (!db) return db.error();
     {
@@ -564,28 +695,62 @@ Result<int64_t> SqliteCatalogStore::forEachProductChangedSince(int64_t tenantId,
     }
     auto transaction = SqliteTransaction::begin(**db);  // one consistent read
     if (!transaction) return transaction.error();
-    int64_t sequence = 0;
+    ChangedRead read;
     {
         auto latest = (*db)->prepare("SELECT COALESCE(MAX(seq), 0) FROM catalog_changes");
         if (!latest) return latest.error();
         auto row = latest->step();
         if (!row) return row.error();
-        sequence = latest->integer(0);
+        read.sequence = latest->integer(0);
     }
+    std::optional<std::vector<std::string_view>> keys;
+    if (known && sinceSequence >= 0) {
+        auto listed = knownSkusSince(**db, sinceSequence, *known);
+        if (!listed) return listed.error();
+        keys = std::move(*listed);
+    }
+    read.byKey = keys.has_value();
     PropertySetNames propertyNames(**db);
+    int64_t now = clock_.nowSeconds();
+    if (keys) {
+        // By key: each SKU's main SKU through the SKU index, then each main SKU's variants
+        // through the main-SKU index, in main-SKU order (as the scan gives them).
+        auto mainSkuOf = (*db)->prepare("SELECT main_sku FROM products WHERE sku = ?1");
+        auto variants = (*db)->prepare(std::string("SELECT ") + kProductColumns + " FROM products WHERE main_sku = ?1");
+        if (!mainSkuOf) return mainSkuOf.error();
+        if (!variants) return variants.error();
+        std::set<std::string> mainSkus;
+        for (std::string_view sku : *keys) {
+            mainSkuOf->reset();
+            mainSkuOf->bindUnowned(1, sku);
+            auto row = mainSkuOf->step();
+            if (!row) return row.error();
+            if (*row) mainSkus.insert(mainSkuOf->text(0));
+        }
+        for (const auto& mainSku : mainSkus) {
+            variants->reset();
+            variants->bindUnowned(1, mainSku);
+            while (true) {
+                auto row = variants->step();
+                if (!row) return row.error();
+                if (!*row) break;
+                visit(readProduct(*variants, now, propertyNames));
+            }
+        }
+        return read;
+    }
     std::string sql = std::string("SELECT ") + kProductColumns + " FROM products";
     if (sinceSequence >= 0) sql += " WHERE main_sku IN (SELECT main_sku FROM products WHERE change_seq > ?1)";
     auto query = (*db)->prepare(sql + " ORDER BY main_sku");
     if (!query) return query.error();
     if (sinceSequence >= 0) query->bind(1, sinceSequence);
-    int64_t now = clock_.nowSeconds();
     while (true) {
         auto row = query->step();
         if (!row) return row.error();
         if (!*row) break;
         visit(readProduct(*query, now, propertyNames));
     }
-    return sequence;
+    return read;
 }
 
 Result<CatalogStats> SqliteCatalogStore::stats(int64_t tenantId) {

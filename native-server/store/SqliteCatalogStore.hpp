@@ -35,6 +35,8 @@ public:
     Result<std::vector<Product>> articleVariants(int64_t tenantId, const std::string& skuOrMainSku) override;
     Status forEachLiveProduct(int64_t tenantId, const std::function<void(Product&&)>& visit) override;
     Result<int64_t> forEachProductChangedSince(int64_t tenantId, int64_t sinceSequence, const std::function<void(Product&&)>& visit) override;
+    Result<ChangedRead> forEachChangedProduct(int64_t tenantId, int64_t sinceSequence, const KnownChanges& known,
+                                              const std::function<void(Product&&)>& visit) override;
     Result<CatalogStats> stats(int64_t tenantId) override;
 
     std::string pathFor(int64_t tenantId) const;
@@ -47,6 +49,9 @@ private:
     };
     // The tenant's reader, opened (and migrated) on first use.
     Result<Reader*> reader(int64_t tenantId);
+    // Both reads of changes; `known` null: scan the stamps.
+    Result<ChangedRead> readChanges(int64_t tenantId, int64_t sinceSequence, const KnownChanges* known,
+                                    const std::function<void(Product&&)>& visit);
 
     std::string directory_;
     const Clock& clock_;

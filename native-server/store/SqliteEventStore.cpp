@@ -34,7 +34,7 @@ Result<std::vector<std::vector<AppendOutcome>>> SqliteEventStore::append(std::sp
     if (!transaction) return transaction.error();
     auto insertEvent = writer_->prepare(
         "INSERT INTO events(tenant_id, type, received_at, cid, order_id, widget, touchpoint, sku, set_id, test_group, variant, "
-        "client_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
+        "client_time, sid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
     if (!insertEvent) return insertEvent.error();
     auto insertLine = writer_->prepare("INSERT INTO order_lines(event, line, sku, amount, price) VALUES (?, ?, ?, ?, ?)");
     if (!insertLine) return insertLine.error();
@@ -46,7 +46,7 @@ Result<std::vector<std::vector<AppendOutcome>>> SqliteEventStore::append(std::sp
         results.reserve(request.events.size());
         for (const TrackingEvent& event : request.events) {
             insertEvent->reset();
-            insertEvent->bind(1, request.tenantId).bind(3, receivedAt);
+            insertEvent->bind(1, request.tenantId).bind(3, receivedAt).bindNull(13);
             if (const auto* purchase = std::get_if<PurchaseEvent>(&event)) {
                 insertEvent->bind(2, "purchase").bind(5, purchase->orderId);
                 bindText(*insertEvent, 4, purchase->cid);
@@ -59,6 +59,7 @@ Result<std::vector<std::vector<AppendOutcome>>> SqliteEventStore::append(std::sp
                 bindText(*insertEvent, 10, widget.testGroup);
                 bindText(*insertEvent, 11, widget.variant);
                 insertEvent->bind(12, widget.clientTimeMs);
+                bindText(*insertEvent, 13, widget.sid);
             }
             if (auto status = insertEvent->run(); !status) return status.error();
             if (writer_->changes() == 0) {

@@ -31,6 +31,9 @@ Result<std::unique_ptr<SqliteStorage>> SqliteStorage::open(const std::string& da
     auto events = SqliteEventStore::open((std::filesystem::path(dataDir) / "events.sqlite3").string());
     if (!events) return events.error();
     storage->events_ = std::move(*events);
+    auto ledger = SqliteLedgerStore::open((std::filesystem::path(dataDir) / "events.sqlite3").string());
+    if (!ledger) return ledger.error();
+    storage->ledger_ = std::move(*ledger);
     return storage;
 }
 

@@ -10,6 +10,7 @@
 #include "store/SqliteFeedImportStore.hpp"
 #include "store/SqliteDatabase.hpp"
 #include "store/SqliteEventStore.hpp"
+#include "store/SqliteLedgerStore.hpp"
 #include "store/SqliteTenantStore.hpp"
 
 namespace svc {
@@ -25,6 +26,7 @@ public:
     ContentStore& content() { return *content_; }
     OperatorKeyStore& operatorKeys() { return *content_; }
     EventStore& events() { return *events_; }
+    LedgerStore& ledger() { return *ledger_; }
     const Clock& clock() const { return *clock_; }
 
 private:
@@ -36,6 +38,7 @@ private:
     std::unique_ptr<SqliteFeedImportStore> imports_;
     std::unique_ptr<SqliteContentStore> content_;
     std::unique_ptr<SqliteEventStore> events_;  // events.sqlite3: its own file, so event commits never wait for imports
+    std::unique_ptr<SqliteLedgerStore> ledger_;  // the same file, its own connection
     std::unique_ptr<Clock> ownedClock_;
     const Clock* clock_ = nullptr;
 };

@@ -5,7 +5,8 @@
 namespace svc {
 namespace {
 
-constexpr const char* kColumns = "id, api_id, name, feed_id, secret_hash, currency, locale, max_delete_share";
+constexpr const char* kColumns =
+    "id, api_id, name, feed_id, secret_hash, currency, locale, max_delete_share, attribution_window_days, commission_rates";
 
 Tenant readTenant(const SqliteStatement& row) {
     Tenant tenant;
@@ -17,6 +18,8 @@ Tenant readTenant(const SqliteStatement& row) {
     tenant.currency = row.text(5);
     tenant.locale = row.text(6);
     tenant.maxDeleteShare = sqlite3_column_double(row.handle(), 7);
+    tenant.attributionWindowDays = row.integer(8);
+    tenant.commissionRates = row.text(9);
     return tenant;
 }
 
@@ -47,7 +50,9 @@ Status SqliteTenantStore::setMaxDeleteShare(int64_t tenantId, double share) {
     if (!statement) return statement.error();
     sqlite3_bind_double(statement->handle(), 1, share);
     statement->bind(2, tenantId);
-    return statement->run();
+    auto status = statement->run();
+    byApiId_.clear();  // after the write: a lookup in between would cache the old row again
+    return status;
 }
 
 Status SqliteTenantStore::setCurrency(int64_t tenantId, const std::string& currencyCode) {
@@ -55,7 +60,19 @@ Status SqliteTenantStore::setCurrency(int64_t tenantId, const std::string& curre
     auto statement = db_.prepare("UPDATE tenants SET currency = ? WHERE id = ?");
     if (!statement) return statement.error();
     statement->bind(1, currencyCode).bind(2, tenantId);
-    return statement->run();
+    auto status = statement->run();
+    byApiId_.clear();  // after the write: a lookup in between would cache the old row again
+    return status;
+}
+
+Status SqliteTenantStore::setCommission(int64_t tenantId, int64_t attributionWindowDays, const std::string& commissionRates) {
+    std::lock_guard lock(mutex_);
+    auto statement = db_.prepare("UPDATE tenants SET attribution_window_days = ?, commission_rates = ? WHERE id = ?");
+    if (!statement) return statement.error();
+    statement->bind(1, attributionWindowDays).bind(2, commissionRates).bind(3, tenantId);
+    auto status = statement->run();
+    byApiId_.clear();  // after the write: a lookup in between would cache the old row again
+    return status;
 }
 
 template <typename Key>
@@ -70,7 +87,13 @@ Result<std::optional<Tenant>> SqliteTenantStore::findWhere(const char* column, c
     return std::optional<Tenant>{readTenant(*query)};
 }
 
-Result<std::optional<Tenant>> SqliteTenantStore::findByApiId(const std::string& apiId) { return findWhere("api_id", apiId); }
+Result<std::optional<Tenant>> SqliteTenantStore::findByApiId(const std::string& apiId) {
+    if (auto cached = byApiId_.find(apiId)) return std::optional<Tenant>{std::move(*cached)};
+    uint64_t generation = byApiId_.generation();
+    auto found = findWhere("api_id", apiId);
+    if (found && *found) byApiId_.put(**found, generation);
+    return found;
+}
 
 Result<std::optional<Tenant>> SqliteTenantStore::findById(int64_t tenantId) { return findWhere("id", tenantId); }
 

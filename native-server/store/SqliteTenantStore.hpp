@@ -2,6 +2,7 @@
 #include <mutex>
 
 #include "store/SqliteDatabase.hpp"
+#include "store/TenantCache.hpp"
 #include "store/TenantStore.hpp"
 
 namespace svc {
@@ -15,6 +16,7 @@ public:
     Result<std::vector<Tenant>> list() override;
     Status setMaxDeleteShare(int64_t tenantId, double share) override;
     Status setCurrency(int64_t tenantId, const std::string& currencyCode) override;
+    Status setCommission(int64_t tenantId, int64_t attributionWindowDays, const std::string& commissionRates) override;
 
 private:
     // The tenant whose `column` (a constant of this file, never input) equals `key`.
@@ -23,6 +25,7 @@ private:
 
     SqliteDatabase& db_;
     std::mutex& mutex_;
+    TenantCache byApiId_{std::chrono::seconds(2), 10000};
 };
 
 }  // namespace svc

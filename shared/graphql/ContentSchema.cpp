@@ -110,7 +110,7 @@ nlohmann::json optionalString(const std::string& text) { return text.empty() ? n
 class PageInfoResolver : public ObjectResolver {
 public:
     PageInfoResolver(std::string endCursor, bool hasNextPage) : endCursor_(std::move(endCursor)), hasNextPage_(hasNextPage) {}
-    std::string typeName() const override { return "PageInfo"; }
+    std::string_view typeName() const override { return "PageInfo"; }
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues&) const override {
         if (field == "endCursor") return ResolvedValue::scalar(optionalString(endCursor_));
         if (field == "hasNextPage") return ResolvedValue::scalar(hasNextPage_);
@@ -122,49 +122,61 @@ private:
     bool hasNextPage_;
 };
 
+// What a connection's edges share: their type name and the list their cursors name.
+struct EdgeNames {
+    std::string typeName;
+    std::string listName;
+};
+
+// An edge signs its cursor only when the query asks for it (or for pageInfo.endCursor):
+// most queries never do, and a signature per edge was a large part of a request.
 class EdgeResolver : public ObjectResolver {
 public:
-    EdgeResolver(std::string typeName, ObjectPtr node, std::string cursor)
-        : typeName_(std::move(typeName)), node_(std::move(node)), cursor_(std::move(cursor)) {}
-    std::string typeName() const override { return typeName_; }
+    EdgeResolver(std::shared_ptr<const EdgeNames> names, ObjectPtr node, const CursorCodec& cursors, size_t index)
+        : names_(std::move(names)), node_(std::move(node)), cursors_(cursors), index_(index) {}
+    std::string_view typeName() const override { return names_->typeName; }
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues&) const override {
         if (field == "node") return ResolvedValue::object(node_);
-        if (field == "cursor") return ResolvedValue::scalar(cursor_);
+        if (field == "cursor") return ResolvedValue::scalar(cursor());
         return Error::internal("edge has no field " + field);
     }
+    std::string cursor() const { return cursors_.encode(index_, names_->listName); }
 
 private:
-    std::string typeName_;
+    std::shared_ptr<const EdgeNames> names_;
     ObjectPtr node_;
-    std::string cursor_;
+    const CursorCodec& cursors_;  // the service's, which outlives every request
+    size_t index_;
 };
 
 class ConnectionResolver : public ObjectResolver {
 public:
-    ConnectionResolver(std::string typeName, std::vector<std::shared_ptr<EdgeResolver>> edges, bool hasNextPage)
-        : typeName_(std::move(typeName)), edges_(std::move(edges)), hasNextPage_(hasNextPage) {}
-    std::string typeName() const override { return typeName_; }
+    ConnectionResolver(std::string typeName, std::shared_ptr<const EdgeNames> edgeNames)
+        : typeName_(std::move(typeName)), edgeNames_(std::move(edgeNames)) {}
+    std::string_view typeName() const override { return typeName_; }
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues&) const override {
         if (field == "edges") {
             std::vector<ResolvedValue> items;
+            items.reserve(edges_.size());
             for (const auto& edge : edges_) items.push_back(ResolvedValue::object(edge));
             return ResolvedValue::list(std::move(items));
         }
         if (field == "pageInfo") {
-            std::string endCursor;
-            if (!edges_.empty()) {
-                auto cursor = edges_.back()->resolve("cursor", {});
-                endCursor = std::get<nlohmann::json>(cursor->value).get<std::string>();
-            }
+            std::string endCursor = edges_.empty() ? "" : edges_.back()->cursor();
             return ResolvedValue::object(std::make_shared<PageInfoResolver>(endCursor, hasNextPage_));
         }
         return Error::internal(typeName_ + " has no field " + field);
     }
+    void addEdge(ObjectPtr node, const CursorCodec& cursors, size_t index) {
+        edges_.push_back(std::make_shared<EdgeResolver>(edgeNames_, std::move(node), cursors, index));
+    }
+    void setHasNextPage(bool hasNextPage) { hasNextPage_ = hasNextPage; }
 
 private:
     std::string typeName_;
+    std::shared_ptr<const EdgeNames> edgeNames_;
     std::vector<std::shared_ptr<EdgeResolver>> edges_;
-    bool hasNextPage_;
+    bool hasNextPage_ = false;
 };
 
 // Reads and checks `first` and `after`; both refusals name the argument.
@@ -189,20 +201,18 @@ Result<std::pair<size_t, size_t>> pageWindow(const CursorCodec& cursors, const A
 template <typename Item, typename MakeNode>
 ResolvedValue pageOf(const CursorCodec& cursors, const std::string& nodeType, const std::string& listName, const std::vector<Item>& items, size_t offset,
                      size_t first, MakeNode makeNode) {
-    std::vector<std::shared_ptr<EdgeResolver>> edges;
-    for (size_t i = offset; i < items.size() && i < offset + first; ++i) {
-        edges.push_back(std::make_shared<EdgeResolver>(nodeType + "Edge", makeNode(items[i]), cursors.encode(i, listName)));
-    }
-    bool hasNextPage = items.size() > offset + first;
-    return ResolvedValue::object(std::make_shared<ConnectionResolver>(nodeType + "Connection", std::move(edges), hasNextPage));
+    auto connection = std::make_shared<ConnectionResolver>(nodeType + "Connection", std::make_shared<const EdgeNames>(EdgeNames{nodeType + "Edge", listName}));
+    for (size_t i = offset; i < items.size() && i < offset + first; ++i) connection->addEdge(makeNode(items[i]), cursors, i);
+    connection->setHasNextPage(items.size() > offset + first);
+    return ResolvedValue::object(std::move(connection));
 }
 
 class ImageResolver : public ObjectResolver {
 public:
     ImageResolver(std::string url, std::string thumbnailUrl) : url_(std::move(url)), thumbnailUrl_(std::move(thumbnailUrl)) {}
-    std::string typeName() const override { return "Image"; }
+    std::string_view typeName() const override { return "Image"; }
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues&) const override {
-        if (field == "url") return ResolvedValue::scalar(url_);
+        if (field == "url") return ResolvedValue::borrowed(url_);
         if (field == "thumbnailUrl") return ResolvedValue::scalar(optionalString(thumbnailUrl_));
         return Error::internal("Image has no field " + field);
     }
@@ -214,14 +224,14 @@ private:
 class PriceResolver : public ObjectResolver {
 public:
     PriceResolver(int64_t cents, std::string currencyCode) : cents_(cents), currencyCode_(std::move(currencyCode)) {}
-    std::string typeName() const override { return "Price"; }
+    std::string_view typeName() const override { return "Price"; }
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues&) const override {
         // A decimal string, as the predecessor's API: cents never pass through a float.
         if (field == "amount") {
             std::string fraction = std::to_string(cents_ % 100);
             return ResolvedValue::scalar(std::to_string(cents_ / 100) + "." + (fraction.size() == 1 ? "0" : "") + fraction);
         }
-        if (field == "currencyCode") return ResolvedValue::scalar(currencyCode_);
+        if (field == "currencyCode") return ResolvedValue::borrowed(currencyCode_);
         return Error::internal("Price has no field " + field);
     }
 
@@ -235,9 +245,9 @@ public:
     // `variant` is one of `article`'s, which this keeps alive.
     VariantResolver(std::shared_ptr<const Article> article, const Product& variant, std::string currencyCode)
         : article_(std::move(article)), variant_(variant), currencyCode_(std::move(currencyCode)) {}
-    std::string typeName() const override { return "ProductVariant"; }
+    std::string_view typeName() const override { return "ProductVariant"; }
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues&) const override {
-        if (field == "id") return ResolvedValue::scalar(variant_.sku);
+        if (field == "id") return ResolvedValue::borrowed(variant_.sku);
         if (field == "size") return ResolvedValue::scalar(optionalString(variant_.variant));
         if (field == "price") return ResolvedValue::object(std::make_shared<PriceResolver>(*variant_.sellingPrice(), currencyCode_));
         if (field == "manufacturerSuggestedRetailPrice") {
@@ -270,16 +280,17 @@ class ProductResolver : public ObjectResolver {
 public:
     ProductResolver(ArticleRef article, std::shared_ptr<ContentContext> context)
         : article_(std::move(article)), context_(std::move(context)) {}
-    std::string typeName() const override { return "Product"; }
+    std::string_view typeName() const override { return "Product"; }
 
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues& arguments) const override {
         const Article& article = article_.article();
         const Product& product = article.representative();
-        if (field == "id") return ResolvedValue::scalar(article.mainSku);
-        if (field == "name") return ResolvedValue::scalar(product.name);
-        if (field == "brand") return ResolvedValue::scalar(optionalString(product.brand));
-        if (field == "modelId") return ResolvedValue::scalar(optionalString(product.model));
-        if (field == "url") return ResolvedValue::scalar(product.deeplink);
+        // The article is the snapshot's, which this resolver keeps alive: its text is borrowed.
+        if (field == "id") return ResolvedValue::borrowed(article.mainSku);
+        if (field == "name") return ResolvedValue::borrowed(product.name);
+        if (field == "brand") return product.brand.empty() ? ResolvedValue::null() : ResolvedValue::borrowed(product.brand);
+        if (field == "modelId") return product.model.empty() ? ResolvedValue::null() : ResolvedValue::borrowed(product.model);
+        if (field == "url") return ResolvedValue::borrowed(product.deeplink);
         // From the feed's `tags` column (comma-separated; any column the feed does not map is a property).
         if (field == "tags") return stringList(tagsOf(product));
         if (field == "images") return images(arguments);
@@ -351,7 +362,7 @@ class ClusterResolver : public ObjectResolver {
 public:
     ClusterResolver(ArticleRef anchor, ComplementCluster cluster, std::shared_ptr<ContentContext> context)
         : anchor_(std::move(anchor)), cluster_(std::move(cluster)), context_(std::move(context)) {}
-    std::string typeName() const override { return "ProductCluster"; }
+    std::string_view typeName() const override { return "ProductCluster"; }
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues& arguments) const override {
         if (field == "id") return ResolvedValue::scalar(cluster_.id);
         if (field == "name") return ResolvedValue::scalar(cluster_.name);
@@ -399,7 +410,7 @@ class CustomSetResolver : public ObjectResolver {
 public:
     CustomSetResolver(std::shared_ptr<const ContentSnapshot> snapshot, const ResolvedCustomSet& set, std::shared_ptr<ContentContext> context)
         : snapshot_(std::move(snapshot)), set_(set), context_(std::move(context)) {}
-    std::string typeName() const override { return "CustomSet"; }
+    std::string_view typeName() const override { return "CustomSet"; }
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues& arguments) const override {
         const CustomSet& set = set_.definition;
         if (field == "id") return ResolvedValue::scalar(set.id);
@@ -448,7 +459,7 @@ public:
                        std::shared_ptr<ContentContext> context)
         : id_(std::move(id)), title_(std::move(title)), tags_(std::move(tags)), imageLink_(std::move(imageLink)),
           products_(std::move(products)), context_(std::move(context)) {}
-    std::string typeName() const override { return "ProductSet"; }
+    std::string_view typeName() const override { return "ProductSet"; }
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues&) const override {
         if (field == "id") return ResolvedValue::scalar(id_);
         if (field == "title") return ResolvedValue::scalar(optionalString(title_));
@@ -470,7 +481,7 @@ class SetPhotoResolver : public ObjectResolver {
 public:
     SetPhotoResolver(std::shared_ptr<const ContentSnapshot> snapshot, const PhotoSet& set, const CursorCodec& cursors)
         : snapshot_(std::move(snapshot)), set_(set), cursors_(cursors) {}
-    std::string typeName() const override { return "SetPhoto"; }
+    std::string_view typeName() const override { return "SetPhoto"; }
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues& arguments) const override {
         if (field == "id") return ResolvedValue::scalar(set_.id);
         if (field == "title") return ResolvedValue::scalar(set_.title);
@@ -494,7 +505,7 @@ class SetComposeItemResolver : public ObjectResolver {
 public:
     SetComposeItemResolver(ArticleRef product, std::vector<ArticleRef> alternatives, std::shared_ptr<ContentContext> context)
         : product_(std::move(product)), alternatives_(std::move(alternatives)), context_(std::move(context)) {}
-    std::string typeName() const override { return "SetComposeItem"; }
+    std::string_view typeName() const override { return "SetComposeItem"; }
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues&) const override {
         if (field == "product") return ResolvedValue::object(std::make_shared<ProductResolver>(product_, context_));
         if (field == "alternatives") return productList(alternatives_, context_);
@@ -510,7 +521,7 @@ private:
 class SetComposeResolver : public ObjectResolver {
 public:
     SetComposeResolver(std::string id, std::vector<ObjectPtr> items) : id_(std::move(id)), items_(std::move(items)) {}
-    std::string typeName() const override { return "SetCompose"; }
+    std::string_view typeName() const override { return "SetCompose"; }
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues&) const override {
         if (field == "id") return ResolvedValue::scalar(id_);
         if (field == "items") {
@@ -544,7 +555,7 @@ std::vector<std::string> stringsOf(const nlohmann::json& value) {
 class QueryResolver : public ObjectResolver {
 public:
     explicit QueryResolver(std::shared_ptr<ContentContext> context) : context_(std::move(context)) {}
-    std::string typeName() const override { return "Query"; }
+    std::string_view typeName() const override { return "Query"; }
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues& arguments) const override {
         if (field == "product") {
             auto article = find(arguments["id"]);
@@ -655,7 +666,7 @@ private:
 
 class UnauthorizedRoot : public ObjectResolver {
 public:
-    std::string typeName() const override { return "Query"; }
+    std::string_view typeName() const override { return "Query"; }
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues&) const override {
         return Error::unauthenticated("Not Authorized to access " + field + " on type Query");
     }

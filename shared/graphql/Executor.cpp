@@ -3,9 +3,13 @@
 #include "graphql/Introspection.hpp"
 
 #include <cmath>
+#include <deque>
 #include <limits>
+#include <map>
 #include <set>
+#include <unordered_map>
 
+#include "text/JsonWriter.hpp"
 #include "text/StringUtil.hpp"
 
 namespace svc::graphql {
@@ -13,8 +17,20 @@ namespace {
 
 using ordered_json = nlohmann::ordered_json;
 
-// Marks a null that must propagate to the parent (a non-null field failed).
-struct Propagate {};
+// One response key of a selection set for one object type: its fields (more than one when
+// the document repeats the key), their definition and merged sub-selections, and the
+// arguments, coerced on first use.
+struct CollectedField {
+    std::string key;
+    std::vector<const Field*> fields;
+    bool isTypename = false;
+    bool meta = false;                          // __schema or __type on the query type
+    const FieldDefinition* definition = nullptr;  // null for __typename
+    const SelectionSet* selections = nullptr;
+    bool argumentsCoerced = false;
+    nlohmann::json arguments;
+    std::string argumentProblem;
+};
 
 class ExecutionRun {
 public:
@@ -52,33 +68,35 @@ public:
         return true;
     }
 
-    ordered_json executeSelectionSet(const SelectionSet& selections, const ObjectPtr& object, const ordered_json& path, bool& propagate) {
-        ordered_json result = ordered_json::object();
-        std::vector<std::pair<std::string, std::vector<const Field*>>> grouped;
-        collectFields(object->typeName(), selections, grouped);
-        const TypeDefinition* type = schema_.type(object->typeName());
-        for (const auto& [key, fields] : grouped) {
-            const Field& field = *fields.front();
-            ordered_json fieldPath = path;
-            fieldPath.push_back(key);
-            if (field.name == "__typename") {
-                result[key] = object->typeName();
+    // Writes the object's selected fields into `out` as a JSON object. False when a non-null
+    // field came out null: the object itself is then null (the caller discards what was written).
+    bool writeObject(const SelectionSet& selections, const ObjectPtr& object) {
+        std::string_view typeName = object->typeName();
+        std::vector<CollectedField>& collected = collectedFields(typeName, selections);
+        out += '{';
+        bool first = true;
+        for (auto& entry : collected) {
+            if (!first) out += ',';
+            first = false;
+            // Response keys are GraphQL names ([_A-Za-z][_0-9A-Za-z]*): nothing to escape.
+            out += '"';
+            out += entry.key;
+            out += "\":";
+            if (entry.isTypename) {
+                appendJsonString(out, typeName);
                 continue;
             }
-            const FieldDefinition* definition = type ? schema_.fieldOf(*type, field.name) : nullptr;
-            if (!definition) continue;  // validation rejected unknown fields already
-            bool childPropagate = false;
+            path_.push_back({&entry.key, 0});
             // Introspection reads the schema, not the application's resolvers (and needs no tenant).
-            bool meta = Schema::isIntrospectionMetaField(field.name) && type->name == schema_.queryTypeName();
-            ordered_json value = executeField(fields, *definition, meta ? makeIntrospectionRoot(schema_) : object, fieldPath, childPropagate);
-            if (childPropagate) {
-                propagate = true;
-                return nullptr;
-            }
-            result[key] = std::move(value);
+            bool fieldNulledParent = !writeField(entry, entry.meta ? makeIntrospectionRoot(schema_) : object);
+            path_.pop_back();
+            if (fieldNulledParent) return false;
         }
-        return result;
+        out += '}';
+        return true;
     }
+
+    std::string out;  // the response's `data`, as JSON text
 
 private:
     void requestError(const std::string& message, SourceLocation location) {
@@ -89,11 +107,11 @@ private:
         errors.push_back(std::move(error));
     }
 
-    void fieldError(const std::string& message, const std::string& errorType, SourceLocation location, const ordered_json& path) {
+    void fieldError(const std::string& message, const std::string& errorType, SourceLocation location) {
         GraphqlError error;
         error.message = message;
         error.locations.push_back(location);
-        error.path = path;
+        error.path = currentPath();
         error.errorType = errorType;
         errors.push_back(std::move(error));
     }
@@ -307,121 +325,217 @@ private:
         return arguments;
     }
 
-    ordered_json executeField(const std::vector<const Field*>& fields, const FieldDefinition& definition, const ObjectPtr& object,
-                              const ordered_json& path, bool& propagate) {
-        const Field& field = *fields.front();
-        std::string problem;
-        nlohmann::json arguments = coerceArguments(field, definition, problem);
-        if (!problem.empty()) {
-            fieldError("Validation error of type WrongType: " + problem, "ValidationError", field.location, path);
-            return handleNull(definition.type, propagate);
+    // Resolves and writes one response key. False when its value is null in a non-null field,
+    // which nulls the parent object (GraphQL spec 6.4.4).
+    bool writeField(CollectedField& entry, const ObjectPtr& object) {
+        const Field& field = *entry.fields.front();
+        const FieldDefinition& definition = *entry.definition;
+        bool nonNull = definition.type.kind == TypeReference::Kind::NonNull;
+        if (!entry.argumentsCoerced) {
+            // Arguments depend on the field's literals and the run's variables only: coerced once per run.
+            entry.arguments = definition.arguments.empty() ? nlohmann::json::object() : coerceArguments(field, definition, entry.argumentProblem);
+            entry.argumentsCoerced = true;
         }
-        auto resolved = object->resolve(field.name, arguments);
+        if (!entry.argumentProblem.empty()) {
+            fieldError("Validation error of type WrongType: " + entry.argumentProblem, "ValidationError", field.location);
+            out += "null";
+            return !nonNull;
+        }
+        auto resolved = object->resolve(field.name, entry.arguments);
         if (!resolved) {
-            fieldError(resolved.error().message, errorTypeFor(resolved.error().code), field.location, path);
-            return handleNull(definition.type, propagate);
+            fieldError(resolved.error().message, errorTypeFor(resolved.error().code), field.location);
+            out += "null";
+            return !nonNull;
         }
-        // The sub-selections of every field of the response key; one field (the common case)
-        // is used as it is: copying the AST subtree for every object was most of a request's cost.
-        SelectionSet merged;
-        if (fields.size() > 1) {
-            for (const Field* each : fields) merged.insert(merged.end(), each->selectionSet.begin(), each->selectionSet.end());
-        }
-        const SelectionSet& selections = fields.size() > 1 ? merged : field.selectionSet;
         bool nullReported = false;
-        ordered_json value = completeValue(definition.type, *resolved, selections, field, path, nullReported);
-        // A null in a non-null field nulls the parent object (GraphQL spec 6.4.4).
-        if (value.is_null() && definition.type.kind == TypeReference::Kind::NonNull) propagate = true;
-        return value;
+        bool isNull = writeValue(definition.type, *resolved, *entry.selections, field, nullReported);
+        return !(isNull && nonNull);
     }
 
-    ordered_json handleNull(const TypeReference& type, bool& propagate) {
-        if (type.kind == TypeReference::Kind::NonNull) propagate = true;
-        return nullptr;
-    }
-
-    // Completes a resolved value by its type. `nullReported` is set when the returned null
-    // stems from an error already in `errors`, so wrappers above add no second error.
-    ordered_json completeValue(const TypeReference& type, const ResolvedValue& resolved, const SelectionSet& selections,
-                               const Field& field, const ordered_json& path, bool& nullReported) {
+    // Completes a resolved value by its type and writes it; true when it wrote null.
+    // `nullReported` is set when that null stems from an error already in `errors`, so
+    // wrappers above add no second error.
+    bool writeValue(const TypeReference& type, const ResolvedValue& resolved, const SelectionSet& selections, const Field& field,
+                    bool& nullReported) {
         if (type.kind == TypeReference::Kind::NonNull) {
             bool innerReported = false;
-            ordered_json value = completeValue(*type.ofType, resolved, selections, field, path, innerReported);
-            if (value.is_null()) {
+            bool isNull = writeValue(*type.ofType, resolved, selections, field, innerReported);
+            if (isNull) {
                 if (!innerReported) {
                     fieldError("Cannot return null for non-nullable type: '" + namedType(type) + "' within parent", "InternalFailure",
-                               field.location, path);
+                               field.location);
                 }
                 nullReported = true;
             }
-            return value;
+            return isNull;
         }
-        if (std::holds_alternative<std::nullptr_t>(resolved.value)) return nullptr;
+        if (std::holds_alternative<std::nullptr_t>(resolved.value)) {
+            out += "null";
+            return true;
+        }
         if (type.kind == TypeReference::Kind::List) {
             const auto* items = std::get_if<std::vector<ResolvedValue>>(&resolved.value);
             if (!items) {
-                fieldError("Expected a list for field " + field.name, "InternalFailure", field.location, path);
+                fieldError("Expected a list for field " + field.name, "InternalFailure", field.location);
                 nullReported = true;
-                return nullptr;
+                out += "null";
+                return true;
             }
-            ordered_json list = ordered_json::array();
+            size_t start = out.size();
+            out += '[';
             for (size_t i = 0; i < items->size(); ++i) {
-                ordered_json itemPath = path;
-                itemPath.push_back(i);
+                if (i) out += ',';
+                path_.push_back({nullptr, i});
                 bool itemReported = false;
-                ordered_json item = completeValue(*type.ofType, (*items)[i], selections, field, itemPath, itemReported);
-                if (item.is_null() && type.ofType->kind == TypeReference::Kind::NonNull) {
+                bool itemNull = writeValue(*type.ofType, (*items)[i], selections, field, itemReported);
+                path_.pop_back();
+                if (itemNull && type.ofType->kind == TypeReference::Kind::NonNull) {
                     // A null in a list of non-null items nulls the whole list.
+                    out.resize(start);
+                    out += "null";
                     nullReported = true;
-                    return nullptr;
+                    return true;
                 }
-                list.push_back(std::move(item));
             }
-            return list;
+            out += ']';
+            return false;
         }
-        const TypeDefinition* definition = schema_.type(type.name);
-        if (definition && definition->isLeaf()) {
-            const auto* scalar = std::get_if<nlohmann::json>(&resolved.value);
-            if (!scalar) return nullptr;
-            return ordered_json::parse(scalar->dump());
-        }
+        const TypeDefinition* definition = typeOf(type);
+        if (definition && definition->isLeaf()) return !writeScalar(resolved);
         const auto* object = std::get_if<ObjectPtr>(&resolved.value);
         if (!object) {
-            fieldError("Expected an object for field " + field.name, "InternalFailure", field.location, path);
+            fieldError("Expected an object for field " + field.name, "InternalFailure", field.location);
             nullReported = true;
-            return nullptr;
+            out += "null";
+            return true;
         }
-        bool childPropagate = false;
-        ordered_json value = executeSelectionSet(selections, *object, path, childPropagate);
-        if (childPropagate) {
+        size_t start = out.size();
+        if (!writeObject(selections, *object)) {
+            out.resize(start);
+            out += "null";
             nullReported = true;
-            return nullptr;
+            return true;
         }
-        return value;
+        return false;
+    }
+
+    // Writes a leaf value; false when it wrote null (no value, or not a scalar).
+    bool writeScalar(const ResolvedValue& resolved) {
+        if (const auto* text = std::get_if<std::string>(&resolved.value)) {
+            appendJsonString(out, *text);
+            return true;
+        }
+        if (const auto* text = std::get_if<std::string_view>(&resolved.value)) {
+            appendJsonString(out, *text);
+            return true;
+        }
+        const auto* scalar = std::get_if<nlohmann::json>(&resolved.value);
+        if (!scalar || scalar->is_null()) {
+            out += "null";
+            return false;
+        }
+        if (scalar->is_string()) appendJsonString(out, scalar->get_ref<const std::string&>());
+        else if (scalar->is_boolean()) out += scalar->get<bool>() ? "true" : "false";
+        else if (scalar->is_number_integer()) out += std::to_string(scalar->get<int64_t>());
+        else out += scalar->dump();
+        return true;
+    }
+
+    // The fields of `selections` for an object of `typeName`, grouped by response key, with
+    // their definitions; computed once per run for each selection set and type (a list of
+    // twelve products collects its fields once, not twelve times).
+    std::vector<CollectedField>& collectedFields(std::string_view objectType, const SelectionSet& selections) {
+        // A selection set is almost always completed for one type only: a short list to scan.
+        auto& forSelections = collected_[&selections];
+        for (auto& [type, fields] : forSelections) {
+            if (type == objectType) return fields;
+        }
+        std::string typeName(objectType);
+        std::vector<std::pair<std::string, std::vector<const Field*>>> grouped;
+        collectFields(typeName, selections, grouped);
+        const TypeDefinition* type = schema_.type(typeName);
+        std::vector<CollectedField> collected;
+        for (auto& [responseKey, fields] : grouped) {
+            CollectedField entry;
+            entry.key = responseKey;
+            const Field& field = *fields.front();
+            if (field.name == "__typename") {
+                entry.isTypename = true;
+            } else {
+                entry.definition = type ? schema_.fieldOf(*type, field.name) : nullptr;
+                if (!entry.definition) continue;  // validation rejected unknown fields already
+                entry.meta = Schema::isIntrospectionMetaField(field.name) && type->name == schema_.queryTypeName();
+                entry.selections = &field.selectionSet;
+                if (fields.size() > 1) {
+                    // The sub-selections of every field of the key, merged once and kept for the run.
+                    auto merged = mergedSelections_.try_emplace(fields);
+                    if (merged.second) {
+                        for (const Field* each : fields) {
+                            merged.first->second.insert(merged.first->second.end(), each->selectionSet.begin(), each->selectionSet.end());
+                        }
+                    }
+                    entry.selections = &merged.first->second;
+                }
+            }
+            entry.fields = std::move(fields);
+            collected.push_back(std::move(entry));
+        }
+        forSelections.emplace_back(std::move(typeName), std::move(collected));
+        return forSelections.back().second;
+    }
+
+    // The schema's definition of a named type reference, looked up once per run: by name it
+    // was a map search for every value written.
+    const TypeDefinition* typeOf(const TypeReference& type) {
+        auto [found, inserted] = namedTypes_.try_emplace(&type, nullptr);
+        if (inserted) found->second = schema_.type(type.name);
+        return found->second;
+    }
+
+    // The current position in the response, for error paths: keys and list indices.
+    struct PathSegment {
+        const std::string* key;  // null for a list index
+        size_t index;
+    };
+
+    ordered_json currentPath() const {
+        ordered_json path = ordered_json::array();
+        for (const auto& segment : path_) {
+            if (segment.key) path.push_back(*segment.key);
+            else path.push_back(segment.index);
+        }
+        return path;
     }
 
     const Schema& schema_;
     const Document& document_;
     nlohmann::json coerced_ = nlohmann::json::object();
+    std::vector<PathSegment> path_;
+    std::unordered_map<const TypeReference*, const TypeDefinition*> namedTypes_;
+    // Per selection set: the object types it was completed for, each with its collected fields.
+    // std::deque keeps references stable while nested selection sets add their entries.
+    std::unordered_map<const SelectionSet*, std::deque<std::pair<std::string, std::vector<CollectedField>>>> collected_;
+    std::map<std::vector<const Field*>, SelectionSet> mergedSelections_;
 };
 
 }  // namespace
 
-nlohmann::ordered_json ExecutionResult::toJson() const {
-    nlohmann::ordered_json response;
-    response["data"] = data;
+std::string ExecutionResult::toJsonText() const {
+    std::string response = "{\"data\":" + data;
     if (!errors.empty()) {
-        auto list = nlohmann::ordered_json::array();
-        for (const auto& error : errors) list.push_back(error.toJson());
-        response["errors"] = list;
+        response += ",\"errors\":[";
+        for (size_t i = 0; i < errors.size(); ++i) {
+            if (i) response += ',';
+            response += errors[i].toJson().dump();
+        }
+        response += ']';
     }
-    return response;
+    return response + "}";
 }
 
 ExecutionResult Executor::execute(const Document& document, const std::string& operationName, const nlohmann::json& variables,
                                   const ObjectPtr& root) const {
     ExecutionResult result;
-    result.data = nullptr;
     const OperationDefinition* operation = nullptr;
     for (const auto& candidate : document.operations) {
         if (operationName.empty() ? document.operations.size() == 1 : candidate.name == operationName) operation = &candidate;
@@ -439,9 +553,8 @@ ExecutionResult Executor::execute(const Document& document, const std::string& o
         result.errors = std::move(run.errors);
         return result;
     }
-    bool propagate = false;
-    result.data = run.executeSelectionSet(operation->selectionSet, root, nlohmann::ordered_json::array(), propagate);
-    if (propagate) result.data = nullptr;
+    run.out.reserve(8192);
+    if (run.writeObject(operation->selectionSet, root)) result.data = std::move(run.out);
     result.errors = std::move(run.errors);
     return result;
 }

@@ -13,10 +13,14 @@
 
 namespace svc::graphql {
 
+// The response is written as JSON text while executing: building a JSON tree first was most
+// of a request's cost.
 struct ExecutionResult {
-    nlohmann::ordered_json data;  // null when the operation could not run
+    std::string data = "null";  // `data` as JSON text; null when the operation could not run
     std::vector<GraphqlError> errors;
-    nlohmann::ordered_json toJson() const;
+    bool dataIsNull() const { return data == "null"; }
+    // The whole response, {"data":...,"errors":[...]}, as JSON text.
+    std::string toJsonText() const;
 };
 
 class Executor {

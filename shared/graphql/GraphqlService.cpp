@@ -10,12 +10,11 @@ namespace svc::graphql {
 namespace {
 
 GraphqlResponse requestErrors(GraphqlResponse::Outcome outcome, const std::vector<GraphqlError>& errors) {
+    ExecutionResult result;
+    result.errors = errors;
     GraphqlResponse response;
     response.outcome = outcome;
-    response.body["data"] = nullptr;
-    auto list = nlohmann::ordered_json::array();
-    for (const auto& error : errors) list.push_back(error.toJson());
-    response.body["errors"] = list;
+    response.body = result.toJsonText();
     return response;
 }
 
@@ -156,11 +155,11 @@ GraphqlResponse GraphqlService::execute(const GraphqlRequest& request, const std
     auto result = Executor(schema).execute(*document, request.operationName, request.variables, root);
     GraphqlResponse response;
     // No data at all means the request itself was wrong (e.g. bad variables).
-    response.outcome = result.data.is_null() && !result.errors.empty() && !tenant ? GraphqlResponse::Outcome::Executed
-                       : result.data.is_null() && !result.errors.empty() && result.errors.front().path == std::nullopt
+    response.outcome = result.dataIsNull() && !result.errors.empty() && !tenant ? GraphqlResponse::Outcome::Executed
+                       : result.dataIsNull() && !result.errors.empty() && result.errors.front().path == std::nullopt
                            ? GraphqlResponse::Outcome::RequestError
                            : GraphqlResponse::Outcome::Executed;
-    response.body = result.toJson();
+    response.body = result.toJsonText();
     return response;
 }
 

@@ -26,7 +26,8 @@ struct GraphqlResponse {
     // validation), NotAQuery (a mutation or subscription where only queries may run).
     enum class Outcome { Executed, RequestError, InvalidDocument, NotAQuery };
     Outcome outcome = Outcome::Executed;
-    nlohmann::ordered_json body;
+    std::string body;  // the response as JSON text: {"data":...,"errors":[...]}
+    nlohmann::ordered_json json() const { return nlohmann::ordered_json::parse(body); }
 };
 
 // Limits that refuse a request before it runs, each with a message that names it.

@@ -74,7 +74,7 @@ ObjectPtr namedTypeObject(const Schema& schema, const std::string& name);
 class InputValueResolver : public ObjectResolver {
 public:
     InputValueResolver(const Schema& schema, const ArgumentDefinition& definition) : schema_(schema), definition_(definition) {}
-    std::string typeName() const override { return "__InputValue"; }
+    std::string_view typeName() const override { return "__InputValue"; }
     Result<ResolvedValue> resolve(const std::string& name, const ArgumentValues&) const override {
         if (name == "name") return ResolvedValue::scalar(definition_.name);
         if (name == "description") return ResolvedValue::scalar(optionalText(definition_.description));
@@ -102,7 +102,7 @@ ResolvedValue inputValues(const Schema& schema, const std::vector<ArgumentDefini
 class FieldResolver : public ObjectResolver {
 public:
     FieldResolver(const Schema& schema, const FieldDefinition& definition) : schema_(schema), definition_(definition) {}
-    std::string typeName() const override { return "__Field"; }
+    std::string_view typeName() const override { return "__Field"; }
     Result<ResolvedValue> resolve(const std::string& name, const ArgumentValues&) const override {
         if (name == "name") return ResolvedValue::scalar(definition_.name);
         if (name == "description") return ResolvedValue::scalar(optionalText(definition_.description));
@@ -123,7 +123,7 @@ private:
 class EnumValueResolver : public ObjectResolver {
 public:
     explicit EnumValueResolver(std::string name) : name_(std::move(name)) {}
-    std::string typeName() const override { return "__EnumValue"; }
+    std::string_view typeName() const override { return "__EnumValue"; }
     Result<ResolvedValue> resolve(const std::string& name, const ArgumentValues&) const override {
         if (name == "name") return ResolvedValue::scalar(name_);
         if (name == "description" || name == "deprecationReason") return ResolvedValue::null();
@@ -140,7 +140,7 @@ class TypeResolver : public ObjectResolver {
 public:
     TypeResolver(const Schema& schema, const TypeDefinition* named, const TypeReference* wrapper)
         : schema_(schema), named_(named), wrapper_(wrapper) {}
-    std::string typeName() const override { return "__Type"; }
+    std::string_view typeName() const override { return "__Type"; }
     Result<ResolvedValue> resolve(const std::string& name, const ArgumentValues& arguments) const override {
         if (wrapper_) {
             if (name == "kind") return ResolvedValue::scalar(wrapper_->kind == TypeReference::Kind::List ? "LIST" : "NON_NULL");
@@ -209,7 +209,7 @@ ObjectPtr typeObject(const Schema& schema, const TypeReference& type) {
 class DirectiveResolver : public ObjectResolver {
 public:
     DirectiveResolver(const Schema& schema, const DirectiveDefinition& definition) : schema_(schema), definition_(definition) {}
-    std::string typeName() const override { return "__Directive"; }
+    std::string_view typeName() const override { return "__Directive"; }
     Result<ResolvedValue> resolve(const std::string& name, const ArgumentValues&) const override {
         if (name == "name") return ResolvedValue::scalar(definition_.name);
         if (name == "description") return ResolvedValue::scalar(optionalText(definition_.description));
@@ -231,7 +231,7 @@ private:
 class SchemaResolver : public ObjectResolver {
 public:
     explicit SchemaResolver(const Schema& schema) : schema_(schema) {}
-    std::string typeName() const override { return "__Schema"; }
+    std::string_view typeName() const override { return "__Schema"; }
     Result<ResolvedValue> resolve(const std::string& name, const ArgumentValues&) const override {
         if (name == "description" || name == "mutationType" || name == "subscriptionType") return ResolvedValue::null();
         if (name == "queryType") return ResolvedValue::object(namedTypeObject(schema_, schema_.queryTypeName()));
@@ -259,7 +259,7 @@ private:
 class IntrospectionRoot : public ObjectResolver {
 public:
     explicit IntrospectionRoot(const Schema& schema) : schema_(schema) {}
-    std::string typeName() const override { return schema_.queryTypeName(); }
+    std::string_view typeName() const override { return schema_.queryTypeName(); }
     Result<ResolvedValue> resolve(const std::string& name, const ArgumentValues& arguments) const override {
         if (name == "__schema") return ResolvedValue::object(std::make_shared<SchemaResolver>(schema_));
         if (name == "__type") return ResolvedValue::object(namedTypeObject(schema_, arguments.value("name", "")));

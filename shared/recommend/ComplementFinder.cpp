@@ -133,13 +133,13 @@ std::vector<ComplementCluster> ComplementFinder::clusters(uint32_t anchor, size_
     std::vector<char> matches(compiled.size(), 0);
     for (size_t t = 0; t < compiled.size(); ++t) {
         bool anchorSlotFound = false;
-        for (const auto& keys : compiled[t].slotKeys) anchorSlotFound = anchorSlotFound || listsAny(a.categoryKeys, keys);
+        for (const auto& keys : compiled[t].slotKeys) anchorSlotFound = anchorSlotFound || listsAny(a.categoryKeys(), keys);
         matches[t] = anchorSlotFound && templateFits(compiled[t], a, space);
     }
     for (const SlotPool& pool : snapshot_.slotPools()) {
         if (!matches[pool.templateIndex]) continue;
         const CompiledTemplate& form = compiled[pool.templateIndex];
-        if (listsAny(a.categoryKeys, form.slotKeys[pool.slotIndex])) continue;  // the anchor's own position
+        if (listsAny(a.categoryKeys(), form.slotKeys[pool.slotIndex])) continue;  // the anchor's own position
         const SetTemplate& setTemplate = templates[pool.templateIndex];
         if (positionsTaken.count(setTemplate.slots[pool.slotIndex].name)) continue;  // filled by an earlier template
         std::vector<const std::vector<uint32_t>*> lists;

@@ -23,9 +23,12 @@
 
 namespace svc {
 
-struct ArticleEntry {
-    std::shared_ptr<const Article> article;  // live variants only; descriptions and properties but tags dropped
+// Aligned to a cache line with the profile first, so the fields a SIMILAR score reads of
+// each candidate (the profile's scalars, 60 bytes) lie in one line: a full build scores a
+// billion pairs at a million SKUs, and a second cache miss per candidate cost it a quarter.
+struct alignas(64) ArticleEntry {
     ArticleProfile profile;
+    std::shared_ptr<const Article> article;  // live variants only; descriptions and properties but tags dropped
     uint64_t featureHash = 0;  // of what profiles are made of: a change means recomputing lists
     uint64_t contentHash = 0;  // of everything kept: a change means a new Article object
     bool live = false;         // listed (not deleted) in the catalog

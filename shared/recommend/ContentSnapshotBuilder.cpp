@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 #include <unordered_set>
 
 #include "catalog/Availability.hpp"
@@ -71,25 +72,59 @@ bool better(const Neighbour& a, const Neighbour& b) {
     return a.score != b.score ? a.score > b.score : a.article < b.article;
 }
 
-using SharedList = std::shared_ptr<const std::vector<Neighbour>>;
-
-// The list to change in place: a copy of a list still shared with the previous snapshot
-// (made once per build: `owned` remembers which lists this build already copied).
-std::vector<Neighbour>& ownList(SharedList& list, char& owned) {
-    if (!owned) {
-        list = list ? std::make_shared<std::vector<Neighbour>>(*list) : std::make_shared<std::vector<Neighbour>>();
-        owned = 1;
+// The text weights of a kind's recomputed rows by token, for their cosines with each of the
+// kind's articles: a small open-addressing table from a token to the rows that have it, so
+// an article's terms are read once for all rows, and each of its tokens is looked up once.
+class RowsTerms {
+public:
+    explicit RowsTerms(const std::vector<const ProfileTerms*>& rows) {
+        std::vector<std::tuple<uint32_t, uint32_t, float>> all;  // token, row, weight
+        for (uint32_t row = 0; row < rows.size(); ++row) {
+            for (size_t t = 0; t < rows[row]->tokens.size(); ++t) all.emplace_back(rows[row]->tokens[t], row, rows[row]->weights[t]);
+        }
+        std::sort(all.begin(), all.end());
+        size_t size = 16;
+        while (size < all.size() * 2) size *= 2;
+        mask_ = size - 1;
+        slots_.assign(size, Slot{});
+        for (size_t i = 0; i < all.size();) {
+            uint32_t token = std::get<0>(all[i]);
+            auto first = static_cast<uint32_t>(entries_.size());
+            for (; i < all.size() && std::get<0>(all[i]) == token; ++i) entries_.emplace_back(std::get<1>(all[i]), std::get<2>(all[i]));
+            size_t at = slotOf(token);
+            while (slots_[at].count) at = (at + 1) & mask_;
+            slots_[at] = {token, first, static_cast<uint32_t>(entries_.size()) - first};
+        }
     }
-    return const_cast<std::vector<Neighbour>&>(*list);  // this build's own copy, not yet published
-}
+    // out[row] = the row's cosine with `other`: the same sums as SimilarityScorer::cosine(row,
+    // other), matching tokens added in ascending order.
+    void cosines(const ProfileTerms& other, std::vector<double>& out) const {
+        std::fill(out.begin(), out.end(), 0.0);
+        for (size_t t = 0; t < other.tokens.size(); ++t) {
+            uint32_t token = other.tokens[t];
+            for (size_t at = slotOf(token); slots_[at].count; at = (at + 1) & mask_) {
+                if (slots_[at].token != token) continue;
+                for (uint32_t e = slots_[at].first; e < slots_[at].first + slots_[at].count; ++e) {
+                    out[entries_[e].first] += static_cast<double>(entries_[e].second) * other.weights[t];
+                }
+                break;
+            }
+        }
+    }
 
-void insertNeighbour(SharedList& shared, char& owned, Neighbour neighbour) {
-    const auto* current = shared.get();
-    if (current && current->size() >= ContentSnapshot::kSimilarListLength && !better(neighbour, current->back())) return;
-    auto& list = ownList(shared, owned);
-    list.insert(std::upper_bound(list.begin(), list.end(), neighbour, better), neighbour);
-    if (list.size() > ContentSnapshot::kSimilarListLength) list.pop_back();
-}
+private:
+    struct Slot {
+        uint32_t token = 0;
+        uint32_t first = 0;
+        uint32_t count = 0;  // 0: free
+    };
+    size_t slotOf(uint32_t token) const { return (token * 2654435761u) & mask_; }
+    std::vector<Slot> slots_;
+    std::vector<std::pair<uint32_t, float>> entries_;  // (row, weight), grouped by token
+    size_t mask_ = 0;
+};
+
+using SharedList = std::shared_ptr<const std::vector<Neighbour>>;
 
 }  // namespace
 
@@ -219,7 +254,7 @@ std::shared_ptr<ContentSnapshot> ContentSnapshotBuilder::build(const ContentInpu
             }
             ArticleProfile fresh = next.space_->profile(*read.source);
             // Pools hold live articles by category keys and department: only these matter to them.
-            if (!before || fresh.categoryKeys != entry.profile.categoryKeys || fresh.department != entry.profile.department) poolsChanged = true;
+            if (!before || fresh.categoryKeys() != entry.profile.categoryKeys() || fresh.department != entry.profile.department) poolsChanged = true;
             entry.profile = std::move(fresh);
             entry.featureHash = read.featureHash;
             dirty.push_back(index);
@@ -227,6 +262,9 @@ std::shared_ptr<ContentSnapshot> ContentSnapshotBuilder::build(const ContentInpu
             read.source.reset();
         }
     }
+    // Words a full build's profiles added (models, colours, brands) join the shared vocabulary:
+    // incremental builds copy the space, and would otherwise copy them every time.
+    if (!previous_) next.space_->freeze();
     if (changedOnly_) {
         // Articles given with every variant deleted are gone; the others not given stand.
         for (const auto& mainSku : gone_) {
@@ -302,23 +340,6 @@ std::shared_ptr<ContentSnapshot> ContentSnapshotBuilder::build(const ContentInpu
 
 void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vector<uint32_t>& dirty, const std::vector<uint32_t>& oldKinds) {
     SimilarityScorer scorer(*next.space_);
-    // Dirty articles leave the lists of their former kind first (their new scores, or kind,
-    // may differ); lists of articles no longer live keep them until they are listed again.
-    std::vector<char> owned(next.articles_.size(), 0);  // lists this build has copied already
-    if (previous_) {
-        std::vector<char> leaving(next.articles_.size(), 0);
-        for (uint32_t article : dirty) leaving[article] = 1;
-        auto isLeaving = [&](const Neighbour& n) { return leaving[n.article] != 0; };
-        std::unordered_set<uint32_t> kinds(oldKinds.begin(), oldKinds.end());
-        for (uint32_t kind : kinds) {
-            for (uint32_t member : previous_->kindMembers(kind)) {
-                auto& shared = next.similar_[member];
-                if (!shared || std::none_of(shared->begin(), shared->end(), isLeaving)) continue;
-                auto& list = ownList(shared, owned[member]);
-                list.erase(std::remove_if(list.begin(), list.end(), isLeaving), list.end());
-            }
-        }
-    }
     std::vector<uint32_t> rows = dirty;
     if (!previous_) {
         rows.clear();
@@ -333,6 +354,9 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
         std::vector<uint32_t> members;
         bool indexed = false;  // postings built: worth it when many rows of the kind are computed
         std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, float>>> postings;  // token -> (member, weight)
+        // Not indexed: the cosines of the kind's rows with every member, one row after the other.
+        std::vector<uint32_t> rows;
+        std::vector<float> rowCosines;
     };
     std::unordered_map<uint32_t, Bucket> buckets;
     bool anyKindless = false;
@@ -349,9 +373,9 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
             auto local = static_cast<uint32_t>(bucket.members.size());
             bucket.members.push_back(members[m]);
             if (!bucket.indexed) continue;
-            const ArticleProfile& profile = next.articles_[members[m]].profile;
-            for (size_t t = 0; t < profile.tokens.size(); ++t) {
-                if (profile.weights[t] != 0) bucket.postings[profile.tokens[t]].emplace_back(local, profile.weights[t]);
+            const ProfileTerms& terms = *next.articles_[members[m]].profile.terms;
+            for (size_t t = 0; t < terms.tokens.size(); ++t) {
+                if (terms.weights[t] != 0) bucket.postings[terms.tokens[t]].emplace_back(local, terms.weights[t]);
             }
         }
     };
@@ -371,6 +395,35 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
         buckets[0].indexed = rowsOfKind[0] * 16 >= everyone.size();
         fill(buckets[0], everyone);
     }
+    // Kinds with few rows compare pair by pair: each member's terms are read once for all the
+    // kind's rows (they are scattered over the heap; per row, every pair cost cache misses),
+    // in slices of members spread over the threads.
+    std::vector<size_t> rowSlot(rows.size(), 0);  // the row's place in its bucket's rows
+    for (size_t r = 0; r < rows.size(); ++r) {
+        Bucket& bucket = buckets.at(next.articles_[rows[r]].profile.kind);
+        if (bucket.indexed) continue;
+        rowSlot[r] = bucket.rows.size();
+        bucket.rows.push_back(rows[r]);
+    }
+    constexpr size_t kSlice = 128;
+    std::vector<std::pair<Bucket*, size_t>> slices;  // bucket, first member
+    for (auto& [kind, bucket] : buckets) {
+        if (bucket.indexed) continue;
+        bucket.rowCosines.assign(bucket.rows.size() * bucket.members.size(), 0.0f);
+        for (size_t m = 0; m < bucket.members.size(); m += kSlice) slices.emplace_back(&bucket, m);
+    }
+    parallel_(slices.size(), [&](size_t s) {
+        Bucket& bucket = *slices[s].first;
+        std::vector<const ProfileTerms*> rowTerms;
+        for (uint32_t row : bucket.rows) rowTerms.push_back(next.articles_[row].profile.terms.get());
+        RowsTerms lookup(rowTerms);
+        std::vector<double> sums(rowTerms.size());
+        size_t count = bucket.members.size();
+        for (size_t m = slices[s].second; m < std::min(count, slices[s].second + kSlice); ++m) {
+            lookup.cosines(*next.articles_[bucket.members[m]].profile.terms, sums);
+            for (size_t j = 0; j < sums.size(); ++j) bucket.rowCosines[j * count + m] = static_cast<float>(sums[j]);
+        }
+    });
     // For incremental builds the scores of each dirty row are kept to place the row's
     // article into its neighbours' lists afterwards.
     std::vector<std::vector<Neighbour>> rowScores(previous_ ? rows.size() : 0);
@@ -378,18 +431,19 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
         uint32_t anchor = rows[r];
         const ArticleProfile& profile = next.articles_[anchor].profile;
         const Bucket& bucket = buckets.at(profile.kind);
-        std::vector<float> cosines(bucket.members.size(), 0.0f);
+        std::vector<float> cosines;
         if (bucket.indexed) {
-            for (size_t t = 0; t < profile.tokens.size(); ++t) {
-                auto postings = bucket.postings.find(profile.tokens[t]);
+            cosines.assign(bucket.members.size(), 0.0f);
+            const ProfileTerms& terms = *profile.terms;
+            for (size_t t = 0; t < terms.tokens.size(); ++t) {
+                auto postings = bucket.postings.find(terms.tokens[t]);
                 if (postings == bucket.postings.end()) continue;
-                float weight = profile.weights[t];
+                float weight = terms.weights[t];
                 for (const auto& [member, memberWeight] : postings->second) cosines[member] += weight * memberWeight;
             }
         } else {
-            for (size_t m = 0; m < bucket.members.size(); ++m) {
-                cosines[m] = static_cast<float>(SimilarityScorer::cosine(profile, next.articles_[bucket.members[m]].profile));
-            }
+            auto first = bucket.rowCosines.begin() + static_cast<std::ptrdiff_t>(rowSlot[r] * bucket.members.size());
+            cosines.assign(first, first + static_cast<std::ptrdiff_t>(bucket.members.size()));
         }
         std::vector<Neighbour> scored;
         scored.reserve(bucket.members.size());
@@ -400,21 +454,79 @@ void ContentSnapshotBuilder::computeLists(ContentSnapshot& next, const std::vect
             if (score < 0) continue;
             scored.push_back({candidate, static_cast<float>(score)});
         }
-        if (previous_) rowScores[r] = scored;
         size_t keep = std::min(scored.size(), ContentSnapshot::kSimilarListLength);
         std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(keep), scored.end(), better);
         // A list of its own size: `scored` has the capacity of the whole kind, which for a
         // million SKUs would keep gigabytes of slack alive.
         next.similar_[anchor] = std::make_shared<const std::vector<Neighbour>>(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(keep));
+        if (previous_) rowScores[r] = std::move(scored);  // every score, in any order
     });
-    if (!previous_) return;
-    std::unordered_set<uint32_t> isDirty(dirty.begin(), dirty.end());
-    for (size_t r = 0; r < rows.size(); ++r) {
-        for (const Neighbour& neighbour : rowScores[r]) {
-            if (isDirty.count(neighbour.article)) continue;  // its own row is fresh already
-            insertNeighbour(next.similar_[neighbour.article], owned[neighbour.article], {rows[r], neighbour.score});
+    if (previous_) mergeIntoLists(next, rows, rowScores, oldKinds);
+}
+
+void ContentSnapshotBuilder::mergeIntoLists(ContentSnapshot& next, const std::vector<uint32_t>& rows,
+                                            const std::vector<std::vector<Neighbour>>& rowScores, const std::vector<uint32_t>& oldKinds) {
+    // The rows' articles (dirty) leave the lists of their former kind (their scores, or kind,
+    // may have changed) and enter the lists of their new kind's members where they score high
+    // enough. Each list is rebuilt at most once, and only when it changes: a list that holds
+    // none of them and would take none stays shared with the previous snapshot. Lists of
+    // articles no longer live keep them until they are listed again.
+    size_t count = next.articles_.size();
+    std::vector<char> isRow(count, 0);
+    for (uint32_t row : rows) isRow[row] = 1;
+    // Incoming entries per member (CSR: offsets into one array), from every row's scores.
+    std::vector<uint32_t> offsets(count + 1, 0);
+    for (const auto& scores : rowScores) {
+        for (const Neighbour& n : scores) offsets[n.article + 1] += isRow[n.article] ? 0 : 1;  // a row's own list is fresh
+    }
+    for (size_t i = 0; i < count; ++i) offsets[i + 1] += offsets[i];
+    std::vector<Neighbour> incoming(offsets[count]);
+    {
+        std::vector<uint32_t> fillAt(offsets.begin(), offsets.end() - 1);
+        for (size_t r = 0; r < rows.size(); ++r) {
+            for (const Neighbour& n : rowScores[r]) {
+                if (!isRow[n.article]) incoming[fillAt[n.article]++] = {rows[r], n.score};
+            }
         }
     }
+    // The members whose lists may change: those of the rows' former kinds (lists that may
+    // hold a row's article) and those with incoming entries.
+    std::vector<char> affected(count, 0);
+    std::unordered_set<uint32_t> kinds(oldKinds.begin(), oldKinds.end());
+    for (uint32_t kind : kinds) {
+        for (uint32_t member : previous_->kindMembers(kind)) affected[member] = 1;
+    }
+    std::vector<uint32_t> members;
+    for (uint32_t i = 0; i < count; ++i) {
+        if (!isRow[i] && (affected[i] || offsets[i + 1] > offsets[i])) members.push_back(i);
+    }
+    parallel_(members.size(), [&](size_t k) {
+        uint32_t member = members[k];
+        SharedList& shared = next.similar_[member];
+        static const std::vector<Neighbour> none;
+        const std::vector<Neighbour>& old = shared ? *shared : none;
+        auto isLeaving = [&](const Neighbour& n) { return isRow[n.article] != 0; };
+        bool leaving = std::any_of(old.begin(), old.end(), isLeaving);
+        // Incoming entries that would make the list, best first.
+        std::vector<Neighbour> in;
+        bool full = old.size() >= ContentSnapshot::kSimilarListLength;
+        for (uint32_t i = offsets[member]; i < offsets[member + 1]; ++i) {
+            if (leaving || !full || better(incoming[i], old.back())) in.push_back(incoming[i]);
+        }
+        if (!leaving && in.empty()) return;  // unchanged: stays shared
+        std::sort(in.begin(), in.end(), better);
+        auto list = std::make_shared<std::vector<Neighbour>>();
+        list->reserve(std::min(ContentSnapshot::kSimilarListLength, old.size() + in.size()));
+        auto o = old.begin();
+        auto n = in.begin();
+        while (list->size() < ContentSnapshot::kSimilarListLength) {
+            while (o != old.end() && isLeaving(*o)) ++o;
+            if (o == old.end() && n == in.end()) break;
+            if (n == in.end() || (o != old.end() && better(*o, *n))) list->push_back(*o++);
+            else list->push_back(*n++);
+        }
+        shared = std::move(list);
+    });
 }
 
 void ContentSnapshotBuilder::buildPools(ContentSnapshot& next) const {
@@ -444,7 +556,7 @@ void ContentSnapshotBuilder::buildPools(ContentSnapshot& next) const {
     for (uint32_t i = 0; i < next.articles_.size(); ++i) {
         const ArticleEntry& entry = next.articles_[i];
         if (!entry.live) continue;
-        for (uint32_t key : entry.profile.categoryKeys) byCategoryKey[key].push_back(i);
+        for (uint32_t key : entry.profile.categoryKeys()) byCategoryKey[key].push_back(i);
     }
     // Order keys computed once per article (a sort comparing through hash maps is slow):
     // most bought first, so a query scanning a bounded prefix sees the likeliest

@@ -47,6 +47,9 @@ private:
     };
     void finishArticle();
     void computeLists(ContentSnapshot& snapshot, const std::vector<uint32_t>& dirty, const std::vector<uint32_t>& oldKinds);
+    // Incremental builds: the recomputed rows' articles move within the other lists.
+    void mergeIntoLists(ContentSnapshot& snapshot, const std::vector<uint32_t>& rows, const std::vector<std::vector<Neighbour>>& rowScores,
+                        const std::vector<uint32_t>& oldKinds);
     void buildPools(ContentSnapshot& snapshot) const;
     void resolveCustomSets(ContentSnapshot& snapshot, const std::vector<CustomSet>& sets) const;
 

@@ -40,15 +40,23 @@ std::vector<std::string> splitPath(const std::string& path) {
 }  // namespace
 
 uint32_t FeatureSpace::find(std::string_view key) const {
-    auto found = ids_.find(std::string(key));
-    return found == ids_.end() ? 0 : found->second;
+    std::string text(key);
+    auto found = base_->ids.find(text);
+    if (found != base_->ids.end()) return found->second;
+    if (added_.ids.empty()) return 0;
+    auto added = added_.ids.find(text);
+    return added == added_.ids.end() ? 0 : added->second;
 }
 
 uint32_t FeatureSpace::intern(std::string_view key) {
     if (key.empty()) return 0;
-    auto [found, inserted] = ids_.try_emplace(std::string(key), static_cast<uint32_t>(words_.size()));
-    if (inserted) words_.emplace_back(key);
-    return found->second;
+    std::string text(key);
+    auto found = base_->ids.find(text);
+    if (found != base_->ids.end()) return found->second;
+    auto id = static_cast<uint32_t>(base_->words.size() + added_.words.size());
+    auto [added, inserted] = added_.ids.try_emplace(std::move(text), id);
+    if (inserted) added_.words.emplace_back(key);
+    return added->second;
 }
 
 std::string FeatureSpace::occasionKey(std::string_view text, bool knownOnly) {
@@ -67,7 +75,7 @@ std::string FeatureSpace::occasionKey(std::string_view text, bool knownOnly) {
 
 bool FeatureSpace::occasionsCompatible(uint32_t a, uint32_t b) const {
     if (a == 0 || b == 0 || a == b) return true;
-    for (const auto& [x, y] : compatibleOccasions_) {
+    for (const auto& [x, y] : trained_->compatibleOccasions) {
         if (x == a && y == b) return true;
     }
     return false;
@@ -105,47 +113,66 @@ void FeatureSpace::train(const std::vector<const Product*>& representatives) {
         {"casual", "smartcasual"}, {"casual", "travel"}, {"casual", "party"}, {"smartcasual", "travel"}, {"smartcasual", "party"},
         {"formal", "smartcasual"}, {"formal", "party"}, {"ethnic", "party"}, {"home", "casual"},
     };
+    auto trained = std::make_shared<Trained>();
     for (const auto& [x, y] : bridges) {
-        compatibleOccasions_.emplace_back(intern(x), intern(y));
-        compatibleOccasions_.emplace_back(intern(y), intern(x));
+        trained->compatibleOccasions.emplace_back(intern(x), intern(y));
+        trained->compatibleOccasions.emplace_back(intern(y), intern(x));
     }
     std::unordered_map<uint32_t, std::map<std::vector<uint32_t>, int>> pathCounts;
     for (const Product* product : representatives) {
         TextParts parts = textParts(*product);
         auto tokens = ids(parts.nameAndDescription);
         auto category = ids(parts.category);
-        documents_ += 1;
-        for (uint32_t token : tokens) documentFrequency_[token] += 1;
+        trained->documents += 1;
+        for (uint32_t token : tokens) trained->documentFrequency[token] += 1;
         for (uint32_t token : category) {
-            if (!std::binary_search(tokens.begin(), tokens.end(), token)) documentFrequency_[token] += 1;
+            if (!std::binary_search(tokens.begin(), tokens.end(), token)) trained->documentFrequency[token] += 1;
         }
         if (parts.kindKey.empty()) continue;
         uint32_t kind = intern(parts.kindKey);
-        classifier_.addExample(kind, tokens);
+        trained->classifier.addExample(kind, tokens);
         std::vector<uint32_t> path;
         for (const auto& level : parts.category) path.push_back(intern(level));
         pathCounts[kind][path] += 1;
     }
-    classifier_.finish();
+    trained->classifier.finish();
     for (auto& [kind, paths] : pathCounts) {
         auto best = std::max_element(paths.begin(), paths.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-        kindPaths_[kind] = best->first;
+        trained->kindPaths[kind] = best->first;
     }
+    trained_ = std::move(trained);
+    freeze();
+}
+
+void FeatureSpace::freeze() {
+    if (added_.words.empty()) return;
+    // A vocabulary no other copy shares (the space is being trained or fully built) is
+    // extended in place, not copied (a million-SKU catalog has a word per model).
+    // Every Words is made non-const (make_shared<Words>), so the cast is sound.
+    auto words = base_.use_count() == 1 ? std::const_pointer_cast<Words>(base_) : std::make_shared<Words>(*base_);
+    for (auto& word : added_.words) {
+        words->ids.emplace(word, static_cast<uint32_t>(words->words.size()));
+        words->words.push_back(std::move(word));
+    }
+    added_ = Words{};
+    base_ = std::move(words);
 }
 
 ArticleProfile FeatureSpace::profile(const Product& product) {
     ArticleProfile profile;
+    auto terms = std::make_shared<ProfileTerms>();
+    auto& categoryKeys = terms->categoryKeys;
     TextParts parts = textParts(product);
     auto nameTokens = ids(parts.nameAndDescription);
     if (!parts.kindKey.empty()) {
         profile.kind = intern(parts.kindKey);
-        for (const auto& level : parts.category) profile.categoryKeys.push_back(intern(level));
+        for (const auto& level : parts.category) categoryKeys.push_back(intern(level));
     } else {
-        profile.kind = classifier_.predict(nameTokens);
+        profile.kind = trained_->classifier.predict(nameTokens);
         profile.kindInferred = true;
-        auto path = kindPaths_.find(profile.kind);
-        if (path != kindPaths_.end()) profile.categoryKeys = path->second;
-        else if (profile.kind != 0) profile.categoryKeys = {profile.kind};
+        auto path = trained_->kindPaths.find(profile.kind);
+        if (path != trained_->kindPaths.end()) categoryKeys = path->second;
+        else if (profile.kind != 0) categoryKeys = {profile.kind};
     }
 
     // Department: the content-pool column, else the category path, else the name.
@@ -167,7 +194,7 @@ ArticleProfile FeatureSpace::profile(const Product& product) {
         profile.occasion = intern(occasionKey(*style, true));
     } else {
         // Kinds that imply their occasion: "Sports Shoes", "Formal Shoes", "Track Pants".
-        for (uint32_t key : profile.categoryKeys) {
+        for (uint32_t key : categoryKeys) {
             const std::string& word = text(key);
             if (word.find("sport") != std::string::npos || word.find("track") != std::string::npos) profile.occasion = intern("sports");
             else if (word.find("formal") != std::string::npos) profile.occasion = intern("formal");
@@ -185,24 +212,25 @@ ArticleProfile FeatureSpace::profile(const Product& product) {
     // Text vector: name, description and category words, weighted by rarity (idf), so a
     // shared "shirt" counts for less than a shared "henley" or "chelsea".
     std::vector<uint32_t> tokens = nameTokens;
-    for (uint32_t key : profile.categoryKeys) tokens.push_back(key);
+    for (uint32_t key : categoryKeys) tokens.push_back(key);
     std::sort(tokens.begin(), tokens.end());
     tokens.erase(std::unique(tokens.begin(), tokens.end()), tokens.end());
     double norm = 0;
     for (uint32_t token : tokens) {
-        auto found = documentFrequency_.find(token);
-        double frequency = found == documentFrequency_.end() ? 1.0 : found->second;
-        double weight = std::log((documents_ + 1) / frequency);
+        auto found = trained_->documentFrequency.find(token);
+        double frequency = found == trained_->documentFrequency.end() ? 1.0 : found->second;
+        double weight = std::log((trained_->documents + 1) / frequency);
         // Department words are scored on their own; in the text they would only add noise.
         if (departmentFromToken(text(token)) != Department::Unknown) weight = 0;
-        profile.tokens.push_back(token);
-        profile.weights.push_back(static_cast<float>(weight));
+        terms->tokens.push_back(token);
+        terms->weights.push_back(static_cast<float>(weight));
         norm += weight * weight;
     }
     if (norm > 0) {
         float scale = static_cast<float>(1.0 / std::sqrt(norm));
-        for (auto& weight : profile.weights) weight *= scale;
+        for (auto& weight : terms->weights) weight *= scale;
     }
+    profile.terms = std::move(terms);
     return profile;
 }
 

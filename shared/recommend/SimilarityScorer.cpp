@@ -5,11 +5,15 @@
 namespace svc {
 
 double SimilarityScorer::cosine(const ArticleProfile& a, const ArticleProfile& b) {
+    const auto& at = a.tokens();
+    const auto& bt = b.tokens();
+    const auto& aw = a.weights();
+    const auto& bw = b.weights();
     double sum = 0;
     size_t i = 0, j = 0;
-    while (i < a.tokens.size() && j < b.tokens.size()) {
-        if (a.tokens[i] == b.tokens[j]) sum += static_cast<double>(a.weights[i++]) * b.weights[j++];
-        else if (a.tokens[i] < b.tokens[j]) ++i;
+    while (i < at.size() && j < bt.size()) {
+        if (at[i] == bt[j]) sum += static_cast<double>(aw[i++]) * bw[j++];
+        else if (at[i] < bt[j]) ++i;
         else ++j;
     }
     return sum;

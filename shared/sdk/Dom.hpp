@@ -21,8 +21,8 @@ public:
     virtual std::vector<NodeId> claimedWidgetsOfType(const std::string& widgetType) = 0;
     virtual std::optional<std::string> attribute(NodeId node, std::string_view name) = 0;
     virtual void setAttribute(NodeId node, std::string_view name, const std::string& value) = 0;
-    // Replaces the element's children with markup the SDK rendered (escaped).
     virtual void removeAttribute(NodeId node, std::string_view name) = 0;
+    // Replaces the element's children with markup the SDK rendered (escaped).
     virtual void setContent(NodeId node, const std::string& html) = 0;
     // Hides the enclosing .-svc-widget-container, or the element when it has none.
     virtual void hide(NodeId node) = 0;
@@ -30,6 +30,26 @@ public:
     // The SDK is done with the node; the adapter may drop its handle.
     virtual void release(NodeId node) = 0;
     virtual void warn(const std::string& message) = 0;
+
+    // Parts of a rendered widget (elements with data-svc-part, see WidgetRenderer).
+    virtual void setPartContent(NodeId widget, const std::string& part, const std::string& html) = 0;
+    virtual void setPartAttribute(NodeId widget, const std::string& part, std::string_view name,
+                                  const std::string& value) = 0;
+
+    // The shop's plugin (window._svc_shop_plugin). Whether addToCart is a function now.
+    virtual bool shopCanAddToCart() = 0;
+    // Calls addToCart(sku, 1, Promise) and answers later, never synchronously, through
+    // SdkController::cartResult(requestId, ok); a throw or a rejection is ok = false.
+    virtual void addToCart(int requestId, const std::string& sku) = 0;
+    // Hands the product URL to the shop's navigateTo (a path when the URL is on the page's
+    // origin). False when the shop has none or it threw: the link is then followed normally.
+    virtual bool navigateTo(const std::string& url) = 0;
+    // window._svc_shop_plugin.testgroup when it is a string, else "".
+    virtual std::string shopTestGroup() = 0;
+
+    // Reports the widget's visibility to SdkController::widgetVisibility(widgetKey, ...)
+    // whenever it changes, until that answers true.
+    virtual void observeVisibility(NodeId node, int widgetKey) = 0;
 };
 
 }  // namespace svc

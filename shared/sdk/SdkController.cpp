@@ -1,9 +1,9 @@
 #include "sdk/SdkController.hpp"
 
-#include "money/MoneyFormatter.hpp"
+#include "sdk/PurchasePayload.hpp"
+#include "text/HtmlEscape.hpp"
+#include "text/StringUtil.hpp"
 #include "widget/ContentRequest.hpp"
-#include "widget/WidgetContent.hpp"
-#include "widget/WidgetRenderer.hpp"
 
 namespace svc {
 
@@ -51,20 +51,29 @@ void SdkController::applyContent(int batchId, const std::string& responseText) {
         return;
     }
     WidgetRenderer renderer(MoneyFormatter(response->currency, response->locale));
+    RenderOptions options;
+    options.cartButtons = dom_.shopCanAddToCart();
     auto& widgets = batch->second;
     for (size_t i = 0; i < widgets.size(); ++i) {
         if (widgets[i].superseded) continue;
         NodeId node = widgets[i].node;
         const WidgetSpec& spec = widgets[i].spec;
-        std::string html = renderer.render(spec, response->widgets[i]);
+        WidgetContent& content = response->widgets[i];
+        std::string html = renderer.render(spec, content, options);
         if (html.empty()) {
             dom_.hide(node);
             finish(node, "empty");
             continue;
         }
+        int key = nextWidgetKey_++;
         dom_.setContent(node, html);
+        dom_.setAttribute(node, "data-svc-key", std::to_string(key));
         dom_.show(node);
-        finish(node, "rendered");
+        dom_.setAttribute(node, "data-svc-state", "rendered");
+        std::vector<size_t> chosen(content.items.size(), 0);
+        rendered_.emplace(key, RenderedWidget{node, spec, std::move(content), renderer, options, std::move(chosen)});
+        // Demo widgets earn nothing and are not tracked.
+        if (spec.type != WidgetType::SetCompose) dom_.observeVisibility(node, key);
     }
     batches_.erase(batch);
 }
@@ -100,11 +109,116 @@ ContentBatch SdkController::updateWidgetSku(const std::string& widgetType, const
                 }
             }
         }
+        forgetRendered(node);
         dom_.setAttribute(node, "data-sku", sku);
         dom_.removeAttribute(node, "data-svc-state");
         dom_.release(node);
     }
     return scan();
+}
+
+void SdkController::forgetRendered(NodeId node) {
+    auto keyText = dom_.attribute(node, "data-svc-key");
+    if (!keyText) return;
+    dom_.removeAttribute(node, "data-svc-key");
+    auto key = parseInt64(*keyText);
+    auto widget = key ? rendered_.find(static_cast<int>(*key)) : rendered_.end();
+    if (widget == rendered_.end()) return;
+    dom_.release(widget->second.node);
+    rendered_.erase(widget);
+}
+
+ActionOutcome SdkController::handleAction(int widgetKey, const std::string& action, int position, int choice,
+                                          bool plainClick) {
+    auto found = rendered_.find(widgetKey);
+    if (found == rendered_.end()) return ActionOutcome::Ignored;
+    RenderedWidget& widget = found->second;
+    if (position < 0 || static_cast<size_t>(position) >= widget.content.items.size()) return ActionOutcome::Ignored;
+    size_t at = static_cast<size_t>(position);
+    const ContentItem& item = widget.content.items[at];
+    const ContentItem& shown = choiceAt(item, widget.chosen[at]);
+    if (action == "open") {
+        // Every click on a product counts, also one that opens a tab.
+        recordEvent(WidgetEventType::Click, widget, shown.sku);
+        // A modified click opens a tab: the shop's router must not take it.
+        if (!plainClick) return ActionOutcome::Ignored;
+        std::string url = safeUrl(shown.url);
+        if (url.empty() || !dom_.navigateTo(url)) return ActionOutcome::Ignored;
+        return ActionOutcome::Handled;
+    }
+    if (action == "cart") {
+        if (!dom_.shopCanAddToCart()) {
+            // The shop removed its function after rendering: say so instead of doing nothing.
+            dom_.setPartContent(widget.node, WidgetRenderer::statusPart(at), escapeHtml(WidgetRenderer::kNotAdded));
+            return ActionOutcome::Handled;
+        }
+        int requestId = nextCartId_++;
+        carts_[requestId] = {widgetKey, at, shown.sku};
+        dom_.setPartContent(widget.node, WidgetRenderer::statusPart(at), "");
+        dom_.addToCart(requestId, shown.sku);
+        return ActionOutcome::Handled;
+    }
+    if (action == "alt") {
+        if (choice < 0 || static_cast<size_t>(choice) > item.alternatives.size()) return ActionOutcome::Ignored;
+        size_t previous = widget.chosen[at];
+        size_t next = static_cast<size_t>(choice);
+        if (previous == next) return ActionOutcome::Handled;
+        widget.chosen[at] = next;
+        const ContentItem& now = choiceAt(item, next);
+        dom_.setPartContent(widget.node, WidgetRenderer::cardPart(at), widget.renderer.renderCardBody(now, widget.options));
+        dom_.setPartAttribute(widget.node, WidgetRenderer::positionPart(at), "data-svc-sku", now.sku);
+        dom_.setPartAttribute(widget.node, WidgetRenderer::alternativePart(at, previous), "aria-pressed", "false");
+        dom_.setPartAttribute(widget.node, WidgetRenderer::alternativePart(at, next), "aria-pressed", "true");
+        if (widget.options.cartButtons) dom_.setPartContent(widget.node, WidgetRenderer::statusPart(at), "");
+        return ActionOutcome::Handled;
+    }
+    return ActionOutcome::Ignored;
+}
+
+void SdkController::cartResult(int requestId, bool ok) {
+    auto cart = carts_.find(requestId);
+    if (cart == carts_.end()) return;
+    PendingCart pending = cart->second;
+    carts_.erase(cart);
+    auto widget = rendered_.find(pending.widgetKey);
+    if (widget == rendered_.end()) return;  // re-rendered meanwhile: nothing left to tell
+    // Only a cart that took the product is an add-to-cart for attribution.
+    if (ok) recordEvent(WidgetEventType::AddToCart, widget->second, pending.sku);
+    std::string text = ok ? WidgetRenderer::kAdded : WidgetRenderer::kNotAdded;
+    dom_.setPartContent(widget->second.node, WidgetRenderer::statusPart(pending.position), escapeHtml(text));
+}
+
+void SdkController::recordEvent(WidgetEventType type, const RenderedWidget& widget, const std::string& sku) {
+    EventContext context{visitor_.cid, visitor_.sid, visitor_.variant, dom_.shopTestGroup()};
+    events_.record(type, widget.spec, sku, widget.content.setId, context);
+}
+
+bool SdkController::widgetVisibility(int widgetKey, double visibleFractionOfWidget, double fractionOfViewportCovered) {
+    auto found = rendered_.find(widgetKey);
+    if (found == rendered_.end()) return true;
+    RenderedWidget& widget = found->second;
+    if (widget.viewed) return true;
+    if (!WidgetEventLog::isView(visibleFractionOfWidget, fractionOfViewportCovered)) return false;
+    widget.viewed = true;
+    // A view is of the widget: it names the product it was shown for (data-sku) and its set.
+    recordEvent(WidgetEventType::View, widget, widget.spec.sku);
+    return true;
+}
+
+std::string SdkController::track(const std::string& eventName, const std::string& payloadJson) {
+    if (eventName != "purchase") {
+        warnOnce("svclytics: unknown event '" + eventName + "'; the SDK sends 'purchase'");
+        return {};
+    }
+    PurchaseCheck check = PurchasePayload::check(payloadJson, visitor_.cid);
+    for (const auto& problem : check.problems) warnOnce("svclytics('purchase'): " + problem + "; the order is not sent");
+    if (check.body.empty()) return {};
+    if (!ordersSent_.insert(check.orderId).second) {
+        // The server ignores repeats as well; not sending them spares the request.
+        warnOnce("svclytics('purchase'): orderid '" + check.orderId + "' was sent already; an order counts once");
+        return {};
+    }
+    return check.body;
 }
 
 size_t SdkController::pendingWidgetCount() const {

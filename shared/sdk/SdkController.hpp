@@ -1,13 +1,19 @@
 #pragma once
 // The SDK's logic: claims widgets on the page, asks for their content in one
-// request, renders or hides them. I/O stays outside: the JS layer performs the
-// request and hands the response back.
+// request, renders or hides them, and handles what the shopper does with a rendered
+// widget (open a product, add to cart, pick an alternative). I/O stays outside: the
+// JS layer performs requests and shop calls and hands the answers back.
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "money/MoneyFormatter.hpp"
 #include "sdk/Dom.hpp"
+#include "sdk/VisitorIdentity.hpp"
+#include "sdk/WidgetEventLog.hpp"
+#include "widget/WidgetContent.hpp"
+#include "widget/WidgetRenderer.hpp"
 #include "widget/WidgetSpec.hpp"
 
 namespace svc {
@@ -15,6 +21,11 @@ namespace svc {
 struct ContentBatch {
     int id = 0;             // 0: nothing to fetch
     std::string query;      // query string for GET {base}/{apiId}/content?...
+};
+
+enum class ActionOutcome {
+    Ignored,  // not ours, or stale: the browser's default happens
+    Handled,  // done here: the JS layer prevents the browser's default
 };
 
 class SdkController {
@@ -32,11 +43,36 @@ public:
     // Returns the batch to fetch; warns and does nothing for an unknown type or empty SKU.
     ContentBatch updateWidgetSku(const std::string& widgetType, const std::string& sku);
 
+    // A click on an element with data-svc-action inside the rendered widget `widgetKey`
+    // (its data-svc-key): "open" (plainClick false for a modified click that opens a tab),
+    // "cart", "alt" (choice: the data-svc-alt of the button).
+    ActionOutcome handleAction(int widgetKey, const std::string& action, int position, int choice, bool plainClick);
+    // The shop's addToCart promise settled.
+    void cartResult(int requestId, bool ok);
+
+    // The ids events carry (VisitorIdentity::establish); set once before the first scan.
+    void setVisitor(const VisitorIds& visitor) { visitor_ = visitor; }
+    // A rendered widget's visibility changed. True when nothing more is to be observed
+    // (the view is recorded, or the widget is gone).
+    bool widgetVisibility(int widgetKey, double visibleFractionOfWidget, double fractionOfViewportCovered);
+    // The page is being hidden: the events so far as request bodies for POST /events.
+    std::vector<std::string> drainEvents() { return events_.drain(); }
+    size_t queuedEventCount() const { return events_.size(); }
+
+    // svclytics(eventName, payload), the payload as JSON.stringify made it. Returns the body
+    // for POST /events, or "" when nothing is to be sent: an unknown event name, a payload
+    // with problems (each warned once, naming the field), an order already sent from this page.
+    std::string track(const std::string& eventName, const std::string& payloadJson);
+
     size_t pendingWidgetCount() const;
+    size_t renderedWidgetCount() const { return rendered_.size(); }
 
 private:
     void warnOnce(const std::string& message);
     void finish(NodeId node, const char* state);
+    void forgetRendered(NodeId node);
+    struct RenderedWidget;
+    void recordEvent(WidgetEventType type, const RenderedWidget& widget, const std::string& sku);
 
     Dom& dom_;
     int nextBatchId_ = 1;
@@ -48,7 +84,31 @@ private:
         bool superseded = false;
     };
     std::map<int, std::vector<PendingWidget>> batches_;
+
+    // A widget on screen: its handle is kept so that its parts can change.
+    struct RenderedWidget {
+        NodeId node;
+        WidgetSpec spec;
+        WidgetContent content;
+        WidgetRenderer renderer;
+        RenderOptions options;
+        std::vector<size_t> chosen;  // per position: 0 the item, i its alternative i - 1
+        bool viewed = false;
+    };
+    std::map<int, RenderedWidget> rendered_;  // by data-svc-key
+    int nextWidgetKey_ = 1;
+
+    struct PendingCart {
+        int widgetKey;
+        size_t position;
+        std::string sku;
+    };
+    std::map<int, PendingCart> carts_;
+    int nextCartId_ = 1;
     std::set<std::string> warned_;
+    VisitorIds visitor_;
+    std::set<std::string> ordersSent_;
+    WidgetEventLog events_;
 };
 
 }  // namespace svc

@@ -4,6 +4,7 @@
 // PostgreSQL can later without touching them.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -18,6 +19,20 @@ namespace svc {
 
 // The SKUs a feed lists (each once: the parser rejects duplicates).
 using SkuSet = std::unordered_set<std::string>;
+
+// What one applied import changed: its change sequence and the SKUs it stamped with it
+// (inserted, updated, seen again, marked deleted). The host hands it to the content engine,
+// which then reads just those articles by key instead of scanning every row's stamp. An
+// import that wrote too many rows to list them (an initial load, a full feed seen again
+// after an hour) leaves `complete` false: then only the scan tells what changed.
+struct CatalogChange {
+    int64_t sequence = 0;
+    bool complete = false;
+    std::vector<std::string> skus;
+};
+
+// Changes known in this process, by sequence (shared: every build copies the map).
+using KnownChanges = std::map<int64_t, std::shared_ptr<const CatalogChange>>;
 
 struct ImportCounts {
     int64_t inserted = 0;
@@ -46,6 +61,8 @@ public:
     // Applies the import. For a full feed `listedInFeed` holds its SKUs, and every live
     // product not among them is marked deleted; a delta feed passes nullptr.
     virtual Result<ImportCounts> commit(const SkuSet* listedInFeed) = 0;
+    // After commit(): what the import changed (once; incomplete unless the store lists it).
+    virtual CatalogChange takeChange() { return {}; }
 };
 
 struct CatalogStats {
@@ -70,6 +87,19 @@ public:
     // `sinceSequence` of the next call.
     virtual Result<int64_t> forEachProductChangedSince(int64_t tenantId, int64_t sinceSequence,
                                                        const std::function<void(Product&&)>& visit) = 0;
+    // The same read, told what this process's imports changed. When `known` accounts for
+    // every import after `sinceSequence` (another process's import is not in it), only the
+    // articles of its SKUs are read, by key; otherwise the stamps are scanned as above.
+    struct ChangedRead {
+        int64_t sequence = 0;  // as forEachProductChangedSince returns
+        bool byKey = false;    // the known changes sufficed: no scan
+    };
+    virtual Result<ChangedRead> forEachChangedProduct(int64_t tenantId, int64_t sinceSequence, const KnownChanges& /*known*/,
+                                                      const std::function<void(Product&&)>& visit) {
+        auto sequence = forEachProductChangedSince(tenantId, sinceSequence, visit);
+        if (!sequence) return sequence.error();
+        return ChangedRead{*sequence, false};
+    }
     virtual Result<CatalogStats> stats(int64_t tenantId) = 0;
 };
 

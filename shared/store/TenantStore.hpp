@@ -21,6 +21,8 @@ public:
     virtual Status setMaxDeleteShare(int64_t tenantId, double share) = 0;
     // The ISO 4217 code of the shop's prices (feeds carry cents without a currency).
     virtual Status setCurrency(int64_t tenantId, const std::string& currencyCode) = 0;
+    // The commission contract: attribution window in days and rates ("500,SET=750").
+    virtual Status setCommission(int64_t tenantId, int64_t attributionWindowDays, const std::string& commissionRates) = 0;
 };
 
 }  // namespace svc

@@ -14,6 +14,9 @@ struct Tenant {
     std::string currency = "EUR";
     std::string locale = "de-DE";
     double maxDeleteShare = 0.5;  // a full feed deleting more of the catalog is held for confirmation
+    // The commission contract (docs/adr/0021).
+    int64_t attributionWindowDays = 30;
+    std::string commissionRates = "0";  // basis points, "default[,WIDGET=bp...]" (tracking/CommissionRates)
 };
 
 }  // namespace svc

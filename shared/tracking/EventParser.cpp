@@ -231,10 +231,11 @@ private:
     }
 
     std::optional<TrackingEvent> widgetEvent(const Json& value, const std::string& path, WidgetEventType type) {
-        onlyFields(value, path, {"type", "cid", "widget", "touchpoint", "sku", "setId", "testGroup", "variant", "time"});
+        onlyFields(value, path, {"type", "cid", "sid", "widget", "touchpoint", "sku", "setId", "testGroup", "variant", "time"});
         WidgetEvent event;
         event.type = type;
         event.cid = text(value, path, "cid", true).value_or("");
+        event.sid = text(value, path, "sid", false);
         if (auto widget = text(value, path, "widget", true)) {
             auto parsed = parseWidgetType(*widget);
             // SET-Compose exists only in demo mode, which earns nothing and is not tracked.

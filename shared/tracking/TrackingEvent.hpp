@@ -38,6 +38,7 @@ std::optional<WidgetEventType> parseWidgetEventType(std::string_view text);
 struct WidgetEvent {
     WidgetEventType type = WidgetEventType::View;
     std::string cid;
+    std::optional<std::string> sid;  // the _svc_sid (one browsing session), when the SDK knows it
     WidgetType widget = WidgetType::Set;  // never SetCompose: demo widgets earn nothing
     Touchpoint touchpoint = Touchpoint::Product;
     std::optional<std::string> sku;  // the product shown or clicked; a view of a custom set may name only the set

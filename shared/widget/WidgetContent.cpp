@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "text/JsonReader.hpp"
+
 namespace svc {
 
 std::string ContentResponse::toJson() const {
@@ -36,62 +38,63 @@ std::string ContentResponse::toJson() const {
 
 namespace {
 
-// Reads a string member; exceptions are off in the Wasm build, so every access is checked.
-bool readString(const nlohmann::json& object, const char* key, std::string& out) {
-    auto it = object.find(key);
-    if (it == object.end() || !it->is_string()) return false;
-    out = it->get<std::string>();
+// Reads with the SDK's small JsonReader, not nlohmann: this is the SDK's only JSON input
+// and nlohmann dominated the size of sdk.wasm (docs/adr/0018). toJson above runs on the server only.
+bool readString(const JsonValue& object, const char* key, std::string& out) {
+    auto value = object.stringMember(key);
+    if (!value) return false;
+    out = std::move(*value);
     return true;
 }
 
-Result<ContentItem> readItem(const nlohmann::json& entry, const std::string& itemPath) {
+Result<ContentItem> readItem(const JsonValue& entry, const std::string& itemPath) {
     ContentItem item;
-    if (!entry.is_object() || !readString(entry, "sku", item.sku) || !readString(entry, "name", item.name) ||
+    if (!entry.isObject() || !readString(entry, "sku", item.sku) || !readString(entry, "name", item.name) ||
         !readString(entry, "url", item.url)) {
         return Error::invalidArgument(itemPath + ": needs string sku, name and url");
     }
     readString(entry, "mainSku", item.mainSku);
     readString(entry, "brand", item.brand);
     readString(entry, "image", item.image);
-    auto price = entry.find("price");
-    if (price == entry.end() || !price->is_number_integer()) {
+    const JsonValue* price = entry.find("price");
+    if (!price || !price->isInteger()) {
         return Error::invalidArgument(itemPath + ".price: must be an integer number of cents");
     }
-    item.price = price->get<int64_t>();
-    auto retail = entry.find("retailPrice");
-    if (retail != entry.end() && retail->is_number_integer()) item.retailPrice = retail->get<int64_t>();
+    item.price = *price->integer();
+    const JsonValue* retail = entry.find("retailPrice");
+    if (retail && retail->isInteger()) item.retailPrice = *retail->integer();
     return item;
 }
 
 }  // namespace
 
 Result<ContentResponse> ContentResponse::fromJson(const std::string& text) {
-    auto body = nlohmann::json::parse(text, nullptr, false);
-    if (body.is_discarded() || !body.is_object()) return Error::invalidArgument("content: not a JSON object");
+    auto body = JsonReader::parse(text);
+    if (!body || !body->isObject()) return Error::invalidArgument("content: not a JSON object");
     ContentResponse response;
-    readString(body, "currency", response.currency);
-    readString(body, "locale", response.locale);
-    auto widgets = body.find("widgets");
-    if (widgets == body.end() || !widgets->is_array()) return Error::invalidArgument("content.widgets: must be an array");
-    for (size_t w = 0; w < widgets->size(); ++w) {
-        const auto& widget = (*widgets)[w];
+    readString(*body, "currency", response.currency);
+    readString(*body, "locale", response.locale);
+    const JsonValue* widgets = body->find("widgets");
+    if (!widgets || !widgets->isArray()) return Error::invalidArgument("content.widgets: must be an array");
+    for (size_t w = 0; w < widgets->items().size(); ++w) {
+        const JsonValue& widget = widgets->items()[w];
         std::string path = "content.widgets[" + std::to_string(w) + "]";
-        if (!widget.is_object()) return Error::invalidArgument(path + ": must be an object");
-        auto items = widget.find("items");
-        if (items == widget.end() || !items->is_array()) return Error::invalidArgument(path + ".items: must be an array");
+        if (!widget.isObject()) return Error::invalidArgument(path + ": must be an object");
+        const JsonValue* items = widget.find("items");
+        if (!items || !items->isArray()) return Error::invalidArgument(path + ".items: must be an array");
         WidgetContent content;
         readString(widget, "setId", content.setId);
         readString(widget, "title", content.title);
         readString(widget, "image", content.image);
-        for (size_t i = 0; i < items->size(); ++i) {
+        for (size_t i = 0; i < items->items().size(); ++i) {
+            const JsonValue& entry = items->items()[i];
             std::string itemPath = path + ".items[" + std::to_string(i) + "]";
-            auto item = readItem((*items)[i], itemPath);
+            auto item = readItem(entry, itemPath);
             if (!item) return item.error();
-            auto alternatives = (*items)[i].find("alternatives");
-            if (alternatives != (*items)[i].end()) {
-                if (!alternatives->is_array()) return Error::invalidArgument(itemPath + ".alternatives: must be an array");
-                for (size_t a = 0; a < alternatives->size(); ++a) {
-                    auto alternative = readItem((*alternatives)[a], itemPath + ".alternatives[" + std::to_string(a) + "]");
+            if (const JsonValue* alternatives = entry.find("alternatives")) {
+                if (!alternatives->isArray()) return Error::invalidArgument(itemPath + ".alternatives: must be an array");
+                for (size_t a = 0; a < alternatives->items().size(); ++a) {
+                    auto alternative = readItem(alternatives->items()[a], itemPath + ".alternatives[" + std::to_string(a) + "]");
                     if (!alternative) return alternative.error();
                     item->alternatives.push_back(std::move(*alternative));
                 }

@@ -2,6 +2,11 @@
 // Turns a widget's content into HTML. Every value from the feed is escaped and
 // every URL checked; no inline styles (a strict CSP forbids them), only classes
 // that the SDK's stylesheet defines.
+//
+// Interactive elements carry data-svc-action ("open", "cart", "alt") and sit inside
+// an element with data-svc-pos (the position in the list); js/api.js forwards clicks on
+// them to SdkController::handleAction. Parts that change later (a position's card
+// after the shopper picks an alternative, the add-to-cart status) carry data-svc-part.
 #include <string>
 
 #include "money/MoneyFormatter.hpp"
@@ -10,15 +15,37 @@
 
 namespace svc {
 
+struct RenderOptions {
+    // Only when the shop defines _svc_shop_plugin.addToCart: a button that cannot work is not shown.
+    bool cartButtons = false;
+};
+
 class WidgetRenderer {
 public:
+    static constexpr const char* kAddToCart = "Add to cart";
+    static constexpr const char* kAdded = "Added to cart";
+    static constexpr const char* kNotAdded = "Could not add to cart. Please try again.";
+
     explicit WidgetRenderer(MoneyFormatter money) : money_(std::move(money)) {}
     // Empty string when there is nothing to show: the caller hides the widget.
-    std::string render(const WidgetSpec& spec, const WidgetContent& content) const;
+    std::string render(const WidgetSpec& spec, const WidgetContent& content, const RenderOptions& options = {}) const;
+    // The inside of position `position`'s card part ("c<position>") showing `item`.
+    std::string renderCardBody(const ContentItem& item, const RenderOptions& options) const;
+
+    // Names of the parts a controller updates.
+    static std::string cardPart(size_t position) { return "c" + std::to_string(position); }
+    static std::string statusPart(size_t position) { return "s" + std::to_string(position); }
+    static std::string positionPart(size_t position) { return "p" + std::to_string(position); }
+    static std::string alternativePart(size_t position, size_t choice) {
+        return "a" + std::to_string(position) + "-" + std::to_string(choice);
+    }
 
 private:
-    std::string renderItem(const ContentItem& item) const;
+    std::string renderPosition(const ContentItem& item, size_t position, const RenderOptions& options) const;
     MoneyFormatter money_;
 };
+
+// A position's choices: 0 is the item itself, i > 0 its alternative i - 1.
+const ContentItem& choiceAt(const ContentItem& item, size_t choice);
 
 }  // namespace svc

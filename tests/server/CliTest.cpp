@@ -133,6 +133,38 @@ TEST_CASE("CLI: tenant configure sets the currency the GraphQL API reports, and 
     CHECK((*tenant)->maxDeleteShare == doctest::Approx(0.8));
 }
 
+TEST_CASE("CLI: tenant configure sets the commission contract; report prints what the server booked") {
+    Cli cli;
+    auto configured = cli.run(cli.tenantArgs({"tenant", "configure", "--commission-rate", "5%", "--commission-rate-for", "SET=7.25%",
+                                              "--attribution-window-days", "14"}));
+    REQUIRE(configured.exitCode == 0);
+    auto answer = json::parse(configured.out);
+    CHECK(answer["commissionRates"] == "500,SET=725");
+    CHECK(answer["attributionWindowDays"] == 14);
+    // Only the window changes: the rates stay.
+    auto window = cli.run(cli.tenantArgs({"tenant", "configure", "--attribution-window-days", "7"}));
+    REQUIRE(window.exitCode == 0);
+    CHECK(json::parse(window.out)["commissionRates"] == "500,SET=725");
+
+    auto badRate = cli.run(cli.tenantArgs({"tenant", "configure", "--commission-rate", "5.125%"}));
+    CHECK(badRate.exitCode == 1);
+    CHECK(badRate.err == "svc-server: error: --commission-rate: '5.125%' is not a rate such as 5%, 7.25% or 725bp (0% to 100%)\n");
+    auto badWidget = cli.run(cli.tenantArgs({"tenant", "configure", "--commission-rate-for", "SET-Compose=5%"}));
+    CHECK(badWidget.exitCode == 1);
+
+    auto summary = cli.run(cli.tenantArgs({"report", "summary", "--from", "2026-01-01", "--to", "2026-01-31"}));
+    REQUIRE(summary.exitCode == 0);
+    auto report = json::parse(summary.out);
+    CHECK(report["orders"] == 0);
+    CHECK(report["to"].get<int64_t>() - report["from"].get<int64_t>() == 31 * 86400);
+    auto ledger = cli.run(cli.tenantArgs({"report", "ledger"}));
+    REQUIRE(ledger.exitCode == 0);
+    CHECK(ledger.out.rfind("kind,order_id,line,sku,", 0) == 0);
+    auto badPeriod = cli.run(cli.tenantArgs({"report", "summary", "--from", "2026-02-01", "--to", "2026-01-01"}));
+    CHECK(badPeriod.exitCode == 1);
+    CHECK(badPeriod.err == "svc-server: error: from: must not be after to\n");
+}
+
 TEST_CASE("CLI: bad input gets a clear message naming the option, and a failed import exit code 1") {
     Cli cli;
     struct BadCase {

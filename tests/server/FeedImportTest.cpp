@@ -410,3 +410,27 @@ TEST_CASE("properties and category paths survive the store's compact encoding, a
     REQUIRE(catalog.import(test::feedCsv({{"sku", "stock"}, {"P-1", "9"}}), true));
     CHECK(catalog.variants("P-1").front().properties.size() == 3);
 }
+
+TEST_CASE("stored arrays read back exactly: escapes, control characters and UTF-8, in the store's form or any other JSON") {
+    Catalog catalog;
+    std::string tricky = "a \"quoted\" back\\slash, tab\there, new\nline, bell\x07, \xc3\xbc and \xf0\x9f\x91\x97";
+    std::vector<std::vector<std::string>> rows = {
+        {"sku", "name", "stock", "category-path", "material", "stil"},
+        {"P-1", "Shirt", "2", "Men > Shirts \"Best\", Sale > M\xc3\xa4nner\\Herren", tricky, "[\"not\",\"an array\"]"},
+    };
+    REQUIRE(catalog.import(test::feedCsv(rows)));
+    auto p1 = catalog.variants("P-1").front();
+    CHECK(p1.categoryPaths == std::vector<std::string>{"Men > Shirts \"Best\"", "Sale > M\xc3\xa4nner\\Herren"});
+    CHECK(p1.properties == std::map<std::string, std::string>{{"material", tricky}, {"stil", "[\"not\",\"an array\"]"}});
+
+    // Arrays in another JSON form (spaces, \u escapes beyond ASCII, \/) still read through the JSON parser.
+    {
+        auto db = SqliteDatabase::open(dynamic_cast<SqliteCatalogStore&>(catalog.storage->catalog()).pathFor(catalog.tenant.id));
+        REQUIRE(db);
+        REQUIRE((*db)->execute("UPDATE products SET category_paths = '[ \"A \\/ B\", \"M\\u00e4nner \\ud83d\\udc57\" ]', "
+                               "property_values = '[\"x\\u00fcy\", \"\\u0041\\t\"]' WHERE sku = 'P-1'"));
+    }
+    auto p2 = catalog.variants("P-1").front();
+    CHECK(p2.categoryPaths == std::vector<std::string>{"A / B", "M\xc3\xa4nner \xf0\x9f\x91\x97"});
+    CHECK(p2.properties == std::map<std::string, std::string>{{"material", "x\xc3\xbcy"}, {"stil", "A\t"}});
+}

@@ -58,7 +58,7 @@ inline Result<FeedImportReport> importFeedFile(SqliteStorage& storage, const Ten
     if (!keys) return keys.error();
     EncryptedFileBlobStore files(dataDir + "/uploads", keys->fileEncryptionKey());
     FeedImportService service(storage.catalog(), storage.imports(), files, storage.clock());
-    service.setAppliedListener([&storage](int64_t tenantId) { (void)storage.content().bumpGeneration(tenantId); });
+    service.setAppliedListener([&storage](int64_t tenantId, CatalogChange) { (void)storage.content().bumpGeneration(tenantId); });
     auto outcome = service.importFile(tenant, path, options, "test");
     if (!outcome) return outcome.error();
     if (outcome->record.status == ImportStatus::Failed) return Error::invalidArgument(outcome->record.message);
@@ -84,6 +84,12 @@ public:
         auto port = server->bind();
         if (!port) throw std::runtime_error(port.error().message);
         thread = std::thread([this] { server->run(); });
+        // stop() before the listen loop has started would be lost and the join would hang:
+        // a test that never sends a request ends right away.
+        httplib::Client probe("127.0.0.1", *port);
+        for (int attempt = 0; attempt < 500 && !probe.Get("/healthz"); ++attempt) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
     }
     ~RunningServer() {
         server->stop();

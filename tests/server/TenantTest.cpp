@@ -3,8 +3,10 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <thread>
 
 #include "ServerFixture.hpp"
+#include "store/TenantCache.hpp"
 #include "tenant/SecretHasher.hpp"
 
 using namespace svc;
@@ -75,4 +77,49 @@ TEST_CASE("tenants survive a restart (reopened database, migrations idempotent)"
     REQUIRE(found);
     REQUIRE(found->has_value());
     CHECK((*found)->name == "Persistent Shop");
+}
+
+TEST_CASE("TenantCache: entries expire, a clear() wins over a lookup that read before it, unknown IDs are not kept") {
+    TenantCache cache(std::chrono::milliseconds(150), 100);
+    Tenant shop;
+    shop.apiId = "api-1";
+    shop.currency = "EUR";
+    cache.put(shop, cache.generation());
+    REQUIRE(cache.find("api-1"));
+    CHECK(cache.find("api-1")->currency == "EUR");
+    CHECK_FALSE(cache.find("api-2"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    CHECK_FALSE(cache.find("api-1"));
+
+    // A lookup read the row, then a write cleared the cache: the old row must not come back.
+    uint64_t readAt = cache.generation();
+    cache.clear();
+    cache.put(shop, readAt);
+    CHECK_FALSE(cache.find("api-1"));
+    cache.put(shop, cache.generation());
+    CHECK(cache.find("api-1"));
+}
+
+TEST_CASE("tenant lookups by API ID: the store's own writes show at once, another process's within two seconds") {
+    test::TempDir dir;
+    auto server = SqliteStorage::open(dir.path());
+    REQUIRE(server);
+    TenantService tenants((*server)->tenants());
+    auto created = tenants.create("Shop");
+    REQUIRE(created);
+    const std::string apiId = created->tenant.apiId;
+    auto lookup = [&](SqliteStorage& storage) { return storage.tenants().findByApiId(apiId).value().value(); };
+    CHECK(lookup(**server).currency == created->tenant.currency);
+
+    REQUIRE((*server)->tenants().setCurrency(created->tenant.id, "PLN"));
+    CHECK(lookup(**server).currency == "PLN");
+
+    // The CLI writes through its own connection; the server's cache may show the old value
+    // for up to its lifetime, never longer.
+    auto cli = SqliteStorage::open(dir.path());
+    REQUIRE(cli);
+    REQUIRE((*cli)->tenants().setCurrency(created->tenant.id, "USD"));
+    CHECK(lookup(**cli).currency == "USD");
+    std::this_thread::sleep_for(std::chrono::milliseconds(2100));
+    CHECK(lookup(**server).currency == "USD");
 }

@@ -45,7 +45,7 @@ const std::map<std::string, CatalogEntry>& catalog() {
 class PriceResolver : public ObjectResolver {
 public:
     explicit PriceResolver(int64_t cents) : cents_(cents) {}
-    std::string typeName() const override { return "Price"; }
+    std::string_view typeName() const override { return "Price"; }
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues&) const override {
         if (field == "amount") return ResolvedValue::scalar(std::to_string(cents_ / 100) + "." + std::to_string(cents_ % 100));
         if (field == "cents") return ResolvedValue::scalar(cents_);
@@ -61,7 +61,7 @@ ObjectPtr productFor(const std::string& sku);
 class ProductResolver : public ObjectResolver {
 public:
     explicit ProductResolver(std::string sku) : sku_(std::move(sku)) {}
-    std::string typeName() const override { return "Product"; }
+    std::string_view typeName() const override { return "Product"; }
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues&) const override {
         const CatalogEntry& entry = catalog().at(sku_);
         if (field == "sku") return ResolvedValue::scalar(sku_);
@@ -92,7 +92,7 @@ class QueryResolver : public ObjectResolver {
 public:
     mutable std::vector<std::string> calls;  // "field(arguments as JSON)"
 
-    std::string typeName() const override { return "Query"; }
+    std::string_view typeName() const override { return "Query"; }
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues& arguments) const override {
         calls.push_back(field + arguments.dump());
         if (field == "hello") return ResolvedValue::scalar("world");
@@ -131,7 +131,7 @@ struct Run {
     ExecutionResult result;
     std::shared_ptr<QueryResolver> root;
 
-    std::string data() const { return result.data.dump(); }
+    std::string data() const { return result.data; }
     // Each error as "message | errorType | path | line:column".
     std::vector<std::string> errors() const {
         std::vector<std::string> shown;
@@ -296,7 +296,7 @@ TEST_CASE("Executor: a resolver error on a nullable field gives null and an erro
     CHECK(run.data() == R"({"secret":null,"hello":"world"})");
     CHECK(run.errors() == Errors{"secret is secret | Unauthorized | [\"secret\"] | 1:3"});
     // The response as sent: error members in the documented order.
-    CHECK(run.result.toJson().dump() ==
+    CHECK(run.result.toJsonText() ==
           R"({"data":{"secret":null,"hello":"world"},"errors":[{"path":["secret"],"data":null,"errorType":"Unauthorized",)"
           R"("errorInfo":null,"locations":[{"line":1,"column":3,"sourceName":null}],"message":"secret is secret"}]})");
 }
@@ -330,13 +330,13 @@ TEST_CASE("Executor: an error on a non-null field nulls the nearest nullable par
     }
     SUBCASE("a non-null root field nulls all data") {
         Run run = execute("{ hello requiredProduct(sku: \"Z\") { sku } }");
-        CHECK(run.result.data.is_null());
+        CHECK(run.result.dataIsNull());
         CHECK(run.errors() ==
               Errors{"Cannot return null for non-nullable type: 'Product' within parent | InternalFailure | [\"requiredProduct\"] | 1:9"});
     }
     SUBCASE("through a non-null object up to the root") {
         Run run = execute("{ hello requiredProduct(sku: \"A\") { brokenName } }");
-        CHECK(run.result.data.is_null());
+        CHECK(run.result.dataIsNull());
         REQUIRE_FALSE(run.errors().empty());
         CHECK(run.errors().front() == "name of A is gone | NotFound | [\"requiredProduct\",\"brokenName\"] | 1:37");
     }
@@ -349,10 +349,10 @@ TEST_CASE("Executor: an error on a non-null field nulls the nearest nullable par
 // The GraphQL spec (6.4.4) allows only one error per field error.
 TEST_CASE("Executor: a propagated null adds no second error") {
     Run run = execute("{ hello requiredProduct(sku: \"A\") { brokenName } }");
-    CHECK(run.result.data.is_null());
+    CHECK(run.result.dataIsNull());
     CHECK(run.errors() == Errors{"name of A is gone | NotFound | [\"requiredProduct\",\"brokenName\"] | 1:37"});
     Run list = execute("{ products(first: 1) { brokenName } }");
-    CHECK(list.result.data.is_null());
+    CHECK(list.result.dataIsNull());
     CHECK(list.errors() == Errors{"name of A is gone | NotFound | [\"products\",0,\"brokenName\"] | 1:24"});
 }
 
@@ -384,7 +384,7 @@ TEST_CASE("Executor: invalid variables stop the request before execution") {
         CAPTURE(c.type);
         CAPTURE(c.variables.dump());
         Run run = execute("query ($v: " + c.type + ") { count }", c.variables);
-        CHECK(run.result.data.is_null());
+        CHECK(run.result.dataIsNull());
         CHECK(run.errors() == Errors{c.message + " | ValidationError | - | 1:8"});
         CHECK(run.root->calls.empty());
     }
@@ -418,7 +418,7 @@ TEST_CASE("Executor: an argument of the wrong type is a field error") {
     }
     SUBCASE("a missing required argument of a non-null field nulls the data") {
         Run run = execute("{ greet }");
-        CHECK(run.result.data.is_null());
+        CHECK(run.result.dataIsNull());
         CHECK(run.errors() ==
               Errors{"Validation error of type WrongType: argument 'name' of type String! is required | ValidationError | [\"greet\"] | 1:3"});
         CHECK(run.root->calls.empty());
@@ -451,14 +451,14 @@ TEST_CASE("Executor: choosing the operation") {
         CAPTURE(c.query);
         CAPTURE(c.name);
         Run run = execute(c.query, nlohmann::json::object(), c.name);
-        CHECK(run.result.data.is_null());
+        CHECK(run.result.dataIsNull());
         CHECK(run.errors() == Errors{c.message});
-        CHECK(run.result.toJson().dump().find("\"data\":null") == 1);
+        CHECK(run.result.toJsonText().find("\"data\":null") == 1);
     }
 }
 
-TEST_CASE("ExecutionResult::toJson leaves out errors when there are none") {
-    CHECK(execute("{ hello }").result.toJson().dump() == R"({"data":{"hello":"world"}})");
+TEST_CASE("ExecutionResult::toJsonText leaves out errors when there are none") {
+    CHECK(execute("{ hello }").result.toJsonText() == R"({"data":{"hello":"world"}})");
 }
 
 TEST_CASE("errorTypeFor maps every ErrorCode") {
@@ -473,4 +473,61 @@ TEST_CASE("errorTypeFor maps every ErrorCode") {
         CAPTURE(type);
         CHECK(svc::graphql::errorTypeFor(code) == type);
     }
+}
+
+namespace {
+
+// Objects of two types behind one interface, for selection sets completed for more than one type.
+class NamedThing : public ObjectResolver {
+public:
+    NamedThing(std::string type, std::string id) : type_(std::move(type)), id_(std::move(id)) {}
+    std::string_view typeName() const override { return type_; }
+    Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues&) const override {
+        if (field == "id") return ResolvedValue::scalar(id_);
+        if (field == "onlyA") return ResolvedValue::scalar("a-" + id_);
+        if (field == "onlyB") return ResolvedValue::scalar("b-" + id_);
+        return Error::internal("no field " + field);
+    }
+
+private:
+    std::string type_, id_;
+};
+
+class ThingsRoot : public ObjectResolver {
+public:
+    std::string_view typeName() const override { return "Query"; }
+    Result<ResolvedValue> resolve(const std::string&, const ArgumentValues&) const override {
+        std::vector<ResolvedValue> things;
+        for (const auto& [type, id] : std::vector<std::pair<std::string, std::string>>{{"A", "1"}, {"B", "2"}, {"A", "3"}}) {
+            things.push_back(ResolvedValue::object(std::make_shared<NamedThing>(type, id)));
+        }
+        return ResolvedValue::list(std::move(things));
+    }
+};
+
+}  // namespace
+
+// The executor collects a selection set's fields once per run and object type; a list whose
+// items differ in type must still get each type's own fields.
+TEST_CASE("Executor: one selection set completed for objects of different types") {
+    using namespace svc::graphql;
+    Schema schema;
+    schema.addType(objectType("Query", {fieldDef("things", "[Thing!]!")}));
+    TypeDefinition thing = objectType("Thing", {fieldDef("id", "ID!")});
+    thing.kind = TypeDefinition::Kind::Interface;
+    thing.possibleTypes = {"A", "B"};
+    schema.addType(thing);
+    for (const std::string& name : {"A", "B"}) {
+        TypeDefinition type = objectType(name, {fieldDef("id", "ID!"), fieldDef("only" + name, "String")});
+        type.interfaces = {"Thing"};
+        schema.addType(type);
+    }
+    Parser parser("{ things { __typename id ... on A { onlyA } ... on B { onlyB } } }");
+    auto document = parser.parseDocument();
+    REQUIRE(document.ok());
+    auto result = Executor(schema).execute(*document, "", nlohmann::json::object(), std::make_shared<ThingsRoot>());
+    CHECK(result.errors.empty());
+    CHECK(result.data ==
+          R"({"things":[{"__typename":"A","id":"1","onlyA":"a-1"},{"__typename":"B","id":"2","onlyB":"b-2"},)"
+          R"({"__typename":"A","id":"3","onlyA":"a-3"}]})");
 }

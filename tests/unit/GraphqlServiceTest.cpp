@@ -100,16 +100,17 @@ TEST_CASE("GraphqlService::execute: syntax and validation errors are document er
     SUBCASE("syntax error") {
         GraphqlResponse response = run(store, "{ product(id: \"A\") { id }");
         CHECK(response.outcome == GraphqlResponse::Outcome::InvalidDocument);
-        CHECK(response.body.dump() ==
+        CHECK(response.body ==
               R"({"data":null,"errors":[{"path":null,"data":null,"errorType":"InvalidSyntax","errorInfo":null,)"
               R"("locations":[{"line":1,"column":26,"sourceName":null}],"message":"Invalid Syntax : offending token <EOF>, expected a name"}]})");
     }
     SUBCASE("validation errors, all of them") {
         GraphqlResponse response = run(store, "{ product { nope } shop }");
         CHECK(response.outcome == GraphqlResponse::Outcome::InvalidDocument);
-        CHECK(response.body["data"].is_null());
+        CHECK(response.json()["data"].is_null());
         std::vector<std::string> messages;
-        for (const auto& error : response.body["errors"]) {
+        auto body = response.json();
+        for (const auto& error : body["errors"]) {
             CHECK(error["errorType"] == "ValidationError");
             messages.push_back(error["message"].get<std::string>());
         }
@@ -126,7 +127,7 @@ TEST_CASE("GraphqlService::execute without a tenant: every field is Unauthorized
     ProductContentSource store = contentStore();
     GraphqlResponse response = run(store, "{ product(id: \"A\") { id } }", nlohmann::json::object(), false);
     CHECK(response.outcome == GraphqlResponse::Outcome::Executed);
-    CHECK(response.body.dump() ==
+    CHECK(response.body ==
           R"({"data":{"product":null},"errors":[{"path":["product"],"data":null,"errorType":"Unauthorized","errorInfo":null,)"
           R"("locations":[{"line":1,"column":3,"sourceName":null}],"message":"Not Authorized to access product on type Query"}]})");
     CHECK(store.calls.empty());
@@ -139,30 +140,30 @@ TEST_CASE("GraphqlService::execute: a product and its similar products, page by 
         "similarProducts(first: 2, after: $after) { edges { cursor node { id name } } pageInfo { endCursor hasNextPage } } } }";
     GraphqlResponse first = run(store, query, {{"id", "A-S"}});
     CHECK(first.outcome == GraphqlResponse::Outcome::Executed);
-    CHECK(first.body.dump() ==
+    CHECK(first.body ==
           R"({"data":{"product":{"id":"A","name":"Name of A","brand":"Acme","modelId":"M-A","url":"https://shop.example/A",)"
           R"("similarProducts":{"edges":[{"cursor":")" + cursor(0) + R"(","node":{"id":"B","name":"Name of B"}},)"
           R"({"cursor":")" + cursor(1) + R"(","node":{"id":"C","name":"Name of C"}}],)"
           R"("pageInfo":{"endCursor":")" + cursor(1) + R"(","hasNextPage":true}}}}})");
 
     GraphqlResponse second = run(store, query, {{"id", "A"}, {"after", cursor(1)}});
-    CHECK(second.body["data"]["product"]["similarProducts"].dump() ==
+    CHECK(second.json()["data"]["product"]["similarProducts"].dump() ==
           R"({"edges":[{"cursor":")" + cursor(2) + R"(","node":{"id":"D","name":"Name of D"}}],"pageInfo":{"endCursor":")" +
               cursor(2) + R"(","hasNextPage":false}})");
 
     GraphqlResponse past = run(store, query, {{"id", "A"}, {"after", cursor(2)}});
-    CHECK(past.body["data"]["product"]["similarProducts"].dump() == R"({"edges":[],"pageInfo":{"endCursor":null,"hasNextPage":false}})");
+    CHECK(past.json()["data"]["product"]["similarProducts"].dump() == R"({"edges":[],"pageInfo":{"endCursor":null,"hasNextPage":false}})");
 }
 
 TEST_CASE("GraphqlService::execute: null brand and model, unknown and sold-out products") {
     ProductContentSource store = contentStore();
     GraphqlResponse soldOut = run(store, "{ product(id: \"F\") { id } }");
-    CHECK(soldOut.body.dump() == R"({"data":{"product":null}})");
+    CHECK(soldOut.body == R"({"data":{"product":null}})");
     GraphqlResponse unknown = run(store, "{ product(id: \"nope\") { id } }");
-    CHECK(unknown.body.dump() == R"({"data":{"product":null}})");
+    CHECK(unknown.body == R"({"data":{"product":null}})");
     store.products[1].push_back(makeProduct("G-S", "G", "Women > Jeans", 5000));
     GraphqlResponse bare = run(store, "{ product(id: \"G\") { brand modelId } }");
-    CHECK(bare.body.dump() == R"({"data":{"product":{"brand":null,"modelId":null}}})");
+    CHECK(bare.body == R"({"data":{"product":{"brand":null,"modelId":null}}})");
 }
 
 TEST_CASE("GraphqlService::execute: bad paging arguments are field errors naming the argument") {
@@ -181,16 +182,16 @@ TEST_CASE("GraphqlService::execute: bad paging arguments are field errors naming
         ProductContentSource store = contentStore();
         GraphqlResponse response = run(store, "{ product(id: \"A\") { similarProducts(" + c.arguments + ") { edges { cursor } } } }");
         CHECK(response.outcome == GraphqlResponse::Outcome::Executed);
-        CHECK(response.body["data"].dump() == R"({"product":null})");  // similarProducts is non-null
-        REQUIRE(response.body["errors"].size() == 1);
-        CHECK(response.body["errors"][0]["message"] == c.message);
-        CHECK(response.body["errors"][0]["errorType"] == "BadRequest");
-        CHECK(response.body["errors"][0]["path"].dump() == R"(["product","similarProducts"])");
+        CHECK(response.json()["data"].dump() == R"({"product":null})");  // similarProducts is non-null
+        REQUIRE(response.json()["errors"].size() == 1);
+        CHECK(response.json()["errors"][0]["message"] == c.message);
+        CHECK(response.json()["errors"][0]["errorType"] == "BadRequest");
+        CHECK(response.json()["errors"][0]["path"].dump() == R"(["product","similarProducts"])");
     }
     SUBCASE("first: 100 is allowed, and the store is asked for one more than the page") {
         ProductContentSource store = contentStore();
         GraphqlResponse response = run(store, "{ product(id: \"A\") { similarProducts(first: 100) { pageInfo { hasNextPage } } } }");
-        CHECK(response.body.dump() == R"({"data":{"product":{"similarProducts":{"pageInfo":{"hasNextPage":false}}}}})");
+        CHECK(response.body == R"({"data":{"product":{"similarProducts":{"pageInfo":{"hasNextPage":false}}}}})");
     }
 }
 
@@ -198,9 +199,9 @@ TEST_CASE("GraphqlService::execute: invalid variables are a request error") {
     ProductContentSource store = contentStore();
     GraphqlResponse response = run(store, "query ($id: ID!) { product(id: $id) { id } }");
     CHECK(response.outcome == GraphqlResponse::Outcome::RequestError);
-    CHECK(response.body["data"].is_null());
-    CHECK(response.body["errors"][0]["message"] == "Variable 'id' has an invalid value: it is required and was not provided");
-    CHECK(response.body["errors"][0]["path"].is_null());
+    CHECK(response.json()["data"].is_null());
+    CHECK(response.json()["errors"][0]["message"] == "Variable 'id' has an invalid value: it is required and was not provided");
+    CHECK(response.json()["errors"][0]["path"].is_null());
     CHECK(store.calls.empty());
 }
 
@@ -209,9 +210,9 @@ TEST_CASE("GraphqlService::execute: a store failure is a field error with its er
     store.failure = svc::Error::unavailable("database is locked");
     GraphqlResponse response = run(store, "{ product(id: \"A\") { id } }");
     CHECK(response.outcome == GraphqlResponse::Outcome::Executed);
-    CHECK(response.body["data"].dump() == R"({"product":null})");
-    CHECK(response.body["errors"][0]["message"] == "database is locked");
-    CHECK(response.body["errors"][0]["errorType"] == "ServiceUnavailable");
+    CHECK(response.json()["data"].dump() == R"({"product":null})");
+    CHECK(response.json()["errors"][0]["message"] == "database is locked");
+    CHECK(response.json()["errors"][0]["errorType"] == "ServiceUnavailable");
 }
 
 namespace {
@@ -241,18 +242,18 @@ TEST_CASE("GraphqlService limits: document size and nesting depth are refused wi
     // product > similarProducts > edges > cursor: four levels, one more than allowed.
     auto atLimit = runQuery(R"({ product(id: "A-S") { similarProducts { edges { cursor } } } })");
     CHECK(atLimit.outcome == GraphqlResponse::Outcome::InvalidDocument);
-    CHECK(atLimit.body["errors"][0]["message"] ==
+    CHECK(atLimit.json()["errors"][0]["message"] ==
           "Validation error of type MaxQueryDepthExceeded: the query is nested 4 fields deep, more than the maximum of 3");
     // Fragments add no level of their own, but their fields count where they are spread.
     auto viaFragment = runQuery(R"({ product(id: "A-S") { ...P } } fragment P on Product { similarProducts { pageInfo { hasNextPage } } })");
     CHECK(viaFragment.outcome == GraphqlResponse::Outcome::InvalidDocument);
     auto shallow = runQuery(R"({ product(id: "A-S") { similarProducts { __typename } } })");
     CHECK(shallow.outcome == GraphqlResponse::Outcome::Executed);
-    CHECK(shallow.body["data"]["product"]["similarProducts"]["__typename"] == "ProductConnection");
+    CHECK(shallow.json()["data"]["product"]["similarProducts"]["__typename"] == "ProductConnection");
 
     auto large = runQuery("{ product(id: \"A-S\") { id } }" + std::string(200, ' '));
     CHECK(large.outcome == GraphqlResponse::Outcome::InvalidDocument);
-    CHECK(large.body["errors"][0]["message"] == "query: the document has 229 bytes, more than the maximum of 200");
+    CHECK(large.json()["errors"][0]["message"] == "query: the document has 229 bytes, more than the maximum of 200");
 }
 
 TEST_CASE("GraphqlService caches prepared documents by text: a repeat gives the same answer without a new entry") {
@@ -261,7 +262,7 @@ TEST_CASE("GraphqlService caches prepared documents by text: a repeat gives the 
     LimitedService limited(limits);
     GraphqlService& service = limited.service;
     auto runQuery = [&](const std::string& query, nlohmann::json variables = nlohmann::json::object()) {
-        return limited.run(query, std::move(variables)).body;
+        return limited.run(query, std::move(variables)).json();
     };
     const std::string byVariable = "query($id: ID!) { product(id: $id) { id } }";
     auto first = runQuery(byVariable, {{"id", "A-S"}});

@@ -6,10 +6,12 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "money/MoneyFormatter.hpp"
 #include "sdk/SdkController.hpp"
+#include "tracking/EventParser.hpp"
 #include "widget/WidgetContent.hpp"
 #include "widget/WidgetRenderer.hpp"
 
@@ -83,6 +85,32 @@ public:
     }
     void release(NodeId node) override { ++nodes.at(node).releases; }
     void warn(const std::string& message) override { warnings.push_back(message); }
+
+    // Parts: (node, part) -> content; (node, part, attribute) -> value.
+    std::map<std::pair<NodeId, std::string>, std::string> partContent;
+    std::map<std::tuple<NodeId, std::string, std::string>, std::string> partAttributes;
+    void setPartContent(NodeId widget, const std::string& part, const std::string& html) override {
+        partContent[{widget, part}] = html;
+    }
+    void setPartAttribute(NodeId widget, const std::string& part, std::string_view name, const std::string& value) override {
+        partAttributes[{widget, part, std::string(name)}] = value;
+    }
+
+    // The shop's plugin.
+    bool canAddToCart = false;
+    std::vector<std::pair<int, std::string>> cartCalls;  // (request id, sku)
+    bool shopNavigates = false;
+    std::vector<std::string> navigations;
+    bool shopCanAddToCart() override { return canAddToCart; }
+    void addToCart(int requestId, const std::string& sku) override { cartCalls.emplace_back(requestId, sku); }
+    bool navigateTo(const std::string& url) override {
+        navigations.push_back(url);
+        return shopNavigates;
+    }
+    std::string testGroup;
+    std::string shopTestGroup() override { return testGroup; }
+    std::vector<std::pair<NodeId, int>> observed;  // (node, widget key)
+    void observeVisibility(NodeId node, int widgetKey) override { observed.emplace_back(node, widgetKey); }
 
 private:
     NodeId nextId_ = 1;
@@ -400,4 +428,279 @@ TEST_CASE("SdkController::updateWidgetSku also repairs a widget that was invalid
     CHECK(batch.id != 0);
     CHECK(batch.query == "w=SET&t=product&s=A&i=");
     CHECK(dom.state(node) == std::optional<std::string>("loading"));
+}
+
+namespace {
+
+std::string itemWithAlternatives(const std::string& sku, const std::string& name, const std::vector<std::string>& alternatives) {
+    std::string json = itemJson(sku, name, 1000);
+    json.pop_back();
+    json += R"(,"alternatives":[)";
+    for (size_t i = 0; i < alternatives.size(); ++i) {
+        if (i) json += ",";
+        json += itemJson(alternatives[i], "Alt " + alternatives[i], 2000);
+    }
+    return json + "]}";
+}
+
+// One rendered SET widget: position 0 without, position 1 with two alternatives.
+struct RenderedSet {
+    MemoryDom dom;
+    NodeId node;
+    SdkController controller{dom};
+    int key = 0;
+
+    explicit RenderedSet(bool canAddToCart) {
+        dom.canAddToCart = canAddToCart;
+        node = dom.addWidget({{"data-svc-widget-id", "SET"}, {"data-touchpoint", "product"}, {"data-sku", "A"}});
+        ContentBatch batch = controller.scan();
+        controller.applyContent(batch.id, responseJson({itemJson("P-1", "Shirt", 1000) + "," +
+                                                        itemWithAlternatives("P-2", "Jeans", {"Q-1", "Q-2"})}));
+        key = std::stoi(*dom.get(node, "data-svc-key"));
+    }
+};
+
+}  // namespace
+
+TEST_CASE("SdkController: a rendered widget gets a key and keeps its handle until it is re-claimed") {
+    RenderedSet set(false);
+    CHECK(set.dom.state(set.node) == std::optional<std::string>("rendered"));
+    CHECK(set.key >= 1);
+    CHECK(set.dom.nodes[set.node].releases == 0);
+    CHECK(set.controller.renderedWidgetCount() == 1);
+    // Without addToCart in the shop there are no buttons.
+    CHECK(set.dom.nodes[set.node].content.find("svc-card__cart") == std::string::npos);
+
+    ContentBatch again = set.controller.updateWidgetSku("SET", "B");
+    CHECK(again.id != 0);
+    CHECK(set.controller.renderedWidgetCount() == 0);
+    CHECK(set.dom.get(set.node, "data-svc-key") == std::nullopt);
+    // The in-memory page hands out one id per node: the old handle and the re-claim's handle.
+    CHECK(set.dom.nodes[set.node].releases == 2);
+    CHECK(set.controller.handleAction(set.key, "alt", 1, 1, true) == svc::ActionOutcome::Ignored);
+}
+
+TEST_CASE("SdkController: picking an alternative shows it in its position and moves the pressed state") {
+    RenderedSet set(true);
+    CHECK(set.controller.handleAction(set.key, "alt", 1, 2, true) == svc::ActionOutcome::Handled);
+    const std::string& body = set.dom.partContent[{set.node, "c1"}];
+    CHECK(body.find("Alt Q-2") != std::string::npos);
+    CHECK(body.find("svc-card__cart") != std::string::npos);
+    CHECK(set.dom.partAttributes[{set.node, "p1", "data-svc-sku"}] == "Q-2");
+    CHECK(set.dom.partAttributes[{set.node, "a1-0", "aria-pressed"}] == "false");
+    CHECK(set.dom.partAttributes[{set.node, "a1-2", "aria-pressed"}] == "true");
+
+    // Add to cart takes the chosen product's SKU, exactly.
+    CHECK(set.controller.handleAction(set.key, "cart", 1, 0, true) == svc::ActionOutcome::Handled);
+    REQUIRE(set.dom.cartCalls.size() == 1);
+    CHECK(set.dom.cartCalls[0].second == "Q-2");
+
+    // Back to the item itself.
+    CHECK(set.controller.handleAction(set.key, "alt", 1, 0, true) == svc::ActionOutcome::Handled);
+    CHECK(set.dom.partAttributes[{set.node, "p1", "data-svc-sku"}] == "P-2");
+    CHECK(set.dom.partAttributes[{set.node, "a1-2", "aria-pressed"}] == "false");
+    CHECK(set.dom.partAttributes[{set.node, "a1-0", "aria-pressed"}] == "true");
+
+    // Out of range or unknown: ignored, nothing changes.
+    for (auto [position, choice] : std::vector<std::pair<int, int>>{{1, 3}, {1, -1}, {0, 1}, {2, 0}, {-1, 0}}) {
+        CAPTURE(position);
+        CAPTURE(choice);
+        CHECK(set.controller.handleAction(set.key, "alt", position, choice, true) == svc::ActionOutcome::Ignored);
+    }
+    CHECK(set.controller.handleAction(set.key + 1, "alt", 1, 1, true) == svc::ActionOutcome::Ignored);
+    CHECK(set.controller.handleAction(set.key, "explode", 1, 1, true) == svc::ActionOutcome::Ignored);
+    CHECK(set.dom.partAttributes[{set.node, "p1", "data-svc-sku"}] == "P-2");
+}
+
+TEST_CASE("SdkController: add to cart shows success or failure in the position's status") {
+    RenderedSet set(true);
+    CHECK(set.dom.nodes[set.node].content.find("aria-label=\"Add to cart: Shirt\"") != std::string::npos);
+    CHECK(set.controller.handleAction(set.key, "cart", 0, 0, true) == svc::ActionOutcome::Handled);
+    CHECK(set.controller.handleAction(set.key, "cart", 1, 0, true) == svc::ActionOutcome::Handled);
+    REQUIRE(set.dom.cartCalls.size() == 2);
+    CHECK(set.dom.cartCalls[0].second == "P-1");
+    CHECK(set.dom.cartCalls[1].second == "P-2");
+    CHECK(set.dom.cartCalls[0].first != set.dom.cartCalls[1].first);
+
+    set.controller.cartResult(set.dom.cartCalls[1].first, false);
+    set.controller.cartResult(set.dom.cartCalls[0].first, true);
+    CHECK(set.dom.partContent[{set.node, "s0"}] == "Added to cart");
+    CHECK(set.dom.partContent[{set.node, "s1"}] == "Could not add to cart. Please try again.");
+    // An answer given twice, or for no request, changes nothing.
+    set.controller.cartResult(set.dom.cartCalls[0].first, false);
+    set.controller.cartResult(999, false);
+    CHECK(set.dom.partContent[{set.node, "s0"}] == "Added to cart");
+
+    // The shop took its function away after rendering: failure, and no call.
+    set.dom.canAddToCart = false;
+    CHECK(set.controller.handleAction(set.key, "cart", 0, 0, true) == svc::ActionOutcome::Handled);
+    CHECK(set.dom.cartCalls.size() == 2);
+    CHECK(set.dom.partContent[{set.node, "s0"}] == "Could not add to cart. Please try again.");
+    CHECK(set.dom.warnings.empty());
+}
+
+TEST_CASE("SdkController: product links go to the shop's navigateTo when it takes them, else the browser follows them") {
+    RenderedSet set(false);
+    CHECK(set.controller.handleAction(set.key, "open", 0, 0, true) == svc::ActionOutcome::Ignored);
+    CHECK(set.dom.navigations == std::vector<std::string>{"/p/P-1"});
+    set.dom.shopNavigates = true;
+    CHECK(set.controller.handleAction(set.key, "open", 0, 0, true) == svc::ActionOutcome::Handled);
+    // A click with a modifier opens a tab: the shop's router is not asked.
+    CHECK(set.controller.handleAction(set.key, "open", 0, 0, false) == svc::ActionOutcome::Ignored);
+    CHECK(set.dom.navigations.size() == 2);
+    // The link of the chosen alternative.
+    set.controller.handleAction(set.key, "alt", 1, 1, true);
+    CHECK(set.controller.handleAction(set.key, "open", 1, 0, true) == svc::ActionOutcome::Handled);
+    CHECK(set.dom.navigations.back() == "/p/Q-1");
+}
+
+namespace {
+
+// The events of all bodies, parsed by the server's own parser: what the server would store.
+std::vector<svc::WidgetEvent> serverSees(const std::vector<std::string>& bodies) {
+    std::vector<svc::WidgetEvent> events;
+    for (const auto& body : bodies) {
+        auto parsed = svc::parseEvents(body);
+        CAPTURE(body);
+        REQUIRE(parsed.ok());
+        for (const auto& event : parsed.events.events) events.push_back(std::get<svc::WidgetEvent>(event));
+    }
+    return events;
+}
+
+svc::VisitorIds visitorIds() {
+    svc::VisitorIds ids;
+    ids.cid = std::string(32, 'c');
+    ids.sid = std::string(32, 'e');
+    ids.variant = "default";
+    return ids;
+}
+
+}  // namespace
+
+TEST_CASE("SdkController: view, click and add-to-cart events carry cid, sid, widget, touchpoint, SKU, set, test group, variant") {
+    RenderedSet set(true);
+    set.controller.setVisitor(visitorIds());
+    set.dom.testGroup = "B";
+    REQUIRE(set.dom.observed == std::vector<std::pair<NodeId, int>>{{set.node, set.key}});
+
+    // Not yet a view: a third visible, a small part of the screen.
+    CHECK_FALSE(set.controller.widgetVisibility(set.key, 0.3, 0.1));
+    CHECK(set.controller.queuedEventCount() == 0);
+    CHECK(set.controller.widgetVisibility(set.key, 0.5, 0.1));
+    CHECK(set.controller.widgetVisibility(set.key, 1.0, 1.0));  // counted once
+    CHECK(set.controller.queuedEventCount() == 1);
+
+    set.controller.handleAction(set.key, "open", 0, 0, false);  // a click that opens a tab counts too
+    set.controller.handleAction(set.key, "alt", 1, 1, true);    // picking an alternative is no interaction
+    set.controller.handleAction(set.key, "cart", 1, 0, true);
+    set.controller.handleAction(set.key, "cart", 0, 0, true);
+    REQUIRE(set.dom.cartCalls.size() == 2);
+    set.controller.cartResult(set.dom.cartCalls[0].first, true);
+    set.controller.cartResult(set.dom.cartCalls[1].first, false);  // a failed add is not an add-to-cart
+
+    auto events = serverSees(set.controller.drainEvents());
+    REQUIRE(events.size() == 3);
+    CHECK(events[0].type == svc::WidgetEventType::View);
+    CHECK(events[0].sku == std::optional<std::string>("A"));  // the product the widget was shown for
+    CHECK(events[1].type == svc::WidgetEventType::Click);
+    CHECK(events[1].sku == std::optional<std::string>("P-1"));
+    CHECK(events[2].type == svc::WidgetEventType::AddToCart);
+    CHECK(events[2].sku == std::optional<std::string>("Q-1"));  // the chosen alternative
+    for (const auto& event : events) {
+        CHECK(event.cid == std::string(32, 'c'));
+        CHECK(event.sid == std::optional<std::string>(std::string(32, 'e')));
+        CHECK(event.widget == svc::WidgetType::Set);
+        CHECK(event.touchpoint == svc::Touchpoint::Product);
+        CHECK(event.testGroup == std::optional<std::string>("B"));
+        CHECK(event.variant == std::optional<std::string>("default"));
+    }
+    CHECK(set.controller.queuedEventCount() == 0);
+    CHECK(set.controller.drainEvents().empty());
+}
+
+TEST_CASE("SdkController: the viewport rule, demo widgets untracked, gone widgets stop being observed") {
+    CHECK(svc::WidgetEventLog::isView(0.5, 0.0));
+    CHECK(svc::WidgetEventLog::isView(0.2, 0.5));  // taller than the screen, covering half of it
+    CHECK_FALSE(svc::WidgetEventLog::isView(0.49, 0.49));
+
+    MemoryDom dom;
+    NodeId demo = dom.addWidget({{"data-svc-widget-id", "SET-Compose"}, {"data-touchpoint", "product"}});
+    SdkController controller(dom);
+    controller.setVisitor(visitorIds());
+    ContentBatch batch = controller.scan();
+    controller.applyContent(batch.id, responseJson({itemJson("D-1", "Demo", 100)}));
+    REQUIRE(dom.state(demo) == std::optional<std::string>("rendered"));
+    CHECK(dom.observed.empty());
+    int key = std::stoi(*dom.get(demo, "data-svc-key"));
+    controller.handleAction(key, "open", 0, 0, true);
+    CHECK(controller.queuedEventCount() == 0);
+    CHECK(controller.widgetVisibility(999, 1.0, 1.0));  // unknown: stop observing
+}
+
+TEST_CASE("WidgetEventLog: bodies of at most 100 events and 32 KiB, each accepted by the server's parser") {
+    svc::WidgetEventLog log;
+    svc::WidgetSpec similar;
+    similar.type = svc::WidgetType::Similar;
+    similar.sku = "A";
+    svc::EventContext context{std::string(32, 'c'), std::string(32, 'e'), "default", ""};
+    for (int i = 0; i < 250; ++i) CHECK(log.record(svc::WidgetEventType::Click, similar, "SKU-" + std::to_string(i), "", context));
+    auto bodies = log.drain();
+    REQUIRE(bodies.size() == 3);
+    auto events = serverSees(bodies);
+    REQUIRE(events.size() == 250);
+    CHECK(events[249].sku == std::optional<std::string>("SKU-249"));
+    CHECK(events[0].testGroup == std::nullopt);  // empty values are left out, not sent empty
+
+    // Long values: the byte limit splits sooner.
+    std::string longSku(190, 'x');
+    for (int i = 0; i < 100; ++i) log.record(svc::WidgetEventType::Click, similar, longSku, std::string(190, 's'), context);
+    auto longBodies = log.drain();
+    CHECK(longBodies.size() > 1);
+    for (const auto& body : longBodies) CHECK(body.size() <= svc::WidgetEventLog::kMaxBodyBytes);
+    CHECK(serverSees(longBodies).size() == 100);
+
+    // What the server would refuse is not sent: a required SKU missing or oversized drops the event,
+    // an odd optional value is left out.
+    CHECK_FALSE(log.record(svc::WidgetEventType::Click, similar, "", "", context));
+    CHECK_FALSE(log.record(svc::WidgetEventType::Click, similar, std::string(201, 'x'), "", context));
+    CHECK_FALSE(log.record(svc::WidgetEventType::Click, similar, "bad\nsku", "", context));
+    CHECK(log.record(svc::WidgetEventType::View, similar, "", "set-1", context));  // a view may name only its set
+    svc::EventContext odd = context;
+    odd.testGroup = "tab\there";
+    CHECK(log.record(svc::WidgetEventType::Click, similar, "S", "", odd));
+    auto oddEvents = serverSees(log.drain());
+    REQUIRE(oddEvents.size() == 2);
+    CHECK(oddEvents[0].setId == std::optional<std::string>("set-1"));
+    CHECK(oddEvents[1].testGroup == std::nullopt);
+    svc::WidgetSpec demo;
+    demo.type = svc::WidgetType::SetCompose;
+    CHECK_FALSE(log.record(svc::WidgetEventType::View, demo, "S", "", context));
+}
+
+TEST_CASE("SdkController::track: svclytics('purchase') warns once per problem and sends an order once per page") {
+    MemoryDom dom;
+    SdkController controller(dom);
+    controller.setVisitor(visitorIds());
+    const std::string good = R"({"customerid":"anonymous","orderid":"O-9","products":[{"sku":"A","amount":1,"price":500}]})";
+    std::string body = controller.track("purchase", good);
+    REQUIRE_FALSE(body.empty());
+    auto parsed = svc::parseEvents(body);
+    REQUIRE(parsed.ok());
+    CHECK(std::get<svc::PurchaseEvent>(parsed.events.events[0]).cid == std::optional<std::string>(std::string(32, 'c')));
+    CHECK(controller.track("purchase", good).empty());
+    CHECK(controller.track("purchase", good).empty());
+    CHECK(dom.warnings == std::vector<std::string>{"[svc] svclytics('purchase'): orderid 'O-9' was sent already; an order counts once"});
+
+    const std::string bad = R"({"customerid":"anonymous","orderid":"O-10","products":[{"sku":7,"amount":1,"price":500}]})";
+    CHECK(controller.track("purchase", bad).empty());
+    CHECK(controller.track("purchase", bad).empty());
+    CHECK(dom.warnings.size() == 2);
+    CHECK(dom.warnings[1] == "[svc] svclytics('purchase'): products[0].sku: must be a string (the SKU as a string, exactly as in "
+                             "the product feed), got 7; the order is not sent");
+    // Fixed, the same order goes out: a refused payload was never sent.
+    CHECK_FALSE(controller.track("purchase", R"({"customerid":"anonymous","orderid":"O-10","products":[{"sku":"7","amount":1,"price":500}]})").empty());
+
+    CHECK(controller.track("pageview", "{}").empty());
+    CHECK(dom.warnings.back() == "[svc] svclytics: unknown event 'pageview'; the SDK sends 'purchase'");
 }

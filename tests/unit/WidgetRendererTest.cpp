@@ -50,12 +50,63 @@ size_t count(const std::string& text, const std::string& part) {
 TEST_CASE("WidgetRenderer: the complete markup of one card") {
     const std::string expected =
         "<section class=\"svc-widget svc-widget--similar\" aria-label=\"Similar products\"><ul class=\"svc-widget__list\">"
-        "<li class=\"svc-card\" data-svc-sku=\"SKU-1\"><a class=\"svc-card__link\" href=\"https://shop.example/p/1\">"
+        "<li class=\"svc-card\" data-svc-pos=\"0\" data-svc-part=\"p0\" data-svc-sku=\"SKU-1\">"
+        "<div class=\"svc-card__body\" data-svc-part=\"c0\">"
+        "<a class=\"svc-card__link\" href=\"https://shop.example/p/1\" data-svc-action=\"open\">"
         "<img class=\"svc-card__image\" src=\"https://cdn.example/1.jpg\" alt=\"Jeans\" loading=\"lazy\" decoding=\"async\" "
         "width=\"240\" height=\"320\"><span class=\"svc-card__brand\">Acme</span><span class=\"svc-card__name\">Jeans</span></a>"
         "<p class=\"svc-card__price\"><s class=\"svc-card__retail\">59,99" + kNbsp + kEuro + "</s> "
-        "<span class=\"svc-card__selling\">39,99" + kNbsp + kEuro + "</span></p></li></ul></section>";
+        "<span class=\"svc-card__selling\">39,99" + kNbsp + kEuro + "</span></p></div></li></ul></section>";
     CHECK(renderOne(basicItem()) == expected);
+}
+
+TEST_CASE("WidgetRenderer: add-to-cart buttons and their status only when the shop can add to cart") {
+    WidgetSpec spec;
+    ContentItem item = basicItem();
+    item.name = "Jeans \"Slim\" <b>";
+    WidgetRenderer renderer(MoneyFormatter("EUR", "de-DE"));
+    svc::RenderOptions withCart;
+    withCart.cartButtons = true;
+    std::string html = renderer.render(spec, WidgetContent{{item, basicItem()}}, withCart);
+    // The accessible name names the product; the visible text is the same everywhere.
+    CHECK(html.find("<button type=\"button\" class=\"svc-card__cart\" data-svc-action=\"cart\" "
+                    "aria-label=\"Add to cart: Jeans &quot;Slim&quot; &lt;b&gt;\">Add to cart</button></div>") != std::string::npos);
+    CHECK(count(html, "data-svc-action=\"cart\"") == 2);
+    CHECK(html.find("<p class=\"svc-card__status\" role=\"status\" data-svc-part=\"s0\"></p>") != std::string::npos);
+    CHECK(html.find("data-svc-part=\"s1\"") != std::string::npos);
+    std::string without = renderer.render(spec, WidgetContent{{item}}, svc::RenderOptions{});
+    CHECK(without.find("<button") == std::string::npos);
+    CHECK(without.find("role=\"status\"") == std::string::npos);
+    CHECK(renderer.renderCardBody(item, withCart).find("svc-card__cart") != std::string::npos);
+    CHECK(renderer.renderCardBody(item, svc::RenderOptions{}).find("svc-card__cart") == std::string::npos);
+}
+
+TEST_CASE("WidgetRenderer: a position with alternatives shows its item and one pressed-state button per choice") {
+    ContentItem item = basicItem();
+    ContentItem first = basicItem();
+    first.sku = "ALT-1";
+    first.name = "Chinos <1>";
+    ContentItem second = basicItem();
+    second.sku = "ALT-2";
+    second.name = "Cargo";
+    item.alternatives = {first, second};
+    WidgetSpec spec;
+    spec.type = WidgetType::Set;
+    std::string html = WidgetRenderer(MoneyFormatter("EUR", "de-DE")).render(spec, WidgetContent{{basicItem(), item}});
+    // The second position (1): its own item is shown, the alternatives are choices.
+    CHECK(html.find("<li class=\"svc-card\" data-svc-pos=\"1\" data-svc-part=\"p1\" data-svc-sku=\"SKU-1\">") != std::string::npos);
+    CHECK(html.find("<div class=\"svc-card__choices\" role=\"group\" aria-label=\"Alternatives for Jeans\">"
+                    "<button type=\"button\" class=\"svc-card__choice\" data-svc-action=\"alt\" data-svc-alt=\"0\" "
+                    "data-svc-part=\"a1-0\" aria-pressed=\"true\">Jeans</button>"
+                    "<button type=\"button\" class=\"svc-card__choice\" data-svc-action=\"alt\" data-svc-alt=\"1\" "
+                    "data-svc-part=\"a1-1\" aria-pressed=\"false\">Chinos &lt;1&gt;</button>"
+                    "<button type=\"button\" class=\"svc-card__choice\" data-svc-action=\"alt\" data-svc-alt=\"2\" "
+                    "data-svc-part=\"a1-2\" aria-pressed=\"false\">Cargo</button></div></li>") != std::string::npos);
+    CHECK(count(html, "svc-card__choices") == 1);  // the first position has no alternatives
+    CHECK(html.find("ALT-1") == std::string::npos);  // not shown until chosen
+    CHECK(&svc::choiceAt(item, 0) == &item);
+    CHECK(svc::choiceAt(item, 2).sku == "ALT-2");
+    CHECK(&svc::choiceAt(item, 3) == &item);  // out of range: the item itself
 }
 
 TEST_CASE("WidgetRenderer: feed text is escaped in element content and in attributes") {
@@ -91,7 +142,7 @@ TEST_CASE("WidgetRenderer: URLs are checked and escaped") {
         ContentItem item = basicItem();
         item.url = c.url;
         std::string html = renderOne(item);
-        CHECK(html.find("<a class=\"svc-card__link\" " + c.href + ">") != std::string::npos);
+        CHECK(html.find("<a class=\"svc-card__link\" " + c.href + " data-svc-action=\"open\">") != std::string::npos);
         CHECK(html.find("javascript") == std::string::npos);
     }
     SUBCASE("an unsafe image is left out, not written with an empty src") {
@@ -108,7 +159,7 @@ TEST_CASE("WidgetRenderer: URLs are checked and escaped") {
         std::string html = renderOne(item);
         CHECK(html.find("<img") == std::string::npos);
         CHECK(html.find("svc-card__brand") == std::string::npos);
-        CHECK(html.find("href=\"https://shop.example/p/1\"><span class=\"svc-card__name\">Jeans</span></a>") != std::string::npos);
+        CHECK(html.find("href=\"https://shop.example/p/1\" data-svc-action=\"open\"><span class=\"svc-card__name\">Jeans</span></a>") != std::string::npos);
     }
 }
 

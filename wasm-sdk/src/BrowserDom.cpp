@@ -1,20 +1,16 @@
 #include "BrowserDom.hpp"
 
-using emscripten::val;
+#include <cstdlib>
+
+#include "HostImports.hpp"
 
 namespace svc {
 
-std::vector<NodeId> BrowserDom::select(const std::string& selector) {
+std::vector<NodeId> BrowserDom::select(const char* selector) {
+    int count = svc_dom_select(selector, nextId_);
     std::vector<NodeId> ids;
-    val document = val::global("document");
-    if (!document.as<bool>()) return ids;
-    val list = document.call<val>("querySelectorAll", selector);
-    int length = list["length"].as<int>();
-    for (int i = 0; i < length; ++i) {
-        NodeId id = nextId_++;
-        nodes_.emplace(id, list.call<val>("item", i));
-        ids.push_back(id);
-    }
+    for (int i = 0; i < count; ++i) ids.push_back(nextId_ + i);
+    nextId_ += count;
     return ids;
 }
 
@@ -30,55 +26,47 @@ std::vector<NodeId> BrowserDom::claimedWidgetsOfType(const std::string& widgetTy
 }
 
 std::optional<std::string> BrowserDom::attribute(NodeId node, std::string_view name) {
-    auto it = nodes_.find(node);
-    if (it == nodes_.end()) return std::nullopt;
-    val value = it->second.call<val>("getAttribute", std::string(name));
-    if (value.isNull() || value.isUndefined()) return std::nullopt;
-    return value.as<std::string>();
+    char* value = svc_dom_attribute(node, std::string(name).c_str());
+    if (!value) return std::nullopt;
+    std::string result(value);
+    std::free(value);
+    return result;
 }
 
 void BrowserDom::setAttribute(NodeId node, std::string_view name, const std::string& value) {
-    auto it = nodes_.find(node);
-    if (it != nodes_.end()) it->second.call<void>("setAttribute", std::string(name), value);
+    svc_dom_set_attribute(node, std::string(name).c_str(), value.c_str());
 }
 
 void BrowserDom::removeAttribute(NodeId node, std::string_view name) {
-    auto it = nodes_.find(node);
-    if (it != nodes_.end()) it->second.call<void>("removeAttribute", std::string(name));
+    svc_dom_set_attribute(node, std::string(name).c_str(), nullptr);
 }
 
-void BrowserDom::setContent(NodeId node, const std::string& html) {
-    auto it = nodes_.find(node);
-    if (it != nodes_.end()) it->second.set("innerHTML", html);
+void BrowserDom::setContent(NodeId node, const std::string& html) { svc_dom_set_content(node, html.c_str()); }
+void BrowserDom::hide(NodeId node) { svc_dom_set_visible(node, 0); }
+void BrowserDom::show(NodeId node) { svc_dom_set_visible(node, 1); }
+void BrowserDom::release(NodeId node) { svc_dom_release(node); }
+void BrowserDom::warn(const std::string& message) { svc_warn(message.c_str()); }
+
+void BrowserDom::setPartContent(NodeId widget, const std::string& part, const std::string& html) {
+    svc_dom_part(widget, part.c_str(), nullptr, html.c_str());
 }
 
-val BrowserDom::visibilityTarget(NodeId node) {
-    val element = nodes_.at(node);
-    val container = element.call<val>("closest", std::string(".-svc-widget-container"));
-    return container.isNull() ? element : container;
+void BrowserDom::setPartAttribute(NodeId widget, const std::string& part, std::string_view name, const std::string& value) {
+    svc_dom_part(widget, part.c_str(), std::string(name).c_str(), value.c_str());
 }
 
-void BrowserDom::hide(NodeId node) {
-    if (!nodes_.count(node)) return;
-    // CSSOM, not a style attribute: allowed under a strict Content-Security-Policy,
-    // and !important so that the shop's CSS cannot show an empty widget.
-    val target = visibilityTarget(node);
-    target.set("hidden", true);
-    target["style"].call<void>("setProperty", std::string("display"), std::string("none"), std::string("important"));
+bool BrowserDom::shopCanAddToCart() { return svc_shop_can_add_to_cart() != 0; }
+void BrowserDom::addToCart(int requestId, const std::string& sku) { svc_shop_add_to_cart(requestId, sku.c_str()); }
+bool BrowserDom::navigateTo(const std::string& url) { return svc_shop_navigate_to(url.c_str()) != 0; }
+
+std::string BrowserDom::shopTestGroup() {
+    char* group = svc_shop_test_group();
+    if (!group) return {};
+    std::string result(group);
+    std::free(group);
+    return result;
 }
 
-void BrowserDom::show(NodeId node) {
-    if (!nodes_.count(node)) return;
-    val target = visibilityTarget(node);
-    target.set("hidden", false);
-    target["style"].call<void>("removeProperty", std::string("display"));
-}
-
-void BrowserDom::release(NodeId node) { nodes_.erase(node); }
-
-void BrowserDom::warn(const std::string& message) {
-    val console = val::global("console");
-    if (console.as<bool>()) console.call<void>("warn", message);
-}
+void BrowserDom::observeVisibility(NodeId node, int widgetKey) { svc_observe_visibility(node, widgetKey); }
 
 }  // namespace svc

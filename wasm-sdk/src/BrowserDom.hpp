@@ -1,10 +1,6 @@
 #pragma once
-// The only file besides bindings.cpp that touches emscripten::val: the page's DOM
-// behind svc::Dom.
-#include <emscripten/val.h>
-
-#include <unordered_map>
-
+// svc::Dom in the browser: every operation is one import from js/library.js, which
+// keeps the elements in a table under the NodeIds this class hands out.
 #include "sdk/Dom.hpp"
 
 namespace svc {
@@ -21,12 +17,16 @@ public:
     void show(NodeId node) override;
     void release(NodeId node) override;
     void warn(const std::string& message) override;
+    void setPartContent(NodeId widget, const std::string& part, const std::string& html) override;
+    void setPartAttribute(NodeId widget, const std::string& part, std::string_view name, const std::string& value) override;
+    bool shopCanAddToCart() override;
+    void addToCart(int requestId, const std::string& sku) override;
+    bool navigateTo(const std::string& url) override;
+    std::string shopTestGroup() override;
+    void observeVisibility(NodeId node, int widgetKey) override;
 
 private:
-    std::vector<NodeId> select(const std::string& selector);
-    emscripten::val visibilityTarget(NodeId node);
-
-    std::unordered_map<NodeId, emscripten::val> nodes_;
+    std::vector<NodeId> select(const char* selector);
     NodeId nextId_ = 1;
 };
 

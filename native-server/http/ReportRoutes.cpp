@@ -1,0 +1,180 @@
+#include "http/ReportRoutes.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "http/HttpErrors.hpp"
+#include "http/RequestContext.hpp"
+#include "text/StringUtil.hpp"
+#include "tracking/CommissionReport.hpp"
+
+namespace svc {
+namespace {
+
+using nlohmann::json;
+constexpr int64_t kDay = 86400;
+
+// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
+int64_t daysFromCivil(int64_t year, int64_t month, int64_t day) {
+    year -= month <= 2;
+    int64_t era = (year >= 0 ? year : year - 399) / 400;
+    int64_t yearOfEra = year - era * 400;
+    int64_t dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+    int64_t dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
+    return era * 146097 + dayOfEra - 719468;
+}
+
+// "YYYY-MM-DD" as Unix seconds at 00:00 UTC; errors name `field`.
+Result<int64_t> parseDay(const std::string& text, const std::string& field) {
+    auto refuse = [&] { return Error::invalidArgument(field + ": '" + text + "' is not a date YYYY-MM-DD"); };
+    if (text.size() != 10 || text[4] != '-' || text[7] != '-') return refuse();
+    auto year = parseInt64(text.substr(0, 4));
+    auto month = parseInt64(text.substr(5, 2));
+    auto day = parseInt64(text.substr(8, 2));
+    if (!year || !month || !day || *month < 1 || *month > 12 || *day < 1) return refuse();
+    static const int kDaysInMonth[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    bool leap = (*year % 4 == 0 && *year % 100 != 0) || *year % 400 == 0;
+    if (*day > kDaysInMonth[*month - 1] || (*month == 2 && *day == 29 && !leap)) return refuse();
+    return daysFromCivil(*year, *month, *day) * kDay;
+}
+
+void sendJson(httplib::Response& response, int status, const json& body) {
+    response.status = status;
+    response.set_content(body.dump(), "application/json");
+}
+
+json entryJson(const LedgerEntry& entry) {
+    return {{"line", entry.line},         {"sku", entry.sku},
+            {"amount", entry.amount},     {"revenue", entry.revenue},
+            {"commission", entry.commission}, {"attributed", entry.attributed}};
+}
+
+}  // namespace
+
+Result<std::pair<int64_t, int64_t>> reportPeriod(const std::string& from, const std::string& to, int64_t now) {
+    int64_t today = now - now % kDay;
+    int64_t end = today + kDay;
+    if (!to.empty()) {
+        auto day = parseDay(to, "to");
+        if (!day) return day.error();
+        end = *day + kDay;
+    }
+    int64_t start = end - 30 * kDay;
+    if (!from.empty()) {
+        auto day = parseDay(from, "from");
+        if (!day) return day.error();
+        start = *day;
+    }
+    if (start >= end) return Error::invalidArgument("from: must not be after to");
+    return std::pair<int64_t, int64_t>{start, end};
+}
+
+Result<ReturnRequest> parseReturnRequest(const std::string& body) {
+    json parsed;
+    try {
+        parsed = json::parse(body);
+    } catch (const json::parse_error& error) {
+        return Error::invalidArgument("body: not valid JSON at byte " + std::to_string(error.byte));
+    }
+    if (!parsed.is_object()) return Error::invalidArgument("body: must be a JSON object");
+    ReturnRequest request;
+    for (const auto& [name, value] : parsed.items()) {
+        if (name != "returnId" && name != "lines" && name != "cancel") {
+            return Error::invalidArgument(name + ": unknown field (returnId, lines, cancel)");
+        }
+    }
+    auto returnId = parsed.find("returnId");
+    if (returnId == parsed.end() || !returnId->is_string() || returnId->get<std::string>().empty() ||
+        returnId->get<std::string>().size() > 200) {
+        return Error::invalidArgument("returnId: a string of 1 to 200 characters is required (it makes a repeated report harmless)");
+    }
+    request.returnId = returnId->get<std::string>();
+    auto cancel = parsed.find("cancel");
+    if (cancel != parsed.end()) {
+        if (!cancel->is_boolean()) return Error::invalidArgument("cancel: must be true or false");
+        request.cancel = cancel->get<bool>();
+    }
+    auto lines = parsed.find("lines");
+    if (lines != parsed.end()) {
+        if (!lines->is_array() || lines->empty() || lines->size() > 1000) {
+            return Error::invalidArgument("lines: must be an array of 1 to 1000 lines");
+        }
+        for (size_t i = 0; i < lines->size(); ++i) {
+            const json& line = (*lines)[i];
+            std::string field = "lines[" + std::to_string(i) + "]";
+            if (!line.is_object()) return Error::invalidArgument(field + ": must be an object {sku, amount}");
+            for (const auto& [name, value] : line.items()) {
+                if (name != "sku" && name != "amount") return Error::invalidArgument(field + "." + name + ": unknown field (sku, amount)");
+            }
+            auto sku = line.find("sku");
+            if (sku == line.end() || !sku->is_string() || sku->get<std::string>().empty()) {
+                return Error::invalidArgument(field + ".sku: a non-empty string is required");
+            }
+            auto amount = line.find("amount");
+            if (amount == line.end() || !amount->is_number_integer() || amount->get<int64_t>() < 1) {
+                return Error::invalidArgument(field + ".amount: an integer of at least 1 is required");
+            }
+            request.lines.push_back({sku->get<std::string>(), amount->get<int64_t>()});
+        }
+    }
+    if (request.cancel == !request.lines.empty()) {
+        return Error::invalidArgument("lines: give either lines (a return) or \"cancel\": true (the whole order), not both");
+    }
+    return request;
+}
+
+void ReportRoutes::registerOn(httplib::Server& server) {
+    server.Get("/reports/summary", [this](const httplib::Request& request, httplib::Response& response) { summary(request, response); });
+    server.Get("/reports/ledger", [this](const httplib::Request& request, httplib::Response& response) { ledgerCsv(request, response); });
+    server.Post(R"(/orders/([^/]{1,200})/returns)",
+                [this](const httplib::Request& request, httplib::Response& response) { returns(request, response); });
+}
+
+void ReportRoutes::summary(const httplib::Request& request, httplib::Response& response) {
+    auto tenant = authenticateTenant(request, tenants_);
+    if (!tenant) return sendError(response, tenant.error());
+    auto period = reportPeriod(request.get_param_value("from"), request.get_param_value("to"), clock_.nowSeconds());
+    if (!period) return sendError(response, period.error());
+    // Reports are current: purchases that arrived are booked before reading.
+    if (auto status = attributor_.catchUp(); !status) return sendError(response, status.error());
+    auto events = ledger_.eventCounts(tenant->id, period->first, period->second);
+    if (!events) return sendError(response, events.error());
+    auto entries = ledger_.entries(tenant->id, period->first, period->second);
+    if (!entries) return sendError(response, entries.error());
+    response.set_header("Cache-Control", "no-store");
+    response.set_content(CommissionReport(period->first, period->second, *events, *entries).toJson().dump(), "application/json");
+}
+
+void ReportRoutes::ledgerCsv(const httplib::Request& request, httplib::Response& response) {
+    auto tenant = authenticateTenant(request, tenants_);
+    if (!tenant) return sendError(response, tenant.error());
+    auto period = reportPeriod(request.get_param_value("from"), request.get_param_value("to"), clock_.nowSeconds());
+    if (!period) return sendError(response, period.error());
+    if (auto status = attributor_.catchUp(); !status) return sendError(response, status.error());
+    auto entries = ledger_.entries(tenant->id, period->first, period->second);
+    if (!entries) return sendError(response, entries.error());
+    response.set_header("Cache-Control", "no-store");
+    response.set_header("Content-Disposition", "attachment; filename=\"ledger.csv\"");
+    response.set_content(CommissionReport::ledgerCsv(*entries), "text/csv; charset=utf-8");
+}
+
+void ReportRoutes::returns(const httplib::Request& request, httplib::Response& response) {
+    auto tenant = authenticateTenant(request, tenants_);
+    if (!tenant) return sendError(response, tenant.error());
+    auto parsed = parseReturnRequest(request.body);
+    if (!parsed) return sendError(response, parsed.error());
+    std::string orderId = request.matches[1];
+    auto outcome = attributor_.bookReturn(tenant->id, orderId, *parsed);
+    if (!outcome) return sendError(response, outcome.error());
+    json body{{"orderid", orderId}, {"returnId", parsed->returnId}, {"duplicate", outcome->duplicate}};
+    json entries = json::array();
+    int64_t commission = 0;
+    for (const auto& entry : outcome->entries) {
+        entries.push_back(entryJson(entry));
+        commission += entry.commission;
+    }
+    body["entries"] = entries;
+    body["commission"] = commission;
+    sendJson(response, outcome->duplicate ? 200 : 201, body);
+}
+
+}  // namespace svc

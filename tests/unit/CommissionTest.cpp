@@ -1,0 +1,143 @@
+// Commission arithmetic, the attribution rule, conversion intervals and the ledger CSV:
+// the pure core of tracking (docs/adr/0021), data-driven.
+#include <doctest/doctest.h>
+
+#include "tracking/AttributionRule.hpp"
+#include "tracking/Commission.hpp"
+#include "tracking/CommissionReport.hpp"
+#include "tracking/ConversionInterval.hpp"
+
+using namespace svc;
+
+TEST_CASE("lineCommission: price x amount x rate, half up to the cent, per line") {
+    struct Case {
+        int64_t price, amount, basisPoints, expected;
+    };
+    const std::vector<Case> cases{
+        {1999, 2, 500, 200},   // 1.999 -> 2.00
+        {3333, 1, 500, 167},   // 1.6665 -> 1.67
+        {3333, 2, 500, 333},   // 3.333 -> 3.33
+        {1, 1, 5000, 1},       // 0.005 -> 0.01: half up
+        {1, 1, 4999, 0},
+        {0, 5, 1000, 0},
+        {10000, 3, 10000, 30000},
+        {12345, 1, 0, 0},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.price);
+        CAPTURE(c.amount);
+        CAPTURE(c.basisPoints);
+        CHECK(lineCommission(c.price, c.amount, c.basisPoints).value() == c.expected);
+    }
+    CHECK_FALSE(lineCommission(-1, 1, 500));
+    CHECK_FALSE(lineCommission(1, 1, 10001));
+    CHECK_FALSE(lineCommission(std::numeric_limits<int64_t>::max() / 2, 4, 500));  // refused, never wrapped
+}
+
+TEST_CASE("commissionReversal: every sequence of returns leaves exactly the commission on what was kept") {
+    const int64_t price = 3333, rate = 750;
+    for (int64_t amount = 1; amount <= 7; ++amount) {
+        int64_t booked = lineCommission(price, amount, rate).value();
+        int64_t kept = amount;
+        // Return one unit at a time, then check after every step.
+        while (kept > 0) {
+            booked -= commissionReversal(price, kept, 1, rate).value();
+            --kept;
+            CHECK(booked == lineCommission(price, kept, rate).value());
+        }
+    }
+    CHECK_FALSE(commissionReversal(price, 2, 3, rate));
+}
+
+TEST_CASE("parseRate and CommissionRates: what an operator writes, what the store keeps") {
+    const std::vector<std::pair<std::string, int64_t>> valid{{"5%", 500}, {"7.25%", 725}, {"7.5%", 750}, {"0%", 0},
+                                                             {"100%", 10000}, {"725bp", 725}, {" 5% ", 500}};
+    for (const auto& [text, basisPoints] : valid) {
+        CAPTURE(text);
+        CHECK(parseRate(text, "--commission-rate").value() == basisPoints);
+    }
+    for (const std::string text : {"5", "5.123%", "-1%", "101%", "abc", "%", "5.%", "10001bp"}) {
+        CAPTURE(text);
+        auto rate = parseRate(text, "--commission-rate");
+        REQUIRE_FALSE(rate);
+        CHECK(rate.error().message.rfind("--commission-rate: '", 0) == 0);
+    }
+    auto rates = CommissionRates::fromText("500,SET=1000,SIMILAR=250").value();
+    CHECK(rates.basisPointsFor(WidgetType::Set) == 1000);
+    CHECK(rates.basisPointsFor(WidgetType::SetCustom) == 500);
+    CHECK(rates.basisPointsFor(std::nullopt) == 500);
+    CHECK(CommissionRates::fromText(rates.toText()).value() == rates);
+    CHECK_FALSE(CommissionRates::fromText("500,NOPE=1"));
+    CHECK_FALSE(CommissionRates::fromText("20000"));
+}
+
+TEST_CASE("AttributionRule: last qualifying touch inside the window and before the order") {
+    const int64_t day = 86400, orderedAt = 100 * day, orderSequence = 50;
+    auto click = [](int64_t sequence, int64_t at, std::string sku, std::string mainSku, std::string setId = "",
+                    WidgetEventType type = WidgetEventType::Click) {
+        Interaction interaction;
+        interaction.sequence = sequence;
+        interaction.receivedAt = at;
+        interaction.type = type;
+        interaction.sku = std::move(sku);
+        interaction.mainSku = std::move(mainSku);
+        interaction.setId = std::move(setId);
+        return interaction;
+    };
+    AttributionRule rule(30 * day, [](const std::string& setId, const std::string& mainSku) { return setId == "look" && mainSku == "C"; });
+    struct Case {
+        std::string name;
+        std::vector<Interaction> interactions;
+        std::optional<int64_t> sequence;  // the winning interaction
+        std::optional<AttributionReason> reason;
+    };
+    const std::vector<Case> cases{
+        {"same SKU", {click(1, orderedAt - day, "A-S", "A")}, 1, AttributionReason::Sku},
+        {"main SKU reported", {click(1, orderedAt - day, "A", "A")}, 1, AttributionReason::MainSku},
+        {"another size", {click(1, orderedAt - day, "A-M", "A")}, 1, AttributionReason::MainSku},
+        {"via a set", {click(1, orderedAt - day, "X-S", "X", "look")}, std::nullopt, std::nullopt},  // the set holds C, not A
+        {"at the window's edge", {click(1, orderedAt - 30 * day, "A-S", "A")}, 1, AttributionReason::Sku},
+        {"outside the window", {click(1, orderedAt - 30 * day - 1, "A-S", "A")}, std::nullopt, std::nullopt},
+        {"after the order", {click(51, orderedAt, "A-S", "A")}, std::nullopt, std::nullopt},
+        {"a view", {click(1, orderedAt, "A-S", "A", "", WidgetEventType::View)}, std::nullopt, std::nullopt},
+        {"add-to-cart counts", {click(1, orderedAt, "A-S", "A", "", WidgetEventType::AddToCart)}, 1, AttributionReason::Sku},
+        {"last touch wins", {click(7, orderedAt - day, "A", "A"), click(3, orderedAt - 2 * day, "A-S", "A")}, 7, AttributionReason::MainSku},
+        {"unrelated", {click(1, orderedAt, "B-S", "B")}, std::nullopt, std::nullopt},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.name);
+        auto found = rule.attribute("A-S", "A", orderSequence, orderedAt, c.interactions);
+        REQUIRE(found.has_value() == c.sequence.has_value());
+        if (!found) continue;
+        CHECK(found->interaction->sequence == *c.sequence);
+        CHECK(found->reason == *c.reason);
+    }
+    auto viaSet = rule.attribute("C-S", "C", orderSequence, orderedAt, {click(1, orderedAt - day, "X-S", "X", "look")});
+    REQUIRE(viaSet);
+    CHECK(viaSet->reason == AttributionReason::Set);
+}
+
+TEST_CASE("ConversionInterval: Wilson 95% intervals") {
+    auto half = ConversionInterval::wilson(5, 10);
+    CHECK(half.rate == 0.5);
+    CHECK(half.low == doctest::Approx(0.2366).epsilon(0.001));
+    CHECK(half.high == doctest::Approx(0.7634).epsilon(0.001));
+    auto none = ConversionInterval::wilson(0, 10);
+    CHECK(none.low == 0);
+    CHECK(none.high == doctest::Approx(0.2775).epsilon(0.001));
+    CHECK(ConversionInterval::wilson(0, 0).high == 0);
+    // Two groups far apart: the intervals do not overlap; close ones do (noise, not effect).
+    CHECK(ConversionInterval::wilson(100, 1000).high < ConversionInterval::wilson(200, 1000).low);
+    CHECK(ConversionInterval::wilson(10, 100).high > ConversionInterval::wilson(12, 100).low);
+}
+
+TEST_CASE("the ledger CSV quotes what needs it and never lets a SKU become a spreadsheet formula") {
+    LedgerEntry entry;
+    entry.orderId = "O,1";
+    entry.sku = "=HYPERLINK(\"x\")";
+    entry.amount = -1;
+    entry.commission = -167;
+    std::string csv = CommissionReport::ledgerCsv({entry});
+    auto row = csv.substr(csv.find("\r\n") + 2);
+    CHECK(row.rfind("sale,\"O,1\",0,\"'=HYPERLINK(\"\"x\"\")\",,-1,0,0,0,-167,no,", 0) == 0);
+}

@@ -1,0 +1,139 @@
+// The browser side of wasm-sdk/src/BrowserDom.cpp and HostCalls: the few DOM and host
+// operations the C++ core calls, as plain imports. Plain imports instead of embind keep
+// the SDK small (docs/adr/0018): embind's JS runtime alone was most of sdk.js.
+// Strings arrive as UTF-8 pointers; strings returned to C++ are malloc'ed (C++ frees them).
+mergeInto(LibraryManager.library, {
+  // Node handles: C++ holds numbers, this table holds the elements.
+  $SVC: { nodes: {} },
+
+  svc_dom_select__deps: ["$SVC"],
+  svc_dom_select: function (selector, firstId) {
+    var list = document.querySelectorAll(UTF8ToString(selector));
+    for (var i = 0; i < list.length; i++) SVC.nodes[firstId + i] = list[i];
+    return list.length;
+  },
+
+  svc_dom_attribute__deps: ["$SVC"],
+  svc_dom_attribute: function (node, name) {
+    var element = SVC.nodes[node];
+    var value = element ? element.getAttribute(UTF8ToString(name)) : null;
+    return value === null ? 0 : allocateUTF8(value);
+  },
+
+  svc_dom_set_attribute__deps: ["$SVC"],
+  svc_dom_set_attribute: function (node, name, value) {
+    var element = SVC.nodes[node];
+    if (!element) return;
+    if (value) element.setAttribute(UTF8ToString(name), UTF8ToString(value));
+    else element.removeAttribute(UTF8ToString(name));
+  },
+
+  svc_dom_set_content__deps: ["$SVC"],
+  svc_dom_set_content: function (node, html) {
+    if (SVC.nodes[node]) SVC.nodes[node].innerHTML = UTF8ToString(html);
+  },
+
+  // Hides or shows the enclosing .-svc-widget-container, or the element when it has none.
+  // CSSOM, not a style attribute: allowed under a strict Content-Security-Policy, and
+  // !important so that the shop's CSS cannot show an empty widget.
+  svc_dom_set_visible__deps: ["$SVC"],
+  svc_dom_set_visible: function (node, visible) {
+    var element = SVC.nodes[node];
+    if (!element) return;
+    var target = element.closest(".-svc-widget-container") || element;
+    target.hidden = !visible;
+    if (visible) target.style.removeProperty("display");
+    else target.style.setProperty("display", "none", "important");
+  },
+
+  svc_dom_release__deps: ["$SVC"],
+  svc_dom_release: function (node) { delete SVC.nodes[node]; },
+
+  svc_warn: function (message) {
+    try { console.warn(UTF8ToString(message)); } catch (ignored) {}
+  },
+
+  svc_dom_part__deps: ["$SVC"],
+  svc_dom_part: function (node, part, name, value) {
+    var element = SVC.nodes[node];
+    var target = element && element.querySelector('[data-svc-part="' + UTF8ToString(part) + '"]');
+    if (!target) return;
+    if (name) target.setAttribute(UTF8ToString(name), UTF8ToString(value));
+    else target.innerHTML = UTF8ToString(value);
+  },
+
+  // The shop's plugin is the shop's code: any access may throw, and nothing it does may
+  // break the SDK.
+  svc_shop_can_add_to_cart: function () {
+    try {
+      var plugin = window._svc_shop_plugin;
+      return plugin && typeof plugin.addToCart === "function" ? 1 : 0;
+    } catch (ignored) { return 0; }
+  },
+
+  svc_shop_add_to_cart: function (requestId, sku) {
+    var skuText = UTF8ToString(sku);
+    // The executor turns a throw into a rejection, and the answer always comes later,
+    // never inside this call: C++ is not re-entered while it runs.
+    new Promise(function (resolve) {
+      resolve(window._svc_shop_plugin.addToCart(skuText, 1, Promise));
+    }).then(function () { Module["_svc_cart_result"](requestId, 1); },
+            function () { Module["_svc_cart_result"](requestId, 0); });
+  },
+
+  svc_shop_navigate_to: function (url) {
+    try {
+      var plugin = window._svc_shop_plugin;
+      if (!plugin || typeof plugin.navigateTo !== "function") return 0;
+      var target = new URL(UTF8ToString(url), location.href);
+      // A path for the shop's router when the product is on this origin, else the full URL.
+      plugin.navigateTo(target.origin === location.origin ? target.pathname + target.search + target.hash : target.href);
+      return 1;
+    } catch (ignored) { return 0; }
+  },
+
+  // Storage: private modes and privacy settings make these getters throw; absent then.
+  svc_document_cookie: function () {
+    try { return allocateUTF8(String(document.cookie)); } catch (ignored) { return 0; }
+  },
+  svc_set_document_cookie: function (assignment) {
+    try { document.cookie = UTF8ToString(assignment); } catch (ignored) {}
+  },
+  svc_storage_get: function (session, key) {
+    try {
+      var value = (session ? window.sessionStorage : window.localStorage).getItem(UTF8ToString(key));
+      return value === null ? 0 : allocateUTF8(value);
+    } catch (ignored) { return 0; }
+  },
+  svc_storage_set: function (session, key, value) {
+    try {
+      (session ? window.sessionStorage : window.localStorage).setItem(UTF8ToString(key), UTF8ToString(value));
+      return 1;
+    } catch (ignored) { return 0; }
+  },
+  svc_random_bytes: function (out, count) {
+    var bytes = new Uint8Array(count);
+    try { crypto.getRandomValues(bytes); } catch (ignored) {
+      for (var i = 0; i < count; i++) bytes[i] = Math.random() * 256;
+    }
+    HEAPU8.set(bytes, out);
+  },
+  svc_location: function (part) { return allocateUTF8(part ? location.protocol : location.hostname); },
+
+  svc_shop_test_group: function () {
+    try {
+      var group = window._svc_shop_plugin && window._svc_shop_plugin.testgroup;
+      return typeof group === "string" ? allocateUTF8(group) : 0;
+    } catch (ignored) { return 0; }
+  },
+
+  // Observing and sending need the event loop: js/api.js does both.
+  svc_observe_visibility__deps: ["$SVC"],
+  svc_observe_visibility: function (node, widgetKey) {
+    if (SVC.nodes[node]) Module["svcObserve"](SVC.nodes[node], widgetKey);
+  },
+  svc_host_send_events: function (body) { Module["svcSendEvents"](UTF8ToString(body)); },
+
+  // The content request is I/O: js/api.js performs it and answers through _svc_apply_content.
+  svc_host_fetch: function (batchId, query) { Module["svcFetch"](batchId, UTF8ToString(query)); }
+});

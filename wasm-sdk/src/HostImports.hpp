@@ -1,0 +1,27 @@
+#pragma once
+// The functions js/library.js provides to the Wasm module (see there). Strings are
+// NUL-terminated UTF-8; a returned char* is malloc'ed and owned by the caller.
+extern "C" {
+int svc_dom_select(const char* selector, int firstId);
+char* svc_dom_attribute(int node, const char* name);
+void svc_dom_set_attribute(int node, const char* name, const char* value);  // value nullptr: remove
+void svc_dom_set_content(int node, const char* html);
+void svc_dom_set_visible(int node, int visible);
+void svc_dom_release(int node);
+void svc_warn(const char* message);
+void svc_host_fetch(int batchId, const char* query);
+// name nullptr: value becomes the part's content; else the part's attribute `name`.
+void svc_dom_part(int node, const char* part, const char* name, const char* value);
+int svc_shop_can_add_to_cart();
+void svc_shop_add_to_cart(int requestId, const char* sku);
+int svc_shop_navigate_to(const char* url);
+char* svc_document_cookie();  // nullptr when reading it throws
+void svc_set_document_cookie(const char* assignment);
+char* svc_storage_get(int session, const char* key);
+int svc_storage_set(int session, const char* key, const char* value);
+void svc_random_bytes(char* out, int count);
+char* svc_location(int part);  // 0: hostname, 1: protocol
+char* svc_shop_test_group();   // nullptr when not a string
+void svc_observe_visibility(int node, int widgetKey);
+void svc_host_send_events(const char* body);
+}

@@ -1,0 +1,87 @@
+// The functions js/api.js calls (exported as _svc_*). String arguments are made by the
+// JS side with allocateUTF8 and freed here. Plain C exports instead of embind: see
+// docs/adr/0018.
+#include <emscripten/emscripten.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "BrowserDom.hpp"
+#include "HostImports.hpp"
+#include "WebStorage.hpp"
+#include "sdk/SdkController.hpp"
+#include "sdk/VisitorIdentity.hpp"
+
+namespace {
+
+svc::SdkController& controller() {
+    static svc::BrowserDom dom;
+    static svc::SdkController instance(dom);
+    return instance;
+}
+
+svc::VisitorIds& visitor() {
+    static svc::VisitorIds ids;
+    return ids;
+}
+
+// Takes ownership of a string made by allocateUTF8 (nullptr when allocation failed).
+std::string take(char* text) {
+    std::string result = text ? text : "";
+    std::free(text);
+    return result;
+}
+
+void fetchBatch(const svc::ContentBatch& batch) {
+    if (batch.id != 0) svc_host_fetch(batch.id, batch.query.c_str());
+}
+
+}  // namespace
+
+extern "C" {
+
+// Once per page, before the first scan: the visitor's ids (cookie refreshed).
+EMSCRIPTEN_KEEPALIVE void svc_start() {
+    svc::WebStorage storage;
+    visitor() = svc::VisitorIdentity::establish(storage);
+    controller().setVisitor(visitor());
+}
+
+// 1 when the widget needs no more observing.
+EMSCRIPTEN_KEEPALIVE int svc_visibility(int widgetKey, double visibleFractionOfWidget, double fractionOfViewportCovered) {
+    return controller().widgetVisibility(widgetKey, visibleFractionOfWidget, fractionOfViewportCovered) ? 1 : 0;
+}
+
+// The page is being hidden: every queued event goes out now, one beacon per body.
+EMSCRIPTEN_KEEPALIVE void svc_flush_events() {
+    for (const auto& body : controller().drainEvents()) svc_host_send_events(body.c_str());
+}
+
+EMSCRIPTEN_KEEPALIVE void svc_scan() { fetchBatch(controller().scan()); }
+
+EMSCRIPTEN_KEEPALIVE void svc_update_widget_sku(char* widgetType, char* sku) {
+    std::string type = take(widgetType);
+    fetchBatch(controller().updateWidgetSku(type, take(sku)));
+}
+
+EMSCRIPTEN_KEEPALIVE void svc_apply_content(int batchId, char* response) {
+    controller().applyContent(batchId, take(response));
+}
+
+EMSCRIPTEN_KEEPALIVE void svc_fail_batch(int batchId, char* cause) { controller().failBatch(batchId, take(cause)); }
+
+// 1 when the click was handled here and the browser's default must not happen.
+EMSCRIPTEN_KEEPALIVE int svc_action(int widgetKey, char* action, int position, int choice, int plainClick) {
+    return controller().handleAction(widgetKey, take(action), position, choice, plainClick != 0) ==
+           svc::ActionOutcome::Handled;
+}
+
+EMSCRIPTEN_KEEPALIVE void svc_cart_result(int requestId, int ok) { controller().cartResult(requestId, ok != 0); }
+
+EMSCRIPTEN_KEEPALIVE void svc_svclytics(char* eventName, char* payloadJson) {
+    std::string name = take(eventName);
+    std::string body = controller().track(name, take(payloadJson));
+    if (!body.empty()) svc_host_send_events(body.c_str());
+}
+
+}  // extern "C"
