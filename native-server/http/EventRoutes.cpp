@@ -8,7 +8,6 @@
 namespace svc {
 namespace {
 
-constexpr size_t kMaxCachedTenants = 10'000;
 
 // Shop pages on any origin post here, without credentials: the _svc_cid travels in the
 // body (it is a cookie of the shop's domain, not ours), so "*" is enough and safe.
@@ -89,16 +88,9 @@ Result<int64_t> EventRoutes::tenantOf(const httplib::Request& request) {
     std::string apiId = request.get_header_value("x-api-id");
     if (apiId.empty()) apiId = request.get_param_value("apiId");
     if (apiId.empty()) return Error::unauthenticated("x-api-id: required (or the apiId query parameter)");
-    {
-        std::lock_guard lock(tenantCacheMutex_);
-        if (auto cached = tenantCache_.find(apiId); cached != tenantCache_.end()) return cached->second;
-    }
     auto tenant = tenants_.findByApiId(apiId);
     if (!tenant) return tenant.error();
     if (!*tenant) return Error::unauthenticated("x-api-id: unknown API ID");
-    std::lock_guard lock(tenantCacheMutex_);
-    if (tenantCache_.size() >= kMaxCachedTenants) tenantCache_.clear();
-    tenantCache_.emplace(apiId, (*tenant)->id);
     return (*tenant)->id;
 }
 

@@ -40,10 +40,6 @@ private:
     EventRoutesOptions options_;
     ClientRateLimiter limiter_;
     EventWriter writer_;
-    // API ID -> tenant id of known tenants; tenants are never deleted or renamed, so an entry
-    // never goes stale. Unknown ids are not cached (a tenant may be created at any time).
-    std::mutex tenantCacheMutex_;
-    std::unordered_map<std::string, int64_t> tenantCache_;
 };
 
 }  // namespace svc

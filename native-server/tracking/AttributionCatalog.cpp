@@ -37,9 +37,18 @@ bool AttributionCatalog::setContains(int64_t tenantId, const std::string& setId,
         }
         return false;
     }
-    auto sets = content_.customSets(tenantId);
-    if (!sets) return false;
-    for (const auto& set : *sets) {
+    std::vector<CustomSet> sets;
+    {
+        std::lock_guard lock(mutex_);
+        auto cached = customSets_.find(tenantId);
+        if (cached == customSets_.end()) {
+            auto read = content_.customSets(tenantId);
+            if (!read) return false;
+            cached = customSets_.emplace(tenantId, std::move(*read)).first;
+        }
+        sets = cached->second;
+    }
+    for (const auto& set : sets) {
         if (set.id != setId) continue;
         for (const auto& sku : set.skus) {
             if (sku == mainSku || mainSkuOf(tenantId, sku) == mainSku) return true;
@@ -51,6 +60,7 @@ bool AttributionCatalog::setContains(int64_t tenantId, const std::string& setId,
 void AttributionCatalog::clear() {
     std::lock_guard lock(mutex_);
     mainSkus_.clear();
+    customSets_.clear();
 }
 
 }  // namespace svc

@@ -33,6 +33,7 @@ private:
     RecommendationService* recommendations_;
     std::mutex mutex_;
     std::map<std::pair<int64_t, std::string>, std::string> mainSkus_;
+    std::map<int64_t, std::vector<CustomSet>> customSets_;  // per tenant, read once per pass
 };
 
 }  // namespace svc
