@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 #include "recommend/StableMix.hpp"
 #include "recommend/TextTokenizer.hpp"
@@ -48,11 +47,9 @@ std::vector<uint32_t> ComplementFinder::rank(uint32_t anchor, const std::vector<
     const ArticleProfile& a = snapshot_.entry(anchor).profile;
     const CoPurchaseModel& purchases = snapshot_.purchases();
     const CompiledTemplate* compiled = position.compiled;
-    struct Scored {
-        double score;
-        uint32_t article;
-    };
-    std::vector<Scored> scored;
+    std::vector<Scored>& scored = scored_;
+    scored.clear();
+    scored.reserve(kScanLimit);
     size_t visited = 0;
     for (const auto* list : lists) {
         for (uint32_t candidate : *list) {
@@ -94,6 +91,7 @@ std::vector<uint32_t> ComplementFinder::rank(uint32_t anchor, const std::vector<
     std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(keep), scored.end(),
                       [](const Scored& x, const Scored& y) { return x.score != y.score ? x.score > y.score : x.article < y.article; });
     std::vector<uint32_t> result;
+    result.reserve(keep);
     for (size_t i = 0; i < keep; ++i) result.push_back(scored[i].article);
     return result;
 }
@@ -109,18 +107,33 @@ std::vector<ComplementCluster> ComplementFinder::clusters(uint32_t anchor, size_
     const FeatureSpace& space = snapshot_.space();
     const auto& templates = snapshot_.templates();
     const auto& compiled = snapshot_.compiledTemplates();
-    std::set<std::string> positionsTaken;  // slot names and kind texts already in a cluster
-    std::set<uint32_t> articlesTaken;
-    std::set<uint32_t> kindsTaken{a.kind};  // a kind fills one position only
-    auto addCluster = [&](std::string name, std::string source, std::vector<std::string> tags, std::vector<uint32_t> articles) {
+    // Bookkeeping without a node per entry (a std::set here was a quarter of an answer's
+    // time in bench-recommend): kinds and positions are few, so plain vectors; articles
+    // taken reach kClusterDepth per position, so a sorted vector merged once per position.
+    std::vector<std::string> positionsTaken;  // slot names and kind texts already in a cluster
+    std::vector<uint32_t> articlesTaken;      // sorted
+    std::vector<uint32_t> kindsTaken{a.kind};  // a kind fills one position only
+    auto contains = [](const auto& values, const auto& value) { return std::find(values.begin(), values.end(), value) != values.end(); };
+    auto addCluster = [&](std::string name, std::string source, const std::vector<std::string>& tags, std::vector<uint32_t> articles) {
+        if (contains(positionsTaken, name)) return;
         std::vector<uint32_t> fresh;
+        fresh.reserve(articles.size());
         for (uint32_t article : articles) {
-            if (kindsTaken.count(snapshot_.entry(article).profile.kind)) continue;  // an earlier position's kind
-            if (articlesTaken.insert(article).second) fresh.push_back(article);
+            // rank() returns distinct articles, so only earlier positions' articles need checking.
+            if (contains(kindsTaken, snapshot_.entry(article).profile.kind)) continue;  // an earlier position's kind
+            if (!std::binary_search(articlesTaken.begin(), articlesTaken.end(), article)) fresh.push_back(article);
         }
-        if (fresh.empty() || !positionsTaken.insert(name).second) return;
-        for (uint32_t article : fresh) kindsTaken.insert(snapshot_.entry(article).profile.kind);
-        clusters.push_back({"", std::move(name), std::move(source), std::move(tags), std::move(fresh)});
+        if (fresh.empty()) return;
+        positionsTaken.push_back(name);
+        for (uint32_t article : fresh) {
+            uint32_t kind = snapshot_.entry(article).profile.kind;
+            if (!contains(kindsTaken, kind)) kindsTaken.push_back(kind);
+        }
+        size_t before = articlesTaken.size();
+        articlesTaken.insert(articlesTaken.end(), fresh.begin(), fresh.end());
+        std::sort(articlesTaken.begin() + static_cast<std::ptrdiff_t>(before), articlesTaken.end());
+        std::inplace_merge(articlesTaken.begin(), articlesTaken.begin() + static_cast<std::ptrdiff_t>(before), articlesTaken.end());
+        clusters.push_back({"", std::move(name), std::move(source), tags, std::move(fresh)});
     };
     // The department lists a candidate may come from, the anchor's own first.
     std::vector<size_t> departments{static_cast<size_t>(a.department)};
@@ -141,7 +154,7 @@ std::vector<ComplementCluster> ComplementFinder::clusters(uint32_t anchor, size_
         const CompiledTemplate& form = compiled[pool.templateIndex];
         if (listsAny(a.categoryKeys(), form.slotKeys[pool.slotIndex])) continue;  // the anchor's own position
         const SetTemplate& setTemplate = templates[pool.templateIndex];
-        if (positionsTaken.count(setTemplate.slots[pool.slotIndex].name)) continue;  // filled by an earlier template
+        if (contains(positionsTaken, setTemplate.slots[pool.slotIndex].name)) continue;  // filled by an earlier template
         std::vector<const std::vector<uint32_t>*> lists;
         for (size_t d : departments) lists.push_back(&pool.byDepartment[d]);
         addCluster(setTemplate.slots[pool.slotIndex].name, "template:" + setTemplate.id, setTemplate.tags,
@@ -149,13 +162,13 @@ std::vector<ComplementCluster> ComplementFinder::clusters(uint32_t anchor, size_
     }
     // 2. Kinds the operator put together with the anchor's kind in custom sets.
     for (uint32_t kind : snapshot_.customSetCompanions(a.kind)) {
-        if (kindsTaken.count(kind)) continue;
+        if (contains(kindsTaken, kind)) continue;
         addCluster(space.text(kind), "custom-sets", {}, rank(anchor, {&snapshot_.kindMembers(kind)}, Position{}, depth));
     }
     // 3. Kinds bought together with the anchor's kind.
     const CoPurchaseModel& purchases = snapshot_.purchases();
     for (uint32_t kind : purchases.complementKinds(a.kind, 3)) {
-        if (kindsTaken.count(kind)) continue;
+        if (contains(kindsTaken, kind)) continue;
         addCluster(space.text(kind), "purchases", {}, rank(anchor, {&snapshot_.kindMembers(kind)}, Position{}, depth));
     }
     // Once purchases are known, positions themselves are ordered by how well their best

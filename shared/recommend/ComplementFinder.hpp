@@ -24,6 +24,7 @@ struct ComplementCluster {
 
 class ComplementFinder {
 public:
+    // One finder per answer: it keeps scratch space between positions, so it is not shared across threads.
     explicit ComplementFinder(const ContentSnapshot& snapshot) : snapshot_(snapshot), now_(snapshot.now()) {}
     std::vector<ComplementCluster> clusters(uint32_t anchor, size_t maxClusters, size_t perCluster) const;
 
@@ -40,11 +41,18 @@ private:
         const std::vector<ColorFamily>* preferredColors = nullptr;
         const CompiledTemplate* compiled = nullptr;  // occasions and departments of a template position
     };
+    struct Scored {
+        double score;
+        uint32_t article;
+    };
     // Ranks candidates from `lists` (each in order of likelihood), visiting them in turn.
     std::vector<uint32_t> rank(uint32_t anchor, const std::vector<const std::vector<uint32_t>*>& lists, const Position& position,
                                size_t limit) const;
     const ContentSnapshot& snapshot_;
     int64_t now_;
+    // Reused by every position of one answer: an answer ranks up to a dozen positions, and a
+    // fresh vector each time was a measurable share of the SET widget's time.
+    mutable std::vector<Scored> scored_;
 };
 
 }  // namespace svc
