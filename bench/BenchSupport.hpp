@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -181,6 +182,76 @@ struct TempDir {
         std::filesystem::remove_all(path, error);
         if (error) std::cerr << program << ": could not remove " << path << ": " << error.message() << "\n";
     }
+};
+
+// A fresh temporary directory /tmp/<program>.XXXXXX, removed at the end unless kept.
+inline TempDir createTempDir(const std::string& program, bool keep) {
+    std::string pattern = "/tmp/" + program + ".XXXXXX";
+    if (!::mkdtemp(pattern.data())) throw StepFailure(std::string("mkdtemp failed: ") + std::strerror(errno));
+    return TempDir{pattern, keep, program};
+}
+
+// A private copy of svc-server in `dir`: the binary may be rebuilt while a bench runs, and
+// every step of one run must use one version.
+inline std::string privateServerCopy(const std::string& server, const std::string& dir) {
+    if (!isExecutable(server)) {
+        throw StepFailure("svc-server not found or not executable at " + server +
+                          " (build it: cmake --build build --target svc-server, or pass --server PATH)");
+    }
+    std::string copy = dir + "/svc-server";
+    std::error_code error;
+    std::filesystem::copy_file(server, copy, error);
+    if (error) throw StepFailure("cannot copy " + server + " to " + copy + ": " + error.message());
+    return copy;
+}
+
+// A bench's command line, one option at a time: "--name value", "--name=value" and flags.
+// Every problem is an std::invalid_argument naming the option (benchMain: exit 2).
+class CommandLine {
+public:
+    CommandLine(int argc, char** argv) : argc_(argc), argv_(argv) {}
+
+    // Moves to the next option; false after the last.
+    bool next() {
+        if (++index_ >= argc_) return false;
+        argument_ = argv_[index_];
+        name_ = argument_;
+        inlineValue_.reset();
+        if (size_t eq = argument_.find('='); argument_.rfind("--", 0) == 0 && eq != std::string::npos) {
+            name_ = argument_.substr(0, eq);
+            inlineValue_ = argument_.substr(eq + 1);
+        }
+        return true;
+    }
+    bool is(const char* option) const { return name_ == option; }
+    // A flag takes no value: "--keep=1" is not "--keep".
+    bool isFlag(const char* option) const { return name_ == option && !inlineValue_; }
+    bool isHelp() const { return isFlag("--help") || isFlag("-h"); }
+    std::string value() {
+        if (inlineValue_) return *inlineValue_;
+        if (index_ + 1 >= argc_) throw std::invalid_argument(name_ + " needs a value");
+        return argv_[++index_];
+    }
+    long number(long low, long high) {
+        std::string text = value();
+        if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos) {
+            throw std::invalid_argument(name_ + ": '" + text + "' is not a whole number");
+        }
+        long parsed = std::stol(text);
+        if (parsed < low || parsed > high) {
+            throw std::invalid_argument(name_ + ": " + text + " is not within " + std::to_string(low) + ".." + std::to_string(high));
+        }
+        return parsed;
+    }
+    [[noreturn]] void unknown() const { throw std::invalid_argument("unknown argument '" + argument_ + "' (see --help)"); }
+
+private:
+    int argc_;
+    char** argv_;
+    int index_ = 0;
+    std::string argument_;
+    std::string name_;
+    std::optional<std::string> inlineValue_;
 };
 
 // A bench's main: parse the options (exit 2 on a bad command line, 0 after --help), take

@@ -1152,59 +1152,35 @@ bad command line.
 }
 
 int parseOptions(int argc, char** argv, Options& options) {
-    for (int i = 1; i < argc; ++i) {
-        std::string arg = argv[i];
-        std::string name = arg, inlineValue;
-        bool hasInline = false;
-        if (size_t eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-            name = arg.substr(0, eq);
-            inlineValue = arg.substr(eq + 1);
-            hasInline = true;
-        }
-        auto value = [&]() -> std::string {
-            if (hasInline) return inlineValue;
-            if (i + 1 >= argc) throw std::invalid_argument(name + " needs a value");
-            return argv[++i];
-        };
-        auto number = [&](long low, long high) -> long {
-            std::string text = value();
-            if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos) {
-                throw std::invalid_argument(name + ": '" + text + "' is not a whole number");
-            }
-            long parsed = std::stol(text);
-            if (parsed < low || parsed > high) {
-                throw std::invalid_argument(name + ": " + text + " is not within " + std::to_string(low) + ".." +
-                                            std::to_string(high));
-            }
-            return parsed;
-        };
-        if (name == "--help" || name == "-h") {
+    CommandLine args(argc, argv);
+    while (args.next()) {
+        if (args.isHelp()) {
             printHelp();
             return -1;
-        } else if (name == "--keep" && !hasInline) {
+        } else if (args.isFlag("--keep")) {
             options.keep = true;
-        } else if (name == "--idle-floor" && !hasInline) {
+        } else if (args.isFlag("--idle-floor")) {
             options.idleFloor = true;
-        } else if (name == "--seconds") {
-            options.seconds = static_cast<int>(number(1, 3600));
-        } else if (name == "--warmup") {
-            options.warmupSeconds = static_cast<int>(number(0, 600));
-        } else if (name == "--clients") {
-            options.clients = static_cast<int>(number(1, 1000));
-        } else if (name == "--addresses") {
-            options.addresses = static_cast<int>(number(1, 64));
-        } else if (name == "--client-threads") {
-            options.clientThreads = static_cast<int>(number(1, 64));
-        } else if (name == "--threads") {
-            options.svcThreads = static_cast<int>(number(1, 512));
-        } else if (name == "--batch") {
-            options.batch = static_cast<int>(number(2, 100));
-        } else if (name == "--server") {
-            options.server = value();
-        } else if (name == "--perf") {
-            options.perf = value();
+        } else if (args.is("--seconds")) {
+            options.seconds = static_cast<int>(args.number(1, 3600));
+        } else if (args.is("--warmup")) {
+            options.warmupSeconds = static_cast<int>(args.number(0, 600));
+        } else if (args.is("--clients")) {
+            options.clients = static_cast<int>(args.number(1, 1000));
+        } else if (args.is("--addresses")) {
+            options.addresses = static_cast<int>(args.number(1, 64));
+        } else if (args.is("--client-threads")) {
+            options.clientThreads = static_cast<int>(args.number(1, 64));
+        } else if (args.is("--threads")) {
+            options.svcThreads = static_cast<int>(args.number(1, 512));
+        } else if (args.is("--batch")) {
+            options.batch = static_cast<int>(args.number(2, 100));
+        } else if (args.is("--server")) {
+            options.server = args.value();
+        } else if (args.is("--perf")) {
+            options.perf = args.value();
         } else {
-            throw std::invalid_argument("unknown argument '" + arg + "' (see --help)");
+            args.unknown();
         }
     }
     if (options.clientThreads > options.clients) throw std::invalid_argument("--client-threads must be at most --clients");
@@ -1232,25 +1208,12 @@ struct ShapeRun {
 constexpr size_t kCeilingCommitEvents = 4096;
 
 int run(const Options& options) {
-    if (!isExecutable(options.server)) {
-        throw StepFailure("svc-server not found or not executable at " + options.server +
-                          " (build it: cmake --build build --target svc-server, or pass --server PATH)");
-    }
     std::string perf = findInPath(options.perf);
 
-    char pattern[] = "/tmp/bench-events.XXXXXX";
-    if (!::mkdtemp(pattern)) throw StepFailure(std::string("mkdtemp failed: ") + std::strerror(errno));
-    TempDir temp{pattern, options.keep, "bench-events"};
+    TempDir temp = createTempDir("bench-events", options.keep);
     const std::string& dir = temp.path;
     std::vector<std::string> notes;
-
-    // A private copy: svc-server may be rebuilt while the bench runs, and every step must use one version.
-    std::string server = dir + "/svc-server";
-    {
-        std::error_code error;
-        fs::copy_file(options.server, server, error);
-        if (error) throw StepFailure("cannot copy " + options.server + " to " + server + ": " + error.message());
-    }
+    std::string server = privateServerCopy(options.server, dir);
     if (!perf.empty()) {
         // perf must be able to count syscall tracepoints here (root or perf_event_paranoid <= -1, tracefs).
         try {

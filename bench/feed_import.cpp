@@ -603,26 +603,13 @@ int parseOptions(int argc, char** argv, Options& options) {
 }
 
 int run(const Options& options) {
-    if (!isExecutable(options.server)) {
-        throw StepFailure("svc-server not found or not executable at " + options.server +
-                          " (build it: cmake --build build --target svc-server, or pass --server PATH)");
-    }
     std::string sqlite3 = findInPath("sqlite3");
     if (sqlite3.empty()) throw StepFailure("the sqlite3 shell is not on PATH (Debian package sqlite3)");
 
-    char pattern[] = "/tmp/bench-feed-import.XXXXXX";
-    if (!::mkdtemp(pattern)) throw StepFailure(std::string("mkdtemp failed: ") + std::strerror(errno));
-    TempDir temp{pattern, options.keep, "bench-feed-import"};
+    TempDir temp = createTempDir("bench-feed-import", options.keep);
     const std::string& dir = temp.path;
     std::vector<std::string> notes;
-
-    // Run a private copy: svc-server may be rebuilt while the bench runs, and every step must use one binary.
-    std::string server = dir + "/svc-server";
-    {
-        std::error_code error;
-        fs::copy_file(options.server, server, error);
-        if (error) throw StepFailure("cannot copy " + options.server + " to " + server + ": " + error.message());
-    }
+    std::string server = privateServerCopy(options.server, dir);
 
     std::string sqliteVersion = lastLines(runChild("sqlite3-version", {sqlite3, "--version"}, dir).out, 1);
     sqliteVersion = sqliteVersion.substr(0, sqliteVersion.find(' '));

@@ -475,59 +475,35 @@ responses are not 200 or carry GraphQL errors), 2 on a bad command line.
 
 // Returns 0 to continue, or -1 after --help.
 int parseOptions(int argc, char** argv, Options& options) {
-    for (int i = 1; i < argc; ++i) {
-        std::string arg = argv[i];
-        std::string name = arg, inlineValue;
-        bool hasInline = false;
-        if (size_t eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-            name = arg.substr(0, eq);
-            inlineValue = arg.substr(eq + 1);
-            hasInline = true;
-        }
-        auto value = [&]() -> std::string {
-            if (hasInline) return inlineValue;
-            if (i + 1 >= argc) throw std::invalid_argument(name + " needs a value");
-            return argv[++i];
-        };
-        auto number = [&](long low, long high) -> long {
-            std::string text = value();
-            if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos) {
-                throw std::invalid_argument(name + ": '" + text + "' is not a whole number");
-            }
-            long parsed = std::stol(text);
-            if (parsed < low || parsed > high) {
-                throw std::invalid_argument(name + ": " + text + " is not within " + std::to_string(low) + ".." +
-                                            std::to_string(high));
-            }
-            return parsed;
-        };
-        if (name == "--help" || name == "-h") {
+    CommandLine args(argc, argv);
+    while (args.next()) {
+        if (args.isHelp()) {
             printHelp();
             return -1;
-        } else if (name == "--keep" && !hasInline) {
+        } else if (args.isFlag("--keep")) {
             options.keep = true;
-        } else if (name == "--seconds") {
-            options.seconds = static_cast<int>(number(1, 3600));
-        } else if (name == "--warmup") {
-            options.warmupSeconds = static_cast<int>(number(0, 600));
-        } else if (name == "--connections") {
-            options.connections = static_cast<int>(number(1, 10000));
-        } else if (name == "--wrk-threads") {
-            options.wrkThreads = static_cast<int>(number(1, 256));
-        } else if (name == "--threads") {
-            options.svcThreads = static_cast<int>(number(1, 512));
-        } else if (name == "--ids") {
-            options.ids = static_cast<size_t>(number(1, 1000000));
-        } else if (name == "--server") {
-            options.server = value();
-        } else if (name == "--source-dir") {
-            options.sourceDir = value();
-        } else if (name == "--node") {
-            options.node = value();
-        } else if (name == "--wrk") {
-            options.wrk = value();
+        } else if (args.is("--seconds")) {
+            options.seconds = static_cast<int>(args.number(1, 3600));
+        } else if (args.is("--warmup")) {
+            options.warmupSeconds = static_cast<int>(args.number(0, 600));
+        } else if (args.is("--connections")) {
+            options.connections = static_cast<int>(args.number(1, 10000));
+        } else if (args.is("--wrk-threads")) {
+            options.wrkThreads = static_cast<int>(args.number(1, 256));
+        } else if (args.is("--threads")) {
+            options.svcThreads = static_cast<int>(args.number(1, 512));
+        } else if (args.is("--ids")) {
+            options.ids = static_cast<size_t>(args.number(1, 1000000));
+        } else if (args.is("--server")) {
+            options.server = args.value();
+        } else if (args.is("--source-dir")) {
+            options.sourceDir = args.value();
+        } else if (args.is("--node")) {
+            options.node = args.value();
+        } else if (args.is("--wrk")) {
+            options.wrk = args.value();
         } else {
-            throw std::invalid_argument("unknown argument '" + arg + "' (see --help)");
+            args.unknown();
         }
     }
     if (options.connections < options.wrkThreads) {
@@ -589,10 +565,6 @@ std::vector<std::string> demoSkus(const std::string& dataDir) {
 }
 
 int run(const Options& options) {
-    if (!isExecutable(options.server)) {
-        throw StepFailure("svc-server not found or not executable at " + options.server +
-                          " (build it: cmake --build build --target svc-server, or pass --server PATH)");
-    }
     std::string wrk = findInPath(options.wrk);
     if (wrk.empty()) throw StepFailure("wrk not found (" + options.wrk + "; Debian package wrk, or pass --wrk PATH)");
     std::string node = findInPath(options.node);
@@ -609,19 +581,16 @@ int run(const Options& options) {
         }
     }
 
-    char pattern[] = "/tmp/bench-graphql.XXXXXX";
-    if (!::mkdtemp(pattern)) throw StepFailure(std::string("mkdtemp failed: ") + std::strerror(errno));
-    TempDir temp{pattern, options.keep, "bench-graphql"};
+    TempDir temp = createTempDir("bench-graphql", options.keep);
     const std::string& dir = temp.path;
     std::vector<std::string> notes;
 
     // Private copies: svc-server and the helper scripts may be rebuilt or edited while the bench runs, and every
     // step must use one version. The schema is read once, by the graphql-js server at its start.
-    std::string server = dir + "/svc-server";
+    std::string server = privateServerCopy(options.server, dir);
     std::string luaScript = dir + "/post.lua";
     std::string jsServer = dir + "/graphql-js-server.js";
-    for (const auto& [from, to] : {std::pair{options.server, server}, std::pair{helperDir + "/post.lua", luaScript},
-                                   std::pair{helperDir + "/graphql-js-server.js", jsServer}}) {
+    for (const auto& [from, to] : {std::pair{helperDir + "/post.lua", luaScript}, std::pair{helperDir + "/graphql-js-server.js", jsServer}}) {
         std::error_code error;
         fs::copy_file(from, to, error);
         if (error) throw StepFailure("cannot copy " + from + " to " + to + ": " + error.message());

@@ -1034,9 +1034,7 @@ const char* passFail(bool pass) { return pass ? "PASS" : "FAIL"; }
 
 int runParent(const Options& options) {
     if (!fs::exists(options.contentPool)) throw StepFailure("content pool not found: " + options.contentPool + " (--content-pool FILE)");
-    char pattern[] = "/tmp/bench-recommend.XXXXXX";
-    if (!::mkdtemp(pattern)) throw StepFailure(std::string("mkdtemp failed: ") + std::strerror(errno));
-    TempDir temp{pattern, options.keep, "bench-recommend"};
+    TempDir temp = createTempDir("bench-recommend", options.keep);
     uint64_t largest = *std::max_element(options.sizes.begin(), options.sizes.end());
     // The feed (~430 bytes a row), the delta, the catalog database with its WAL and the import's kept files.
     uint64_t needBytes = largest * 430 * 5;

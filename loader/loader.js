@@ -5,7 +5,7 @@
   if (svc.config) return;
   svc.config = { apiId: __SVC_API_ID__, base: __SVC_BASE_URL__ };
   var queue = svc.q = svc.q || [];
-  ["initCSE", "updateWidgetSku"].forEach(function (name) {
+  ["initCSE", "updateWidgetSku", "demo"].forEach(function (name) {
     if (!svc[name]) svc[name] = function () { queue.push([name, arguments]); };
   });
   function hideWidgets() {
@@ -18,7 +18,8 @@
   }
   var style = d.createElement("link");
   style.rel = "stylesheet";
-  style.href = svc.config.base + "/sdk/svc.css";
+  // The base styles plus the tenant's own CSS (docs/adr/0029): a stylesheet, so a strict CSP needs no inline style.
+  style.href = svc.config.base + "/" + encodeURIComponent(svc.config.apiId) + "/widgets.css";
   var script = d.createElement("script");
   script.async = true;
   script.src = svc.config.base + "/sdk/sdk.js";

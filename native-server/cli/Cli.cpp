@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/DemoSetup.hpp"
+#include "cli/FeedSourceCommands.hpp"
+#include "feed/PullRuntime.hpp"
 #include "feed/ImportJson.hpp"
 #include "security/ServerKeys.hpp"
 #include "store/EncryptedFileBlobStore.hpp"
@@ -22,6 +24,7 @@
 #include "sets/SetJson.hpp"
 #include "store/SqliteStorage.hpp"
 #include "tenant/SecretHasher.hpp"
+#include "cli/TenantWidgetsCli.hpp"
 #include "tenant/TenantService.hpp"
 #include "tracking/Commission.hpp"
 #include "tracking/CommissionReport.hpp"
@@ -54,7 +57,18 @@ Result<std::pair<std::string, int>> parseListen(const std::string& listen) {
     return std::pair<std::string, int>{host, std::stoi(portText)};
 }
 
-int serve(const std::string& dataDir, const std::string& listen, const std::string& assetsDir, int threads, double eventsRateLimit) {
+int serve(const std::string& dataDir, const std::string& listen, const std::string& assetsDir, int threads, double eventsRateLimit,
+          const std::vector<std::string>& outboundAllow) {
+    // Signals are taken by one thread with sigwait, so shutdown runs as normal code. Blocked
+    // before anything starts a thread: threads inherit the mask, and one that does not block
+    // them (the events file's checkpointer starts in SqliteStorage::open) would take a
+    // SIGTERM with the default action and end the process without a clean shutdown.
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
     auto address = parseListen(listen);
     if (!address) return fail(address.error());
     auto storage = SqliteStorage::open(dataDir);
@@ -62,12 +76,8 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     auto keys = ServerKeys::loadOrCreate(dataDir);
     if (!keys) return fail(keys.error());
 
-    // Signals are taken by one thread with sigwait, so shutdown runs as normal code.
-    sigset_t signals;
-    sigemptyset(&signals);
-    sigaddset(&signals, SIGINT);
-    sigaddset(&signals, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+    auto pulls = PullRuntime::open(dataDir, **storage, *keys, outboundAllow);
+    if (!pulls) return fail(pulls.error());
 
     ServerOptions options;
     options.host = address->first;
@@ -80,6 +90,13 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     ApiServer server(options, **storage, *keys);
     auto port = server.bind();
     if (!port) return fail(port.error());
+    // Scheduled feed pulls (docs/adr/0026); their imports reach this server's content like pushes.
+    SqliteStorage* pulledStorage = storage->get();
+    (*pulls)->imports().setAppliedListener([&server, pulledStorage](int64_t tenantId, CatalogChange change) {
+        server.contentIndex().catalogChanged(tenantId, std::move(change));
+        (void)pulledStorage->content().bumpGeneration(tenantId);
+    });
+    (*pulls)->scheduler().start(std::chrono::seconds(30));
     std::cout << "svc-server: listening on http://" << options.host << ":" << *port << std::endl;
     std::thread signalWaiter([&] {
         int received = 0;
@@ -88,6 +105,7 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
         server.stop();
     });
     server.run();
+    (*pulls)->scheduler().stop();
     // run() also returns when the socket fails; wake the waiter so it can be joined.
     pthread_kill(signalWaiter.native_handle(), SIGTERM);
     signalWaiter.join();
@@ -163,6 +181,10 @@ int runCli(int argc, char** argv) {
     serveCommand->add_option("--events-rate-limit", eventsRateLimit, "POST /events requests per second per client address (bursts of 4x); 0: off")
         ->check(CLI::Range(0.0, 1e6))
         ->capture_default_str();
+    std::vector<std::string> outboundAllow;
+    serveCommand->add_option("--outbound-allow", outboundAllow,
+                             "Host or network (CIDR) that feed pulls may reach although it is private or loopback (repeatable; "
+                             "docs/operations.md, Pulled feeds)");
 
     auto* tenantCommand = app.add_subcommand("tenant", "Manage tenants (shops)");
     tenantCommand->require_subcommand(1);
@@ -198,6 +220,9 @@ int runCli(int argc, char** argv) {
                                        "--commission-rate-for");
         }
     });
+
+    TenantWidgetsCli tenantWidgets;  // tenant widgets, tenant texts
+    tenantWidgets.addTo(*tenantCommand, dataDir);
 
     auto* reportCommand = app.add_subcommand("report", "Commission reports (the server books purchases as they arrive)");
     reportCommand->require_subcommand(1);
@@ -253,6 +278,7 @@ int runCli(int argc, char** argv) {
     addImportIdOptions(feedConfirm);
     auto* feedDiscard = feedCommand->add_subcommand("discard", "Drop a held import without applying it");
     addImportIdOptions(feedDiscard);
+    FeedSourceCommands feedSources(*feedCommand);
 
     auto* demoCommand = app.add_subcommand("demo", "The demo shop");
     demoCommand->require_subcommand(1);
@@ -298,12 +324,14 @@ int runCli(int argc, char** argv) {
         return app.exit(error) == 0 ? 0 : 2;
     }
 
-    if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads, eventsRateLimit);
+    if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, outboundAllow);
+    if (feedSources.parsed()) return feedSources.run();
 
     auto context = DataDirContext::open(dataDir);
     if (!context) return fail(context.error());
     auto& storage = *context->storage;
 
+    if (tenantWidgets.parsed()) return tenantWidgets.run(storage, dataDir);
     if (tenantCreate->parsed()) {
         auto created = TenantService(storage.tenants()).create(tenantName);
         if (!created) return fail(created.error());

@@ -12,6 +12,7 @@
 #include "http/HttpErrors.hpp"
 #include "http/RequestContext.hpp"
 #include "text/StringUtil.hpp"
+#include "http/ResponseCompression.hpp"
 #include "http/StaticFiles.hpp"
 #include "widget/ContentRequest.hpp"
 
@@ -68,6 +69,9 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
         contentIndex_.catalogChanged(tenantId, std::move(change));
         (void)storage.content().bumpGeneration(tenantId);
     });
+    if (auto settings = SqliteWidgetSettingsStore::open(options_.dataDir + "/svc.sqlite3")) {
+        presentation_ = std::make_unique<WidgetPresentation>(std::move(*settings), options_.dataDir + "/catalog");
+    }
     contentIndex_.start();
     // Defaults of Debian's cpp-httplib cost ~44 ms per keep-alive request (Nagle plus
     // delayed ACK) and close connections after 5 requests; see docs/adr/0005.
@@ -128,6 +132,7 @@ std::string ApiServer::baseUrl(const httplib::Request& request) const {
 void ApiServer::registerRoutes() {
     server_.set_pre_routing_handler([this](const httplib::Request& request, httplib::Response& response) {
         requestStarted = std::chrono::steady_clock::now();
+        ResponseCompression::takeOverNegotiation(request);
         bool streaming = (request.method == "PUT" && request.path.rfind("/feeds/uploads/", 0) == 0) ||
                          (request.method == "POST" && request.path == "/feeds/validate");
         if (streaming) return httplib::Server::HandlerResponse::Unhandled;
@@ -170,6 +175,19 @@ void ApiServer::registerRoutes() {
                 [this](const httplib::Request& request, httplib::Response& response) { serveLoader(request, response); });
     server_.Get(std::string("/") + kApiIdPattern + "/content",
                 [this](const httplib::Request& request, httplib::Response& response) { serveContent(request, response); });
+    // The base stylesheet plus the tenant's CSS: a stylesheet, so a strict CSP needs no inline styles.
+    server_.Get(std::string("/") + kApiIdPattern + "/widgets\\.css", [this](const httplib::Request& request, httplib::Response& response) {
+        allowAnyOrigin(response);
+        auto tenant = tenantByApiId(request.matches[1]);
+        if (!tenant) return sendError(response, Error::notFound("unknown API ID"));
+        auto base = sdkFiles_.read("svc.css");
+        if (!base) return sendError(response, Error::unavailable("svc.css is missing from " + options_.assetsDir + "/sdk"));
+        if (!presentation_) return sendError(response, Error::unavailable("widget settings are unavailable"));
+        auto css = presentation_->stylesheet(*tenant, base->content);
+        if (!css) return sendError(response, css.error());
+        response.set_header("Cache-Control", "public, max-age=300");
+        ResponseCompression::setBody(request, response, *css, "text/css; charset=utf-8");
+    });
     server_.Get("/sdk/(.+)", [this](const httplib::Request& request, httplib::Response& response) { serveSdkAsset(request, response); });
     server_.Post("/graphql", [this](const httplib::Request& request, httplib::Response& response) { serveGraphql(request, response); });
     server_.Get("/graphql", [this](const httplib::Request& request, httplib::Response& response) { serveGraphql(request, response); });
@@ -206,7 +224,7 @@ void ApiServer::serveSdkAsset(const httplib::Request& request, httplib::Response
     if (!file) return sendError(response, Error::notFound("no such SDK file"));
     allowAnyOrigin(response);
     response.set_header("Cache-Control", "public, max-age=3600");
-    response.set_content(file->content, file->contentType);
+    ResponseCompression::setBody(request, response, file->content, file->contentType, file->gzipped);
 }
 
 void ApiServer::serveContent(const httplib::Request& request, httplib::Response& response) {
@@ -219,9 +237,13 @@ void ApiServer::serveContent(const httplib::Request& request, httplib::Response&
     if (!widgets) return sendError(response, widgets.error());
     auto content = widgetContent_.contentFor(*tenant, *widgets);
     if (!content) return sendError(response, content.error());
+    // The page's language hints (hl: <html lang>, hp: first path segment) pick the texts.
+    if (!presentation_) return sendError(response, Error::unavailable("widget settings are unavailable"));
+    PageHints hints{request.get_param_value("hl"), request.get_param_value("hp")};
+    if (auto decorated = presentation_->decorate(*tenant, hints, *content); !decorated) return sendError(response, decorated.error());
     // Shared caches may keep content briefly; the request carries no cookie or secret.
     response.set_header("Cache-Control", "public, max-age=60");
-    response.set_content(content->toJson(), "application/json");
+    ResponseCompression::setBody(request, response, content->toJson(), "application/json");
 }
 
 void ApiServer::serveGraphql(const httplib::Request& request, httplib::Response& response) {
@@ -252,7 +274,7 @@ void ApiServer::serveGraphql(const httplib::Request& request, httplib::Response&
     auto result = graphql_.execute(*parsed, tenant);
     response.status = graphqlStatusFor(result.outcome, *mediaType);
     if (result.outcome == graphql::GraphqlResponse::Outcome::NotAQuery) response.set_header("Allow", "POST");
-    response.set_content(graphqlBodyFor(result, *mediaType), graphqlContentType(*mediaType));
+    ResponseCompression::setBody(request, response, graphqlBodyFor(result, *mediaType), graphqlContentType(*mediaType));
 }
 
 void ApiServer::serveDemo(const httplib::Request& request, httplib::Response& response) {
@@ -272,7 +294,7 @@ void ApiServer::serveDemo(const httplib::Request& request, httplib::Response& re
         replaceAll(file->content, "__SVC_SDK_URL__", baseUrl(request));
     }
     response.set_header("Cache-Control", generated ? "public, max-age=86400" : "no-cache");
-    response.set_content(file->content, file->contentType);
+    ResponseCompression::setBody(request, response, file->content, file->contentType);
 }
 
 }  // namespace svc

@@ -20,6 +20,7 @@
 #include "recommend/RecommendationService.hpp"
 #include "http/ReportRoutes.hpp"
 #include "http/SetRoutes.hpp"
+#include "http/WidgetPresentation.hpp"
 #include "recommend/WidgetContentService.hpp"
 #include "store/SqliteStorage.hpp"
 #include "tenant/TenantService.hpp"
@@ -82,6 +83,7 @@ private:
     Attributor attributor_;
     ReportRoutes reportRoutes_;
     Metrics metrics_;
+    std::unique_ptr<WidgetPresentation> presentation_;  // texts, CSS, 30-day prices (docs/adr/0028-0030)
     httplib::Server server_;
     int port_ = 0;
 };

@@ -4,6 +4,7 @@
 
 #include "http/HttpErrors.hpp"
 #include "http/RequestContext.hpp"
+#include "http/ResponseCompression.hpp"
 #include "text/StringUtil.hpp"
 #include "tracking/CommissionReport.hpp"
 
@@ -154,7 +155,7 @@ void ReportRoutes::ledgerCsv(const httplib::Request& request, httplib::Response&
     if (!entries) return sendError(response, entries.error());
     response.set_header("Cache-Control", "no-store");
     response.set_header("Content-Disposition", "attachment; filename=\"ledger.csv\"");
-    response.set_content(CommissionReport::ledgerCsv(*entries), "text/csv; charset=utf-8");
+    ResponseCompression::setBody(request, response, CommissionReport::ledgerCsv(*entries), "text/csv; charset=utf-8");
 }
 
 void ReportRoutes::returns(const httplib::Request& request, httplib::Response& response) {

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "http/ResponseCompression.hpp"
+
 namespace svc {
 
 bool StaticFiles::isSafeRelativePath(const std::string& path) {
@@ -41,7 +43,12 @@ StaticFiles StaticFiles::preloaded(std::string root) {
     std::error_code error;
     for (const auto& entry : std::filesystem::directory_iterator(files.root_, error)) {
         std::string name = entry.path().filename().string();
-        if (auto file = files.readFromDisk(name)) contents.emplace(name, std::move(*file));
+        auto file = files.readFromDisk(name);
+        if (!file) continue;
+        if (ResponseCompression::worthCompressing(file->contentType, file->content.size())) {
+            file->gzipped = ResponseCompression::gzip(file->content, 9);
+        }
+        contents.emplace(name, std::move(*file));
     }
     files.preloaded_ = std::move(contents);
     return files;
@@ -66,7 +73,7 @@ std::optional<StaticFile> StaticFiles::readFromDisk(const std::string& relativeP
     if (!file) return std::nullopt;
     std::ostringstream content;
     content << file.rdbuf();
-    return StaticFile{content.str(), contentTypeFor(relativePath)};
+    return StaticFile{content.str(), contentTypeFor(relativePath), {}};
 }
 
 }  // namespace svc

@@ -12,6 +12,7 @@ namespace svc {
 struct StaticFile {
     std::string content;
     std::string contentType;
+    std::string gzipped;  // preloaded files worth compressing: gzip made once, at the smallest size
 };
 
 class StaticFiles {

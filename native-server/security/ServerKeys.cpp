@@ -1,56 +1,15 @@
 #include "security/ServerKeys.hpp"
 
-#include <fcntl.h>
 #include <sodium.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
+#include "security/KeyFile.hpp"
 
 namespace svc {
-namespace {
-
-Status readKey(const std::string& path, Key256& key) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return Error::unavailable("key file " + path + ": " + std::strerror(errno));
-    ssize_t got = ::read(fd, key.data(), key.size());
-    ::close(fd);
-    if (got != static_cast<ssize_t>(key.size())) return Error::unavailable("key file " + path + ": not a 32-byte key");
-    return Status::success();
-}
-
-Status createKey(const std::string& path, Key256& key) {
-    randombytes_buf(key.data(), key.size());
-    std::string temporary = path + ".tmp";
-    int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) return Error::unavailable("key file " + temporary + ": " + std::strerror(errno));
-    bool written = ::write(fd, key.data(), key.size()) == static_cast<ssize_t>(key.size()) && ::fsync(fd) == 0;
-    ::close(fd);
-    // link() fails if another process created the key meanwhile; then that key wins.
-    if (!written || ::link(temporary.c_str(), path.c_str()) != 0) {
-        ::unlink(temporary.c_str());
-        if (written && errno == EEXIST) return readKey(path, key);
-        return Error::unavailable("key file " + path + ": cannot be created");
-    }
-    ::unlink(temporary.c_str());
-    return Status::success();
-}
-
-}  // namespace
 
 Result<ServerKeys> ServerKeys::loadOrCreate(const std::string& dataDir) {
-    if (sodium_init() < 0) return Error::internal("libsodium could not be initialised");
-    std::filesystem::path directory = std::filesystem::path(dataDir) / "keys";
-    std::error_code error;
-    std::filesystem::create_directories(directory, error);
-    if (error) return Error::unavailable("key directory " + directory.string() + ": " + error.message());
-    ::chmod(directory.c_str(), 0700);
-    std::string path = (directory / "master.key").string();
-    Key256 master{};
-    Status status = std::filesystem::exists(path) ? readKey(path, master) : createKey(path, master);
-    if (!status) return status.error();
+    auto loaded = KeyFile::loadOrCreate(dataDir, "master.key");
+    if (!loaded) return loaded.error();
+    Key256 master = *loaded;
     ServerKeys keys;
     crypto_kdf_derive_from_key(keys.uploadSigning_.data(), keys.uploadSigning_.size(), 1, "svcsign1", master.data());
     crypto_kdf_derive_from_key(keys.fileEncryption_.data(), keys.fileEncryption_.size(), 2, "svcfile1", master.data());

@@ -6,10 +6,9 @@
 #include <string>
 
 #include "core/Result.hpp"
+#include "security/KeyFile.hpp"
 
 namespace svc {
-
-using Key256 = std::array<unsigned char, 32>;
 
 class ServerKeys {
 public:

@@ -98,6 +98,50 @@ CREATE TABLE operator_keys (
 ALTER TABLE tenants ADD COLUMN attribution_window_days INTEGER NOT NULL DEFAULT 30;
 ALTER TABLE tenants ADD COLUMN commission_rates TEXT NOT NULL DEFAULT '0';
 )sql"},
+        // Pulled feeds (docs/adr/0026): one source per tenant and feed. Credentials are sealed by
+        // net/CredentialCipher (base64url), never stored in plain text; etag and last_modified
+        // are the validators of the last imported file.
+        {4, R"sql(
+CREATE TABLE pull_sources (
+    id INTEGER PRIMARY KEY,
+    tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+    feed TEXT NOT NULL,
+    url TEXT NOT NULL,
+    interval_seconds INTEGER NOT NULL,
+    delta INTEGER NOT NULL,
+    identifier TEXT NOT NULL,
+    delimiter TEXT NOT NULL,
+    credentials TEXT NOT NULL DEFAULT '',
+    etag TEXT NOT NULL DEFAULT '',
+    last_modified TEXT NOT NULL DEFAULT '',
+    next_run_at INTEGER NOT NULL,
+    last_run_at INTEGER NOT NULL DEFAULT 0,
+    last_result TEXT NOT NULL DEFAULT '',
+    created_at INTEGER NOT NULL,
+    UNIQUE (tenant_id, feed)
+);
+CREATE INDEX pull_sources_due ON pull_sources(next_run_at);
+)sql"},
+        // Widget presentation per tenant, set by the operator only (docs/adr/0028, 0029): the
+        // language rule, the country whose price rules apply, the tenant's CSS, and text
+        // bundles per language (validated JSON objects of text key to text).
+        {5, R"sql(
+CREATE TABLE widget_settings (
+    tenant_id INTEGER PRIMARY KEY REFERENCES tenants(id),
+    language_source TEXT NOT NULL DEFAULT 'html-lang' CHECK (language_source IN ('html-lang', 'path-segment', 'fixed')),
+    default_language TEXT NOT NULL DEFAULT 'en',
+    country TEXT NOT NULL DEFAULT '',
+    css TEXT NOT NULL DEFAULT '',
+    updated_at INTEGER NOT NULL
+);
+CREATE TABLE widget_texts (
+    tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+    language TEXT NOT NULL,
+    texts TEXT NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (tenant_id, language)
+) WITHOUT ROWID;
+)sql"},
     };
     return list;
 }
@@ -158,6 +202,32 @@ CREATE TABLE catalog_changes (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     started_at INTEGER NOT NULL
 );
+)sql"},
+        // Selling-price history for the lowest price of the 30 days before a reduction
+        // (docs/adr/0030). A trigger keeps it, so every import path records it: only changes
+        // (the price before the first change included), and only what can still matter,
+        // i.e. from the price valid 30 days before the latest change on. IF NOT EXISTS: a
+        // file whose recorded version was set back (tests of older files) keeps its history.
+        {4, R"sql(
+CREATE TABLE IF NOT EXISTS price_history (
+    sku TEXT NOT NULL,
+    since INTEGER NOT NULL,  -- Unix seconds: the import that set this selling price
+    price INTEGER NOT NULL,  -- the selling price (discount, else retail), cents
+    PRIMARY KEY (sku, since)
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS price_history_on_change AFTER UPDATE OF retail_price, discount_price ON products
+WHEN COALESCE(NEW.discount_price, NEW.retail_price) IS NOT COALESCE(OLD.discount_price, OLD.retail_price)
+ AND COALESCE(NEW.discount_price, NEW.retail_price) IS NOT NULL
+BEGIN
+    INSERT OR IGNORE INTO price_history(sku, since, price)
+        SELECT OLD.sku, MIN(OLD.updated_at, NEW.updated_at - 1), COALESCE(OLD.discount_price, OLD.retail_price)
+        WHERE COALESCE(OLD.discount_price, OLD.retail_price) IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM price_history WHERE sku = OLD.sku);
+    INSERT OR REPLACE INTO price_history(sku, since, price)
+        VALUES (NEW.sku, NEW.updated_at, COALESCE(NEW.discount_price, NEW.retail_price));
+    DELETE FROM price_history WHERE sku = NEW.sku AND since < (
+        SELECT MAX(since) FROM price_history WHERE sku = NEW.sku AND since <= NEW.updated_at - 2592000);
+END;
 )sql"},
     };
     return list;

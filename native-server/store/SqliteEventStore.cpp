@@ -25,19 +25,36 @@ Result<std::unique_ptr<SqliteEventStore>> SqliteEventStore::open(const std::stri
     auto reader = SqliteDatabase::open(path);
     if (!reader) return reader.error();
     if (auto status = (*reader)->execute("PRAGMA query_only=ON"); !status) return status.error();
-    return std::unique_ptr<SqliteEventStore>(new SqliteEventStore(std::move(*writer), std::move(*reader)));
+    auto insertEvent = (*writer)->prepare(
+        "INSERT INTO events(tenant_id, type, received_at, cid, order_id, widget, touchpoint, sku, set_id, test_group, variant, "
+        "client_time, sid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
+    if (!insertEvent) return insertEvent.error();
+    auto insertLine = (*writer)->prepare("INSERT INTO order_lines(event, line, sku, amount, price) VALUES (?, ?, ?, ?, ?)");
+    if (!insertLine) return insertLine.error();
+    auto checkpointer = WalCheckpointer::attach(path, **writer);
+    if (!checkpointer) return checkpointer.error();
+    std::unique_ptr<SqliteEventStore> store(
+        new SqliteEventStore(std::move(*writer), std::move(*reader), std::move(*insertEvent), std::move(*insertLine)));
+    store->checkpointer_ = std::move(*checkpointer);
+    return store;
 }
 
 Result<std::vector<std::vector<AppendOutcome>>> SqliteEventStore::append(std::span<const EventAppend> requests, int64_t receivedAt) {
     std::lock_guard lock(writeMutex_);
     auto transaction = SqliteTransaction::begin(*writer_);
     if (!transaction) return transaction.error();
-    auto insertEvent = writer_->prepare(
-        "INSERT INTO events(tenant_id, type, received_at, cid, order_id, widget, touchpoint, sku, set_id, test_group, variant, "
-        "client_time, sid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
-    if (!insertEvent) return insertEvent.error();
-    auto insertLine = writer_->prepare("INSERT INTO order_lines(event, line, sku, amount, price) VALUES (?, ?, ?, ?, ?)");
-    if (!insertLine) return insertLine.error();
+    SqliteStatement* insertEvent = &insertEvent_;
+    SqliteStatement* insertLine = &insertLine_;
+    // Statements outlive the transaction: reset them however it ends, so a failed step
+    // never keeps the rollback waiting on a statement still in progress.
+    struct ResetOnExit {
+        SqliteStatement& first;
+        SqliteStatement& second;
+        ~ResetOnExit() {
+            first.reset();
+            second.reset();
+        }
+    } resetOnExit{insertEvent_, insertLine_};
 
     std::vector<std::vector<AppendOutcome>> outcomes;
     outcomes.reserve(requests.size());

@@ -19,6 +19,18 @@ public:
     virtual std::vector<NodeId> unclaimedWidgets() = 0;
     // Claimed widgets of one type (data-svc-widget-id) that are still in the page.
     virtual std::vector<NodeId> claimedWidgetsOfType(const std::string& widgetType) = 0;
+    // Every claimed widget still in the page, whatever its type attribute says now.
+    virtual std::vector<NodeId> claimedWidgets() {
+        std::vector<NodeId> all;
+        for (const char* type : {"SET", "SIMILAR", "SET-Custom", "SET-Compose"}) {
+            for (NodeId node : claimedWidgetsOfType(type)) all.push_back(node);
+        }
+        return all;
+    }
+    // Whether two handles name one element (each lookup may hand out a new handle).
+    virtual bool sameNode(NodeId a, NodeId b) { return a == b; }
+    // False once the element has left the page (a single-page app replaced it).
+    virtual bool connected(NodeId) { return true; }
     virtual std::optional<std::string> attribute(NodeId node, std::string_view name) = 0;
     virtual void setAttribute(NodeId node, std::string_view name, const std::string& value) = 0;
     virtual void removeAttribute(NodeId node, std::string_view name) = 0;

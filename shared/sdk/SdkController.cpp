@@ -1,5 +1,6 @@
 #include "sdk/SdkController.hpp"
 
+#include "sdk/DemoCatalog.hpp"
 #include "sdk/PurchasePayload.hpp"
 #include "text/HtmlEscape.hpp"
 #include "text/StringUtil.hpp"
@@ -16,9 +17,37 @@ void SdkController::finish(NodeId node, const char* state) {
     dom_.release(node);
 }
 
+namespace {
+
+constexpr const char* kComposeOutsideDemo =
+    "SET-Compose shows demo content only in demo mode (svc-demo=true in the page URL, "
+    "window._svc_config = {isDemoMode: true} or _svc.demo('SET-Compose')); widget hidden";
+
+}  // namespace
+
+void SdkController::setDemoMode(bool enabled, const std::string& assetBase) {
+    demoMode_ = enabled;
+    demoAssetBase_ = assetBase;
+}
+
+std::string SdkController::claimSignature(NodeId node) {
+    std::string signature;
+    for (const char* name : {"data-svc-widget-id", "data-touchpoint", "data-sku", "data-set-id"}) {
+        signature += dom_.attribute(node, name).value_or("");
+        signature += '\n';
+    }
+    return signature;
+}
+
 ContentBatch SdkController::scan() {
     std::vector<PendingWidget> claimed;
     for (NodeId node : dom_.unclaimedWidgets()) {
+        if (claimed.size() >= ContentRequest::kMaxWidgets) {
+            // Leave it unclaimed: the next scan takes it in a further request.
+            dom_.release(node);
+            continue;
+        }
+        dom_.setAttribute(node, kClaimAttribute, claimSignature(node));
         auto spec = WidgetSpec::fromAttributes([&](std::string_view name) { return dom_.attribute(node, name); });
         if (!spec) {
             dom_.hide(node);
@@ -26,9 +55,10 @@ ContentBatch SdkController::scan() {
             finish(node, "invalid");
             continue;
         }
-        if (claimed.size() >= ContentRequest::kMaxWidgets) {
-            // Leave it unclaimed: the next scan takes it in a further request.
-            break;
+        if (spec->type == WidgetType::SetCompose) {
+            // Demo content is the SDK's own: no request, also for a tenant without products.
+            showCompose(node, *spec);
+            continue;
         }
         dom_.setAttribute(node, "data-svc-state", "loading");
         claimed.push_back({node, std::move(*spec)});
@@ -50,39 +80,90 @@ void SdkController::applyContent(int batchId, const std::string& responseText) {
         failBatch(batchId, "content unavailable (" + cause + ")");
         return;
     }
-    WidgetRenderer renderer(MoneyFormatter(response->currency, response->locale));
+    WidgetRenderer renderer(MoneyFormatter(response->currency, response->locale), response->texts);
     RenderOptions options;
     options.cartButtons = dom_.shopCanAddToCart();
     auto& widgets = batch->second;
     for (size_t i = 0; i < widgets.size(); ++i) {
-        if (widgets[i].superseded) continue;
-        NodeId node = widgets[i].node;
-        const WidgetSpec& spec = widgets[i].spec;
-        WidgetContent& content = response->widgets[i];
-        std::string html = renderer.render(spec, content, options);
-        if (html.empty()) {
-            dom_.hide(node);
-            finish(node, "empty");
+        if (widgets[i].superseded) {
+            dom_.release(widgets[i].node);
             continue;
         }
-        int key = nextWidgetKey_++;
-        dom_.setContent(node, html);
-        dom_.setAttribute(node, "data-svc-key", std::to_string(key));
-        dom_.show(node);
-        dom_.setAttribute(node, "data-svc-state", "rendered");
-        std::vector<size_t> chosen(content.items.size(), 0);
-        rendered_.emplace(key, RenderedWidget{node, spec, std::move(content), renderer, options, std::move(chosen)});
-        // Demo widgets earn nothing and are not tracked.
-        if (spec.type != WidgetType::SetCompose) dom_.observeVisibility(node, key);
+        renderWidget(widgets[i].node, widgets[i].spec, std::move(response->widgets[i]), renderer, options);
     }
     batches_.erase(batch);
+}
+
+void SdkController::renderWidget(NodeId node, const WidgetSpec& spec, WidgetContent&& content,
+                                 const WidgetRenderer& renderer, const RenderOptions& options) {
+    std::string html = renderer.render(spec, content, options);
+    if (html.empty()) {
+        dom_.hide(node);
+        finish(node, "empty");
+        return;
+    }
+    int key = nextWidgetKey_++;
+    dom_.setContent(node, html);
+    dom_.setAttribute(node, "data-svc-key", std::to_string(key));
+    dom_.show(node);
+    dom_.setAttribute(node, "data-svc-state", "rendered");
+    std::vector<size_t> chosen(content.items.size(), 0);
+    rendered_.emplace(key, RenderedWidget{node, spec, std::move(content), renderer, options, std::move(chosen)});
+    // Demo widgets earn nothing and are not tracked.
+    if (spec.type != WidgetType::SetCompose) dom_.observeVisibility(node, key);
+}
+
+void SdkController::showCompose(NodeId node, const WidgetSpec& spec) {
+    if (!demoMode_) {
+        dom_.hide(node);
+        warnOnce(kComposeOutsideDemo);
+        finish(node, "demo-only");
+        return;
+    }
+    // Demo SKUs are in no shop's cart: no add-to-cart buttons.
+    WidgetRenderer renderer(MoneyFormatter("EUR", "de-DE"));
+    renderWidget(node, spec, DemoCatalog::look(demoAssetBase_), renderer, RenderOptions{});
+}
+
+ContentBatch SdkController::demo(const std::string& widgetType) {
+    if (widgetType != widgetTypeName(WidgetType::SetCompose)) {
+        warnOnce("demo: widgetId '" + widgetType + "' has no demo; only SET-Compose supports demo mode");
+        return {};
+    }
+    demoMode_ = true;
+    // Widgets hidden as demo-only so far are claimed again, and now shown.
+    for (NodeId node : dom_.claimedWidgetsOfType(widgetType)) {
+        if (dom_.attribute(node, "data-svc-state") == std::optional<std::string>("demo-only")) unclaim(node);
+        dom_.release(node);
+    }
+    return scan();
+}
+
+ContentBatch SdkController::refresh() {
+    for (NodeId node : dom_.claimedWidgets()) {
+        if (dom_.attribute(node, kClaimAttribute) != std::optional<std::string>(claimSignature(node))) unclaim(node);
+        dom_.release(node);
+    }
+    // Widgets a single-page app removed: their handles would keep the elements alive.
+    for (auto widget = rendered_.begin(); widget != rendered_.end();) {
+        if (dom_.connected(widget->second.node)) {
+            ++widget;
+            continue;
+        }
+        dom_.release(widget->second.node);
+        widget = rendered_.erase(widget);
+    }
+    return scan();
 }
 
 void SdkController::failBatch(int batchId, const std::string& cause) {
     auto batch = batches_.find(batchId);
     if (batch == batches_.end()) return;
     for (const auto& widget : batch->second) {
-        if (widget.superseded) continue;
+        if (widget.superseded) {
+            dom_.release(widget.node);
+            continue;
+        }
         dom_.hide(widget.node);
         finish(widget.node, "failed");
     }
@@ -101,20 +182,25 @@ ContentBatch SdkController::updateWidgetSku(const std::string& widgetType, const
         return {};
     }
     for (NodeId node : dom_.claimedWidgetsOfType(widgetType)) {
-        if (dom_.attribute(node, "data-svc-state") == std::optional<std::string>("loading")) {
-            // Its earlier request may still answer: that answer must not touch it any more.
-            for (auto& [id, widgets] : batches_) {
-                for (auto& widget : widgets) {
-                    if (widget.node == node) widget.superseded = true;
-                }
-            }
-        }
-        forgetRendered(node);
+        unclaim(node);
         dom_.setAttribute(node, "data-sku", sku);
-        dom_.removeAttribute(node, "data-svc-state");
         dom_.release(node);
     }
     return scan();
+}
+
+void SdkController::unclaim(NodeId node) {
+    if (dom_.attribute(node, "data-svc-state") == std::optional<std::string>("loading")) {
+        // Its earlier request may still answer: that answer must not touch it any more.
+        // The pending entry holds a handle of its own for the same element.
+        for (auto& [id, widgets] : batches_) {
+            for (auto& widget : widgets) {
+                if (dom_.sameNode(widget.node, node)) widget.superseded = true;
+            }
+        }
+    }
+    forgetRendered(node);
+    dom_.removeAttribute(node, "data-svc-state");
 }
 
 void SdkController::forgetRendered(NodeId node) {
@@ -149,7 +235,7 @@ ActionOutcome SdkController::handleAction(int widgetKey, const std::string& acti
     if (action == "cart") {
         if (!dom_.shopCanAddToCart()) {
             // The shop removed its function after rendering: say so instead of doing nothing.
-            dom_.setPartContent(widget.node, WidgetRenderer::statusPart(at), escapeHtml(WidgetRenderer::kNotAdded));
+            dom_.setPartContent(widget.node, WidgetRenderer::statusPart(at), escapeHtml(widget.renderer.texts().get(TextKey::NotAddedToCart)));
             return ActionOutcome::Handled;
         }
         int requestId = nextCartId_++;
@@ -184,7 +270,7 @@ void SdkController::cartResult(int requestId, bool ok) {
     if (widget == rendered_.end()) return;  // re-rendered meanwhile: nothing left to tell
     // Only a cart that took the product is an add-to-cart for attribution.
     if (ok) recordEvent(WidgetEventType::AddToCart, widget->second, pending.sku);
-    std::string text = ok ? WidgetRenderer::kAdded : WidgetRenderer::kNotAdded;
+    const std::string& text = widget->second.renderer.texts().get(ok ? TextKey::AddedToCart : TextKey::NotAddedToCart);
     dom_.setPartContent(widget->second.node, WidgetRenderer::statusPart(pending.position), escapeHtml(text));
 }
 

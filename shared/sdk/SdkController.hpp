@@ -32,8 +32,21 @@ class SdkController {
 public:
     explicit SdkController(Dom& dom) : dom_(dom) {}
 
-    // Claims new widgets. Invalid ones are hidden with one warning naming the attribute.
+    // Demo mode (svc-demo=true, window._svc_config.isDemoMode): SET-Compose widgets show the
+    // built-in demo look (DemoCatalog) with images under `assetBase`. Outside demo mode they
+    // are hidden with one warning. Set once before the first scan.
+    void setDemoMode(bool enabled, const std::string& assetBase);
+
+    // Claims new widgets. Invalid ones are hidden with one warning naming the attribute;
+    // SET-Compose ones are filled or hidden here (demo mode) and never requested.
     ContentBatch scan();
+    // The page changed (MutationObserver): claimed widgets whose attributes (type,
+    // touchpoint, data-sku, data-set-id) differ from what they were claimed with are
+    // claimed anew, widgets that left the page are forgotten, new widgets are claimed.
+    // A change the SDK made itself (updateWidgetSku) matches already: nothing twice.
+    ContentBatch refresh();
+    // _svc.demo(widgetId): only "SET-Compose"; its widgets show the demo look from now on.
+    ContentBatch demo(const std::string& widgetType);
     // Fills the batch's widgets from the content response; widgets without items are hidden.
     void applyContent(int batchId, const std::string& responseText);
     // The request failed (network, HTTP status, timeout): hide the batch, warn once per cause.
@@ -67,14 +80,25 @@ public:
     size_t pendingWidgetCount() const;
     size_t renderedWidgetCount() const { return rendered_.size(); }
 
+    // The attribute that remembers what a widget was claimed with (see refresh).
+    static constexpr const char* kClaimAttribute = "data-svc-for";
+
 private:
     void warnOnce(const std::string& message);
     void finish(NodeId node, const char* state);
     void forgetRendered(NodeId node);
+    // Takes a claimed widget back: a pending answer no longer touches it, a rendered one is forgotten.
+    void unclaim(NodeId node);
+    std::string claimSignature(NodeId node);
+    void showCompose(NodeId node, const WidgetSpec& spec);
+    void renderWidget(NodeId node, const WidgetSpec& spec, WidgetContent&& content, const WidgetRenderer& renderer,
+                      const RenderOptions& options);
     struct RenderedWidget;
     void recordEvent(WidgetEventType type, const RenderedWidget& widget, const std::string& sku);
 
     Dom& dom_;
+    bool demoMode_ = false;
+    std::string demoAssetBase_;
     int nextBatchId_ = 1;
     struct PendingWidget {
         NodeId node;

@@ -101,7 +101,7 @@ public:
     bool key(string_t& name) override {
         Frame& frame = frames_.back();
         frame.key = name;
-        if (!frame.keys.insert(name).second) {
+        if (!frame.addKey(name)) {
             reporter_.add(member(frame.path, name), "duplicate-key", "each key once", "given more than once");
         }
         return true;
@@ -118,9 +118,24 @@ private:
     struct Frame {
         bool object = false;
         std::string path;
-        std::set<std::string> keys;
+        // An event has about a dozen keys: a vector searched in place costs no allocation per
+        // key; a set takes over for objects large enough for the search to matter.
+        std::vector<std::string> fewKeys;
+        std::set<std::string> manyKeys;
         std::string key;
         size_t count = 0;
+
+        // False when the object already has this key.
+        bool addKey(const std::string& name) {
+            static constexpr size_t kLinearLimit = 32;
+            if (fewKeys.size() < kLinearLimit) {
+                if (std::find(fewKeys.begin(), fewKeys.end(), name) != fewKeys.end()) return false;
+                fewKeys.push_back(name);
+                return true;
+            }
+            if (std::find(fewKeys.begin(), fewKeys.end(), name) != fewKeys.end()) return false;
+            return manyKeys.insert(name).second;
+        }
     };
 
     // A value starts: counts array elements, so that paths of later containers are right.
@@ -145,7 +160,7 @@ private:
             tooDeepAt = path;
             return false;
         }
-        frames_.push_back({object, std::move(path), {}, {}, 0});
+        frames_.push_back({object, std::move(path), {}, {}, {}, 0});
         return true;
     }
     bool close() {

@@ -10,11 +10,15 @@ std::string ContentResponse::toJson() const {
     nlohmann::json body;
     body["currency"] = currency;
     body["locale"] = locale;
+    body["language"] = language;
+    nlohmann::json& textObject = body["texts"] = nlohmann::json::object();
+    for (size_t k = 0; k < kTextKeyCount; ++k) textObject[WidgetTexts::nameOf(static_cast<TextKey>(k))] = texts.get(static_cast<TextKey>(k));
     body["widgets"] = nlohmann::json::array();
     auto itemJson = [](const ContentItem& item) {
         nlohmann::json entry{{"sku", item.sku}, {"mainSku", item.mainSku}, {"name", item.name},
                              {"brand", item.brand}, {"url", item.url}, {"image", item.image}, {"price", item.price}};
         if (item.retailPrice) entry["retailPrice"] = *item.retailPrice;
+        if (item.lowestPrice30Days) entry["lowestPrice30Days"] = *item.lowestPrice30Days;
         return entry;
     };
     for (const auto& widget : widgets) {
@@ -63,6 +67,8 @@ Result<ContentItem> readItem(const JsonValue& entry, const std::string& itemPath
     item.price = *price->integer();
     const JsonValue* retail = entry.find("retailPrice");
     if (retail && retail->isInteger()) item.retailPrice = *retail->integer();
+    const JsonValue* lowest = entry.find("lowestPrice30Days");
+    if (lowest && lowest->isInteger()) item.lowestPrice30Days = *lowest->integer();
     return item;
 }
 
@@ -74,6 +80,14 @@ Result<ContentResponse> ContentResponse::fromJson(const std::string& text) {
     ContentResponse response;
     readString(*body, "currency", response.currency);
     readString(*body, "locale", response.locale);
+    readString(*body, "language", response.language);
+    // Texts come from the operator through the server; unknown keys (a newer server) are skipped.
+    if (const JsonValue* texts = body->find("texts"); texts && texts->isObject()) {
+        for (const auto& [name, value] : texts->members()) {
+            auto key = WidgetTexts::keyNamed(name);
+            if (key && value.isString()) response.texts.set(*key, value.text());
+        }
+    }
     const JsonValue* widgets = body->find("widgets");
     if (!widgets || !widgets->isArray()) return Error::invalidArgument("content.widgets: must be an array");
     for (size_t w = 0; w < widgets->items().size(); ++w) {

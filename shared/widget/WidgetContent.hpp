@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/Result.hpp"
+#include "widget/WidgetTexts.hpp"
 
 namespace svc {
 
@@ -19,6 +20,9 @@ struct ContentItem {
     std::string image;
     int64_t price = 0;                   // selling price, cents
     std::optional<int64_t> retailPrice;  // shown crossed out when above price
+    // The lowest price of the 30 days before the current reduction: only where the tenant's
+    // country requires it (WidgetSettings::requiresLowestPrice30Days) and the item is reduced.
+    std::optional<int64_t> lowestPrice30Days;
     std::vector<ContentItem> alternatives;  // SET and SET-Custom: items that could take this one's place
 };
 
@@ -32,6 +36,10 @@ struct WidgetContent {
 struct ContentResponse {
     std::string currency = "EUR";
     std::string locale = "de-DE";
+    // Every visible text, in the language the tenant's rule chose for the page (ADR 0028).
+    // Absent from a response: the built-in English texts.
+    std::string language = "en";
+    WidgetTexts texts;
     std::vector<WidgetContent> widgets;  // same order as the request
 
     std::string toJson() const;

@@ -5,14 +5,14 @@
 namespace svc {
 namespace {
 
-std::string headingFor(WidgetType type) {
+TextKey headingFor(WidgetType type) {
     switch (type) {
-        case WidgetType::Similar: return "Similar products";
-        case WidgetType::Set: return "Complete the look";
-        case WidgetType::SetCustom: return "Shop the look";
-        case WidgetType::SetCompose: return "Complete the look";
+        case WidgetType::Similar: return TextKey::TitleSimilar;
+        case WidgetType::Set: return TextKey::TitleSet;
+        case WidgetType::SetCustom: return TextKey::TitleSetCustom;
+        case WidgetType::SetCompose: return TextKey::TitleSetCompose;
     }
-    return "Recommendations";
+    return TextKey::TitleSimilar;
 }
 
 std::string modifierFor(WidgetType type) {
@@ -48,18 +48,30 @@ std::string WidgetRenderer::renderCardBody(const ContentItem& item, const Render
         html += "<s class=\"svc-card__retail\">" + escapeHtml(money_.format(*item.retailPrice)) + "</s> ";
     }
     html += "<span class=\"svc-card__selling\">" + escapeHtml(money_.format(item.price)) + "</span></p>";
+    // The 30-day lowest price belongs to a reduction only (the server sends it only where the
+    // tenant's country requires it); without a crossed-out price there is no reduction.
+    if (item.lowestPrice30Days && item.retailPrice && *item.retailPrice > item.price) {
+        html += "<p class=\"svc-card__lowest\">" +
+                escapeHtml(texts_.format(TextKey::LowestPrice30Days, {}, money_.format(*item.lowestPrice30Days))) + "</p>";
+    }
     if (options.cartButtons) {
-        // The visible text is the same on every card; the accessible name says which product.
-        html += "<button type=\"button\" class=\"svc-card__cart\" data-svc-action=\"cart\" aria-label=\"" +
-                std::string(kAddToCart) + ": " + name + "\">" + kAddToCart + "</button>";
+        // The visible text is the same on every card; the accessible name says which product,
+        // and starts with the visible text (WCAG 2.5.3, label in name), whatever the operator wrote.
+        std::string label = escapeHtml(texts_.get(TextKey::AddToCart));
+        html += "<button type=\"button\" class=\"svc-card__cart\" data-svc-action=\"cart\" aria-label=\"" + label + ": " + name +
+                "\">" + label + "</button>";
     }
     return html;
 }
 
-std::string WidgetRenderer::renderPosition(const ContentItem& item, size_t position, const RenderOptions& options) const {
+std::string WidgetRenderer::renderPosition(const ContentItem& item, size_t position, size_t count,
+                                           const RenderOptions& options) const {
     std::string index = std::to_string(position);
+    // A slide of the carousel, labelled by its place ("2 of 6"); it stays a list item.
     std::string html = "<li class=\"svc-card\" data-svc-pos=\"" + index + "\" data-svc-part=\"" + positionPart(position) +
-                       "\" data-svc-sku=\"" + escapeHtml(item.sku) + "\">";
+                       "\" data-svc-sku=\"" + escapeHtml(item.sku) + "\" aria-roledescription=\"" +
+                       escapeHtml(texts_.get(TextKey::Slide)) + "\" aria-label=\"" +
+                       escapeHtml(texts_.format(TextKey::SlideOf, {}, {}, std::to_string(position + 1), std::to_string(count))) + "\">";
     html += "<div class=\"svc-card__body\" data-svc-part=\"" + cardPart(position) + "\">" + renderCardBody(item, options) +
             "</div>";
     if (options.cartButtons) {
@@ -68,8 +80,8 @@ std::string WidgetRenderer::renderPosition(const ContentItem& item, size_t posit
     }
     if (!item.alternatives.empty()) {
         // Toggle buttons, one per choice: reachable by Tab, pressed state announced.
-        html += "<div class=\"svc-card__choices\" role=\"group\" aria-label=\"Alternatives for " + escapeHtml(item.name) +
-                "\">";
+        html += "<div class=\"svc-card__choices\" role=\"group\" aria-label=\"" +
+                escapeHtml(texts_.format(TextKey::AlternativesFor, item.name)) + "\">";
         for (size_t choice = 0; choice <= item.alternatives.size(); ++choice) {
             const ContentItem& shown = choiceAt(item, choice);
             html += "<button type=\"button\" class=\"svc-card__choice\" data-svc-action=\"alt\" data-svc-alt=\"" +
@@ -84,11 +96,12 @@ std::string WidgetRenderer::renderPosition(const ContentItem& item, size_t posit
 
 std::string WidgetRenderer::render(const WidgetSpec& spec, const WidgetContent& content, const RenderOptions& options) const {
     if (content.items.empty()) return {};
-    std::string heading = headingFor(spec.type);
+    const std::string& heading = texts_.get(headingFor(spec.type));
     std::string html = "<section class=\"svc-widget svc-widget--" + modifierFor(spec.type) + "\" aria-label=\"" +
-                       escapeHtml(heading) + "\"><ul class=\"svc-widget__list\">";
+                       escapeHtml(heading) + "\" aria-roledescription=\"" + escapeHtml(texts_.get(TextKey::Carousel)) +
+                       "\"><ul class=\"svc-widget__list\">";
     for (size_t position = 0; position < content.items.size(); ++position) {
-        html += renderPosition(content.items[position], position, options);
+        html += renderPosition(content.items[position], position, content.items.size(), options);
     }
     html += "</ul></section>";
     return html;

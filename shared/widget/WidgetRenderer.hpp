@@ -1,7 +1,11 @@
 #pragma once
-// Turns a widget's content into HTML. Every value from the feed is escaped and
-// every URL checked; no inline styles (a strict CSP forbids them), only classes
-// that the SDK's stylesheet defines.
+// Turns a widget's content into HTML. Every value from the feed and every text of the
+// operator's bundle is escaped and every URL checked; no inline styles (a strict CSP
+// forbids them), only classes that the SDK's stylesheet defines.
+//
+// A widget is a carousel in the WAI-ARIA pattern: a region (section with a label) with
+// aria-roledescription "carousel" whose cards are labelled slides ("2 of 6") in a list
+// that scrolls sideways (svc.css); Tab moves through the cards and scrolls them in.
 //
 // Interactive elements carry data-svc-action ("open", "cart", "alt") and sit inside
 // an element with data-svc-pos (the position in the list); js/api.js forwards clicks on
@@ -10,6 +14,7 @@
 #include <string>
 
 #include "money/MoneyFormatter.hpp"
+#include "widget/WidgetTexts.hpp"
 #include "widget/WidgetContent.hpp"
 #include "widget/WidgetSpec.hpp"
 
@@ -22,11 +27,10 @@ struct RenderOptions {
 
 class WidgetRenderer {
 public:
-    static constexpr const char* kAddToCart = "Add to cart";
-    static constexpr const char* kAdded = "Added to cart";
-    static constexpr const char* kNotAdded = "Could not add to cart. Please try again.";
-
-    explicit WidgetRenderer(MoneyFormatter money) : money_(std::move(money)) {}
+    // Every visible text comes from `texts`: the tenant's bundle for the page's language,
+    // delivered with the content (ContentResponse::texts).
+    explicit WidgetRenderer(MoneyFormatter money, WidgetTexts texts = {}) : money_(std::move(money)), texts_(std::move(texts)) {}
+    const WidgetTexts& texts() const { return texts_; }
     // Empty string when there is nothing to show: the caller hides the widget.
     std::string render(const WidgetSpec& spec, const WidgetContent& content, const RenderOptions& options = {}) const;
     // The inside of position `position`'s card part ("c<position>") showing `item`.
@@ -41,8 +45,9 @@ public:
     }
 
 private:
-    std::string renderPosition(const ContentItem& item, size_t position, const RenderOptions& options) const;
+    std::string renderPosition(const ContentItem& item, size_t position, size_t count, const RenderOptions& options) const;
     MoneyFormatter money_;
+    WidgetTexts texts_;
 };
 
 // A position's choices: 0 is the item itself, i > 0 its alternative i - 1.

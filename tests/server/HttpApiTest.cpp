@@ -1,9 +1,11 @@
 #include <doctest/doctest.h>
+#include <zlib.h>
 
 #include <chrono>
 #include <nlohmann/json.hpp>
 
 #include "ServerFixture.hpp"
+#include "http/ResponseCompression.hpp"
 #include "text/Base64.hpp"
 #include "text/StringUtil.hpp"
 
@@ -227,6 +229,89 @@ TEST_CASE("loader per API ID, SDK files with their content types, health and met
     REQUIRE(metrics);
     CHECK(metrics->body.find("svc_http_requests_total{route=\"GET /:apiId/loader.js\",status=\"404\"} 1") != std::string::npos);
     CHECK(healthCount() == healthBefore + 1);
+}
+
+namespace {
+
+std::string gunzip(const std::string& data) {
+    z_stream stream{};
+    REQUIRE(inflateInit2(&stream, 15 + 16) == Z_OK);
+    std::string out;
+    char buffer[16384];
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+    stream.avail_in = static_cast<uInt>(data.size());
+    int status = Z_OK;
+    while (status == Z_OK) {
+        stream.next_out = reinterpret_cast<Bytef*>(buffer);
+        stream.avail_out = sizeof buffer;
+        status = inflate(&stream, Z_NO_FLUSH);
+        out.append(buffer, sizeof buffer - stream.avail_out);
+    }
+    inflateEnd(&stream);
+    CHECK(status == Z_STREAM_END);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("Accept-Encoding: gzip is taken by name or by *, never with q=0") {
+    struct Case {
+        const char* header;
+        bool gzip;
+    };
+    for (const Case& c : std::vector<Case>{{"gzip, deflate, br", true}, {"br", false}, {"", false}, {"GZip", true}, {"x-gzip", true},
+                                           {"br;q=1.0, gzip;q=0.8", true}, {"gzip;q=0", false}, {"gzip; q=0.0, *", false},
+                                           {"*", true}, {"*;q=0", false}, {"identity", false}, {" gzip ;q=0.5", true}}) {
+        CAPTURE(c.header);
+        CHECK(ResponseCompression::acceptsGzip(c.header) == c.gzip);
+    }
+}
+
+TEST_CASE("compression: SDK files and content gzip-compressed by svc when the browser takes gzip; never httplib's Brotli") {
+    ApiFixture api;
+    auto client = api.server.client();
+    client.set_decompress(false);  // look at the bytes sent
+    auto plain = client.Get("/sdk/sdk.js");
+    REQUIRE(plain);
+    REQUIRE(plain->status == 200);
+    CHECK(!plain->has_header("Content-Encoding"));
+    CHECK(plain->get_header_value("Vary").find("Accept-Encoding") != std::string::npos);
+
+    // What Chromium sends: gzip is chosen, Brotli (httplib's own, at its slowest setting) is not.
+    auto started = std::chrono::steady_clock::now();
+    auto browser = client.Get("/sdk/sdk.js", {{"Accept-Encoding", "gzip, deflate, br, zstd"}});
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    REQUIRE(browser);
+    CHECK(browser->get_header_value("Content-Encoding") == "gzip");
+    CHECK(browser->body.size() < plain->body.size() / 2);
+    CHECK(gunzip(browser->body) == plain->body);
+    CHECK(ms < 100);  // compressed once at start-up, not per request (Brotli took ~240 ms here)
+
+    for (const char* refused : {"br", "gzip;q=0", "identity"}) {
+        CAPTURE(refused);
+        auto other = client.Get("/sdk/sdk.js", {{"Accept-Encoding", refused}});
+        REQUIRE(other);
+        CHECK(!other->has_header("Content-Encoding"));
+        CHECK(other->body == plain->body);
+    }
+    // A client cannot switch compression on through svc's internal request header.
+    auto forged = client.Get("/sdk/sdk.js", {{"svc-internal-accepts-gzip", "1"}});
+    REQUIRE(forged);
+    CHECK(!forged->has_header("Content-Encoding"));
+
+    // Dynamic answers too (fast level), when large enough to gain.
+    std::string contentPath = "/" + api.tenant.apiId + "/content?w=SIMILAR&t=product&s=A-M&i=";
+    auto content = client.Get(contentPath, {{"Accept-Encoding", "gzip"}});
+    auto contentPlain = client.Get(contentPath);
+    REQUIRE(content);
+    REQUIRE(contentPlain);
+    if (contentPlain->body.size() >= 1024) {
+        CHECK(content->get_header_value("Content-Encoding") == "gzip");
+        CHECK(gunzip(content->body) == contentPlain->body);
+    } else {
+        CHECK(!content->has_header("Content-Encoding"));  // too small to gain
+        CHECK(content->body == contentPlain->body);
+    }
 }
 
 TEST_CASE("keep-alive requests do not pay Nagle's delay (cpp-httplib tuned)") {

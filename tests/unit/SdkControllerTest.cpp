@@ -628,8 +628,8 @@ TEST_CASE("SdkController: the viewport rule, demo widgets untracked, gone widget
     NodeId demo = dom.addWidget({{"data-svc-widget-id", "SET-Compose"}, {"data-touchpoint", "product"}});
     SdkController controller(dom);
     controller.setVisitor(visitorIds());
-    ContentBatch batch = controller.scan();
-    controller.applyContent(batch.id, responseJson({itemJson("D-1", "Demo", 100)}));
+    controller.setDemoMode(true, "/sdk");  // SET-Compose shows the SDK's own demo look (ADR 0022), no request
+    CHECK(controller.scan().id == 0);
     REQUIRE(dom.state(demo) == std::optional<std::string>("rendered"));
     CHECK(dom.observed.empty());
     int key = std::stoi(*dom.get(demo, "data-svc-key"));

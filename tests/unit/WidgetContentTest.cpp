@@ -76,7 +76,13 @@ TEST_CASE("ContentResponse::toJson shape: retailPrice only when set") {
                                      {"price", 100}});
     CHECK_FALSE(items[0].contains("retailPrice"));
     CHECK(items[1]["retailPrice"] == 200);
-    CHECK(ContentResponse{}.toJson() == R"({"currency":"EUR","locale":"de-DE","widgets":[]})");
+    CHECK_FALSE(items[1].contains("lowestPrice30Days"));
+    // Every response carries its language and the full text bundle (docs/adr/0028).
+    auto empty = nlohmann::json::parse(ContentResponse{}.toJson());
+    CHECK(empty["widgets"] == nlohmann::json::array());
+    CHECK(empty["language"] == "en");
+    CHECK(empty["texts"].size() == svc::kTextKeyCount);
+    CHECK(empty["texts"]["addToCart"] == "Add to cart");
 }
 
 TEST_CASE("ContentResponse::fromJson: optional members") {

@@ -49,8 +49,10 @@ size_t count(const std::string& text, const std::string& part) {
 
 TEST_CASE("WidgetRenderer: the complete markup of one card") {
     const std::string expected =
-        "<section class=\"svc-widget svc-widget--similar\" aria-label=\"Similar products\"><ul class=\"svc-widget__list\">"
-        "<li class=\"svc-card\" data-svc-pos=\"0\" data-svc-part=\"p0\" data-svc-sku=\"SKU-1\">"
+        "<section class=\"svc-widget svc-widget--similar\" aria-label=\"Similar products\" aria-roledescription=\"carousel\">"
+        "<ul class=\"svc-widget__list\">"
+        "<li class=\"svc-card\" data-svc-pos=\"0\" data-svc-part=\"p0\" data-svc-sku=\"SKU-1\" aria-roledescription=\"slide\" "
+        "aria-label=\"1 of 1\">"
         "<div class=\"svc-card__body\" data-svc-part=\"c0\">"
         "<a class=\"svc-card__link\" href=\"https://shop.example/p/1\" data-svc-action=\"open\">"
         "<img class=\"svc-card__image\" src=\"https://cdn.example/1.jpg\" alt=\"Jeans\" loading=\"lazy\" decoding=\"async\" "
@@ -94,7 +96,7 @@ TEST_CASE("WidgetRenderer: a position with alternatives shows its item and one p
     spec.type = WidgetType::Set;
     std::string html = WidgetRenderer(MoneyFormatter("EUR", "de-DE")).render(spec, WidgetContent{{basicItem(), item}});
     // The second position (1): its own item is shown, the alternatives are choices.
-    CHECK(html.find("<li class=\"svc-card\" data-svc-pos=\"1\" data-svc-part=\"p1\" data-svc-sku=\"SKU-1\">") != std::string::npos);
+    CHECK(html.find("<li class=\"svc-card\" data-svc-pos=\"1\" data-svc-part=\"p1\" data-svc-sku=\"SKU-1\" aria-roledescription=\"slide\" aria-label=\"2 of 2\">") != std::string::npos);
     CHECK(html.find("<div class=\"svc-card__choices\" role=\"group\" aria-label=\"Alternatives for Jeans\">"
                     "<button type=\"button\" class=\"svc-card__choice\" data-svc-action=\"alt\" data-svc-alt=\"0\" "
                     "data-svc-part=\"a1-0\" aria-pressed=\"true\">Jeans</button>"
@@ -201,10 +203,10 @@ TEST_CASE("WidgetRenderer: heading and modifier per widget type") {
         std::string opening;
     };
     const std::vector<TypeCase> cases{
-        {WidgetType::Similar, "<section class=\"svc-widget svc-widget--similar\" aria-label=\"Similar products\">"},
-        {WidgetType::Set, "<section class=\"svc-widget svc-widget--set\" aria-label=\"Complete the look\">"},
-        {WidgetType::SetCustom, "<section class=\"svc-widget svc-widget--set-custom\" aria-label=\"Shop the look\">"},
-        {WidgetType::SetCompose, "<section class=\"svc-widget svc-widget--set-compose\" aria-label=\"Complete the look\">"},
+        {WidgetType::Similar, "<section class=\"svc-widget svc-widget--similar\" aria-label=\"Similar products\" aria-roledescription=\"carousel\">"},
+        {WidgetType::Set, "<section class=\"svc-widget svc-widget--set\" aria-label=\"Complete the look\" aria-roledescription=\"carousel\">"},
+        {WidgetType::SetCustom, "<section class=\"svc-widget svc-widget--set-custom\" aria-label=\"Shop the look\" aria-roledescription=\"carousel\">"},
+        {WidgetType::SetCompose, "<section class=\"svc-widget svc-widget--set-compose\" aria-label=\"Complete the look\" aria-roledescription=\"carousel\">"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.opening);

@@ -1,11 +1,15 @@
 // The public `_svc` API around the Wasm core. Kept small: the logic is C++
 // (shared/sdk/SdkController); this file only does what needs the browser's event
-// loop: loading the module, fetch, and replaying calls queued by the loader.
+// loop: loading the module, fetch, observing the page, and replaying calls queued by
+// the loader. Nothing here may throw into the shop's page (docs/adr/0024).
 var svc = window._svc;
 if (!svc || svc.__sdk) return; // no loader, or the SDK was loaded twice: do nothing
 svc.__sdk = true;
 var config = svc.config || {};
 var warned = {};
+// A content answer later than this counts as a failure: the widgets are hidden and the
+// late answer is ignored, so a slow backend never makes the page jump seconds later.
+var CONTENT_TIMEOUT_MS = 3000;
 
 function warnOnce(message) {
   if (warned[message]) return;
@@ -29,51 +33,127 @@ function whenDomReady(callback) {
   else callback();
 }
 
-if (typeof WebAssembly !== "object") {
+function giveUp(message) {
   whenDomReady(hideAllWidgets);
-  warnOnce("WebAssembly is not available in this browser; widgets are hidden");
+  warnOnce(message);
+}
+
+// Every entry from the browser (fetch answers, clicks, observers, the shop's calls) runs
+// guarded: an unexpected failure in the core hides the widgets instead of reaching the
+// shop's error handlers.
+var broken = false;
+function guard(work) {
+  return function () {
+    if (broken) return;
+    try { return work.apply(this, arguments); } catch (ignored) {
+      broken = true;
+      giveUp("the SDK stopped after an internal error; widgets are hidden");
+    }
+  };
+}
+
+if (typeof WebAssembly !== "object") {
+  giveUp("WebAssembly is not available in this browser; widgets are hidden");
   return;
 }
 
+// Demo mode (spec: svc-demo=true in the URL, or window._svc_config = {isDemoMode: true}).
+var demoMode = /[?&]svc-demo=true(&|#|$)/.test(location.search);
+try { demoMode = demoMode || (window._svc_config && window._svc_config.isDemoMode) === true; } catch (ignored) {}
+
+var wasmUrl = config.base + "/sdk/sdk.wasm";
 createSvcSdk({
-  locateFile: function (file) { return config.base + "/sdk/" + file; },
   print: function () {},
-  printErr: function () {}
-}).then(function (Module) {
+  printErr: function () {},
+  // The module is fetched and compiled here, not by the glue, so that a failure (blocked by
+  // a Content-Security-Policy without 'wasm-unsafe-eval', a 404, a broken file) is one
+  // warning and hidden widgets, never an uncaught rejection in the shop's console.
+  instantiateWasm: function (imports, receiveInstance) {
+    function fromBytes() {
+      return fetch(wasmUrl, { credentials: "omit" }).then(function (response) {
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.arrayBuffer();
+      }).then(function (bytes) { return WebAssembly.instantiate(bytes, imports); });
+    }
+    var loading = typeof WebAssembly.instantiateStreaming === "function"
+      ? WebAssembly.instantiateStreaming(fetch(wasmUrl, { credentials: "omit" }), imports).catch(fromBytes)
+      : fromBytes();
+    var failed = function () { giveUp("the SDK's WebAssembly module could not be loaded; widgets are hidden"); };
+    loading.then(function (result) {
+      try { receiveInstance(result.instance, result.module); } catch (ignored) { failed(); }  // a trap while starting
+    }, failed);
+    return {};
+  }
+}).then(guard(function (Module) {
+  function text(value) { return Module.allocateUTF8(String(value)); }
+  // The SDK's synchronous work on the main thread, for bench/sdk-speed.js (User Timing).
+  function measure(name, start) {
+    try { performance.measure(name, { start: start, end: performance.now() }); } catch (ignored) {}
+  }
+
   // The visitor's ids first: widget events and purchases carry them.
-  Module._svc_start();
+  var started = performance.now();
+  Module._svc_start(demoMode ? 1 : 0, text(config.base + "/sdk"));
+  measure("svc:start", started);
+
   // C++ asks for content through svc_host_fetch (js/library.js); the answer goes back here.
+  var applyContent = guard(function (batchId, body) {
+    var arrived = performance.now();
+    Module._svc_apply_content(batchId, text(body));
+    measure("svc:render", arrived);  // content arrival to rendered widgets
+  });
+  var failBatch = guard(function (batchId, cause) { Module._svc_fail_batch(batchId, text(cause + "; widgets hidden")); });
   Module.svcFetch = function (batchId, query) {
-    // A simple GET without custom headers: no CORS preflight, cacheable.
-    fetch(config.base + "/" + encodeURIComponent(config.apiId) + "/content?" + query, { credentials: "omit" })
+    var settled = false;
+    var aborter = typeof AbortController === "function" ? new AbortController() : null;
+    var timer = setTimeout(function () {
+      if (settled) return;
+      settled = true;
+      if (aborter) aborter.abort();
+      failBatch(batchId, "content request timed out after " + CONTENT_TIMEOUT_MS + " ms");
+    }, CONTENT_TIMEOUT_MS);
+    function settle(callback, value) {
+      if (settled) return;  // the timeout came first: the late answer is ignored
+      settled = true;
+      clearTimeout(timer);
+      callback(batchId, value);
+    }
+    // A simple GET without custom headers: no CORS preflight, cacheable. The page's language
+    // hints (<html lang>, first path segment) let the tenant's language rule pick the texts.
+    var page = "&hl=" + encodeURIComponent(document.documentElement.lang || "") +
+               "&hp=" + encodeURIComponent(location.pathname.split("/")[1] || "");
+    fetch(config.base + "/" + encodeURIComponent(config.apiId) + "/content?" + query + page,
+          { credentials: "omit", signal: aborter ? aborter.signal : undefined })
       .then(function (response) {
         if (!response.ok) throw new Error("HTTP " + response.status);
         return response.text();
       })
-      .then(function (text) { Module._svc_apply_content(batchId, Module.allocateUTF8(text)); },
+      .then(function (body) { settle(applyContent, body); },
             function (error) {
-              Module._svc_fail_batch(batchId, Module.allocateUTF8("content request failed (" + (error && error.message) + "); widgets hidden"));
+              // An HTTP status names itself; anything else (refused, reset, offline) is one cause.
+              var status = error && /^HTTP \d+$/.test(error.message) ? error.message : "backend unreachable";
+              settle(failBatch, "content request failed (" + status + ")");
             });
   };
 
   // One listener for every widget: clicks on the SDK's own controls go to C++, which
   // decides; the default (following a link) is prevented only when C++ handled it.
-  document.addEventListener("click", function (event) {
+  document.addEventListener("click", guard(function (event) {
     var control = event.target && event.target.closest && event.target.closest("[data-svc-action]");
     var widget = control && control.closest("[data-svc-key]");
     if (!widget) return;
     var position = control.closest("[data-svc-pos]");
     var plain = event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey;
-    if (Module._svc_action(+widget.getAttribute("data-svc-key"), Module.allocateUTF8(control.getAttribute("data-svc-action")),
+    if (Module._svc_action(+widget.getAttribute("data-svc-key"), text(control.getAttribute("data-svc-action")),
                            position ? +position.getAttribute("data-svc-pos") : -1, +(control.getAttribute("data-svc-alt") || 0),
                            plain ? 1 : 0)) {
       event.preventDefault();
     }
-  });
+  }));
 
   // Views: IntersectionObserver reports, C++ applies the rule (half the widget visible,
   // or half the viewport covered by it). Without the observer there are no view events.
-  var observer = typeof IntersectionObserver === "function" && new IntersectionObserver(function (entries) {
+  var observer = typeof IntersectionObserver === "function" && new IntersectionObserver(guard(function (entries) {
     entries.forEach(function (entry) {
       var root = entry.rootBounds;
       var screen = root ? root.width * root.height : 0;
@@ -81,7 +161,7 @@ createSvcSdk({
       var covered = entry.isIntersecting && screen > 0 ? entry.intersectionRect.width * entry.intersectionRect.height / screen : 0;
       if (Module._svc_visibility(+entry.target.getAttribute("data-svc-key"), shown, covered)) observer.unobserve(entry.target);
     });
-  }, { threshold: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1] });
+  }), { threshold: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1] });
   Module.svcObserve = function (element) { if (observer) observer.observe(element); };
 
   // Events leave with the page: a beacon survives unloading. A text/plain string body
@@ -94,40 +174,86 @@ createSvcSdk({
         .catch(function () {});
     } catch (ignored) {}
   };
-  function flushEvents() { Module._svc_flush_events(); }
+  var flushEvents = guard(function () { Module._svc_flush_events(); });
   window.addEventListener("pagehide", flushEvents);
   document.addEventListener("visibilitychange", function () { if (document.visibilityState === "hidden") flushEvents(); });
 
   var api = {
-    initCSE: function () { Module._svc_scan(); },
-    updateWidgetSku: function (widgetId, sku) {
-      Module._svc_update_widget_sku(Module.allocateUTF8(String(widgetId)), Module.allocateUTF8(String(sku)));
-    }
+    initCSE: guard(function () { Module._svc_scan(); }),
+    updateWidgetSku: guard(function (widgetId, sku) { Module._svc_update_widget_sku(text(widgetId), text(sku)); }),
+    demo: guard(function (widgetId) { Module._svc_demo(text(widgetId)); })
   };
+
+  // New widgets and changed widget attributes are picked up without a call from the shop
+  // (docs/adr/0023). C++ compares each claimed widget with what it was claimed with, so a
+  // change the shop also announced (initCSE, updateWidgetSku) is not rendered twice.
+  var WIDGET = "div[data-svc-widget-id]";
+  var refresh = guard(function () {
+    var began = performance.now();
+    Module._svc_refresh();
+    measure("svc:refresh", began);
+  });
+  function concernsWidgets(records) {
+    for (var i = 0; i < records.length; i++) {
+      var record = records[i];
+      if (record.type === "attributes") {
+        if (record.target.hasAttribute("data-svc-state")) return true;
+        continue;
+      }
+      // Inside a widget only the SDK's own rendering changes things.
+      if (record.target.closest && record.target.closest(WIDGET)) continue;
+      for (var j = 0; j < record.addedNodes.length; j++) {
+        var node = record.addedNodes[j];
+        if (node.nodeType === 1 && (node.matches(WIDGET) || node.querySelector(WIDGET))) return true;
+      }
+      // A rendered widget that left the page is forgotten at the next refresh.
+      for (var k = 0; k < record.removedNodes.length; k++) {
+        var gone = record.removedNodes[k];
+        if (gone.nodeType === 1 && (gone.matches(WIDGET) || gone.querySelector(WIDGET))) return true;
+      }
+    }
+    return false;
+  }
+  function observePage() {
+    if (typeof MutationObserver !== "function") return;
+    new MutationObserver(function (records) { if (concernsWidgets(records)) refresh(); })
+      .observe(document.documentElement, {
+        subtree: true, childList: true, attributes: true,
+        attributeFilter: ["data-svc-widget-id", "data-touchpoint", "data-sku", "data-set-id"]
+      });
+  }
+
   // svclytics: the snippet's queue function is replaced by the real one; queued calls run
   // once, in order. C++ checks the payload (as JSON) and builds the body.
   var analyticsQueue = (window.svclytics && window.svclytics.q) || [];
-  window.svclytics = function (eventName, payload) {
+  window.svclytics = guard(function (eventName, payload) {
     var json;
     try { json = JSON.stringify(payload); } catch (ignored) {}  // a cyclic object: reported as not an object
-    Module._svc_svclytics(Module.allocateUTF8(String(eventName)), Module.allocateUTF8(json === undefined ? "null" : json));
-  };
+    Module._svc_svclytics(text(eventName), Module.allocateUTF8(json === undefined ? "null" : json));
+  });
   for (var a = 0; a < analyticsQueue.length; a++) window.svclytics.apply(null, analyticsQueue[a]);
 
   var queued = svc.q || [];
   svc.initCSE = api.initCSE;
   svc.updateWidgetSku = api.updateWidgetSku;
+  svc.demo = api.demo;
   whenDomReady(function () {
-    api.initCSE();
-    // Calls made before the SDK arrived run now, exactly once.
+    // Calls made before the SDK arrived run now, exactly once: demo() before the first scan
+    // (so that SET-Compose is shown, not first hidden as outside demo mode), the others after
+    // it (updateWidgetSku changes widgets the scan claimed).
     svc.q = [];
-    for (var i = 0; i < queued.length; i++) {
+    var scanned = performance.now();
+    var i;
+    for (i = 0; i < queued.length; i++) if (queued[i][0] === "demo") api.demo.apply(null, queued[i][1]);
+    api.initCSE();
+    measure("svc:scan", scanned);
+    for (i = 0; i < queued.length; i++) {
       var call = queued[i];
-      if (api[call[0]]) api[call[0]].apply(null, call[1]);
+      if (call[0] !== "demo" && api[call[0]]) api[call[0]].apply(null, call[1]);
     }
+    observePage();
     svc.loaded = true;
   });
-}, function () {
-  whenDomReady(hideAllWidgets);
-  warnOnce("the SDK could not start; widgets are hidden");
+}), function () {
+  giveUp("the SDK could not start; widgets are hidden");
 });

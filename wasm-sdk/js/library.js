@@ -49,6 +49,12 @@ mergeInto(LibraryManager.library, {
   svc_dom_release__deps: ["$SVC"],
   svc_dom_release: function (node) { delete SVC.nodes[node]; },
 
+  svc_dom_same__deps: ["$SVC"],
+  svc_dom_same: function (a, b) { return SVC.nodes[a] !== undefined && SVC.nodes[a] === SVC.nodes[b] ? 1 : 0; },
+
+  svc_dom_connected__deps: ["$SVC"],
+  svc_dom_connected: function (node) { return SVC.nodes[node] && SVC.nodes[node].isConnected ? 1 : 0; },
+
   svc_warn: function (message) {
     try { console.warn(UTF8ToString(message)); } catch (ignored) {}
   },

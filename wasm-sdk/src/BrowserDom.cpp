@@ -25,6 +25,10 @@ std::vector<NodeId> BrowserDom::claimedWidgetsOfType(const std::string& widgetTy
     return matching;
 }
 
+std::vector<NodeId> BrowserDom::claimedWidgets() { return select("div[data-svc-widget-id][data-svc-state]"); }
+bool BrowserDom::sameNode(NodeId a, NodeId b) { return svc_dom_same(a, b) != 0; }
+bool BrowserDom::connected(NodeId node) { return svc_dom_connected(node) != 0; }
+
 std::optional<std::string> BrowserDom::attribute(NodeId node, std::string_view name) {
     char* value = svc_dom_attribute(node, std::string(name).c_str());
     if (!value) return std::nullopt;

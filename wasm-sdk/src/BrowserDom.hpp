@@ -9,6 +9,9 @@ class BrowserDom : public Dom {
 public:
     std::vector<NodeId> unclaimedWidgets() override;
     std::vector<NodeId> claimedWidgetsOfType(const std::string& widgetType) override;
+    std::vector<NodeId> claimedWidgets() override;
+    bool sameNode(NodeId a, NodeId b) override;
+    bool connected(NodeId node) override;
     std::optional<std::string> attribute(NodeId node, std::string_view name) override;
     void setAttribute(NodeId node, std::string_view name, const std::string& value) override;
     void removeAttribute(NodeId node, std::string_view name) override;

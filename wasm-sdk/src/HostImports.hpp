@@ -8,6 +8,8 @@ void svc_dom_set_attribute(int node, const char* name, const char* value);  // v
 void svc_dom_set_content(int node, const char* html);
 void svc_dom_set_visible(int node, int visible);
 void svc_dom_release(int node);
+int svc_dom_same(int a, int b);    // 1 when both handles hold one element
+int svc_dom_connected(int node);   // 1 while the element is in the page
 void svc_warn(const char* message);
 void svc_host_fetch(int batchId, const char* query);
 // name nullptr: value becomes the part's content; else the part's attribute `name`.

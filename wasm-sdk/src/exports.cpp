@@ -40,11 +40,13 @@ void fetchBatch(const svc::ContentBatch& batch) {
 
 extern "C" {
 
-// Once per page, before the first scan: the visitor's ids (cookie refreshed).
-EMSCRIPTEN_KEEPALIVE void svc_start() {
+// Once per page, before the first scan: the visitor's ids (cookie refreshed), and demo
+// mode (js/api.js reads svc-demo=true and window._svc_config) with the SDK's asset URL.
+EMSCRIPTEN_KEEPALIVE void svc_start(int demoMode, char* assetBase) {
     svc::WebStorage storage;
     visitor() = svc::VisitorIdentity::establish(storage);
     controller().setVisitor(visitor());
+    controller().setDemoMode(demoMode != 0, take(assetBase));
 }
 
 // 1 when the widget needs no more observing.
@@ -58,6 +60,11 @@ EMSCRIPTEN_KEEPALIVE void svc_flush_events() {
 }
 
 EMSCRIPTEN_KEEPALIVE void svc_scan() { fetchBatch(controller().scan()); }
+
+// The page's widgets changed (MutationObserver in js/api.js).
+EMSCRIPTEN_KEEPALIVE void svc_refresh() { fetchBatch(controller().refresh()); }
+
+EMSCRIPTEN_KEEPALIVE void svc_demo(char* widgetType) { fetchBatch(controller().demo(take(widgetType))); }
 
 EMSCRIPTEN_KEEPALIVE void svc_update_widget_sku(char* widgetType, char* sku) {
     std::string type = take(widgetType);

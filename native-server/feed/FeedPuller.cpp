@@ -1,0 +1,186 @@
+#include "feed/FeedPuller.hpp"
+
+#include <fcntl.h>
+#include <sodium.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include "text/StringUtil.hpp"
+
+namespace svc {
+namespace {
+
+// Removes the spooled body however the pull ends.
+struct SpoolFile {
+    std::string path;
+    ~SpoolFile() {
+        if (!path.empty()) ::unlink(path.c_str());
+    }
+};
+
+// Decodes a .csv.gz file into `target`, at most `maxBytes` decoded (a small file may expand a thousandfold).
+Status gunzipFile(const std::string& source, const std::string& target, int64_t maxBytes) {
+    gzFile in = gzopen(source.c_str(), "rb");
+    if (!in) return Error::unavailable("pulled file " + source + ": cannot be opened");
+    int out = ::open(target.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (out < 0) {
+        gzclose(in);
+        return Error::unavailable("spool file " + target + ": " + std::strerror(errno));
+    }
+    std::vector<char> buffer(1 << 16);
+    int64_t total = 0;
+    Status status = Status::success();
+    while (true) {
+        int got = gzread(in, buffer.data(), static_cast<unsigned>(buffer.size()));
+        if (got < 0) {
+            int code = 0;
+            status = Error::invalidArgument(std::string("file type: the .gz file is damaged: ") + gzerror(in, &code));
+            break;
+        }
+        if (got > 0 && gzdirect(in)) {
+            status = Error::invalidArgument("file type: the file name ends in .gz but the file is not gzip-compressed");
+            break;
+        }
+        if (got == 0) break;
+        total += got;
+        if (total > maxBytes) {
+            status = Error::resourceExhausted("too large: the decompressed file exceeds the limit of " + std::to_string(maxBytes) + " bytes");
+            break;
+        }
+        if (::write(out, buffer.data(), static_cast<size_t>(got)) != got) {
+            status = Error::unavailable("spool file " + target + ": write failed");
+            break;
+        }
+    }
+    gzclose(in);
+    ::close(out);
+    return status;
+}
+
+std::string urlPath(const std::string& url) {
+    size_t schemeEnd = url.find("://");
+    size_t pathStart = url.find('/', schemeEnd == std::string::npos ? 0 : schemeEnd + 3);
+    if (pathStart == std::string::npos) return "";
+    size_t end = url.find_first_of("?#", pathStart);
+    return url.substr(pathStart, end == std::string::npos ? std::string::npos : end - pathStart);
+}
+
+}  // namespace
+
+FileFormat feedFormatFromFileName(const std::string& url) {
+    std::string path = toLower(urlPath(url));
+    auto endsWith = [&](std::string_view suffix) { return path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0; };
+    if (endsWith(".csv.gz")) return FileFormat::CsvGzip;
+    if (endsWith(".csv")) return FileFormat::Csv;
+    return FileFormat::Unknown;
+}
+
+Status checkFeedContentType(const std::string& contentType) {
+    std::string mediaType = toLower(trim(contentType.substr(0, contentType.find(';'))));
+    if (mediaType == "text/csv" || mediaType == "application/csv" || mediaType == "text/comma-separated-values") return Status::success();
+    if (mediaType.empty()) return Error::invalidArgument("content type: the server sent no Content-Type; a feed must be sent as text/csv");
+    return Error::invalidArgument("content type: '" + mediaType + "' is not a feed format; a feed must be sent as text/csv");
+}
+
+std::string FeedPuller::credentialOwner(int64_t tenantId, const std::string& feed) {
+    return "pull-source:" + std::to_string(tenantId) + ":" + feed;
+}
+
+Result<PullOutcome> FeedPuller::recordFailure(PullSource source, const std::string& reason) {
+    FeedImportRecord record;
+    record.tenantId = source.tenantId;
+    record.feed = source.feed;
+    record.source = pullSourceLabel(source.url);
+    record.delta = source.delta;
+    record.identifier = source.identifier;
+    record.delimiter = source.delimiter;
+    record.status = ImportStatus::Failed;
+    record.createdAt = clock_.nowSeconds();
+    record.startedAt = record.createdAt;
+    record.finishedAt = record.createdAt;
+    record.message = "pull failed: " + reason;
+    auto id = history_.create(record);
+    if (!id) return id.error();
+    record.id = *id;
+    if (auto status = history_.update(record); !status) return status.error();
+    source.lastResult = "failed: " + reason;
+    return PullOutcome{PullResult::Failed, record, source};
+}
+
+Result<PullOutcome> FeedPuller::pull(PullSource source) {
+    auto tenant = tenants_.findById(source.tenantId);
+    if (!tenant) return tenant.error();
+    if (!*tenant) return Error::notFound("pull source " + std::to_string(source.id) + ": tenant " + std::to_string(source.tenantId) + " is gone");
+
+    FetchRequest request;
+    request.url = source.url;
+    if (!source.sealedCredentials.empty()) {
+        auto credentials = cipher_.open(source.sealedCredentials, credentialOwner(source.tenantId, source.feed));
+        if (!credentials) return recordFailure(source, "auth: " + credentials.error().message);
+        request.username = credentials->username;
+        request.password = credentials->password;
+    }
+    request.ifNoneMatch = source.etag;
+    request.ifModifiedSince = source.lastModified;
+
+    std::error_code error;
+    std::filesystem::create_directories(spoolDir_, error);
+    if (error) return Error::unavailable("spool directory " + spoolDir_ + ": " + error.message());
+    ::chmod(spoolDir_.c_str(), 0700);
+    SpoolFile spool{(std::filesystem::path(spoolDir_) / ("pull-" + std::to_string(source.id) + "-" + std::to_string(randombytes_random()) + ".part")).string()};
+    request.bodyPath = spool.path;
+    auto response = fetcher_.fetch(request);
+    sodium_memzero(request.password.data(), request.password.size());
+    if (!response) return recordFailure(source, response.error().message);
+    if (response->notModified) {
+        source.lastResult = "unchanged";
+        return PullOutcome{PullResult::Unchanged, FeedImportRecord{}, source};
+    }
+    std::string importPath = spool.path;
+    SpoolFile decoded;
+    if (source.url.rfind("ftp://", 0) == 0) {
+        // (S)FTP has no content type: the file name says the format.
+        FileFormat format = feedFormatFromFileName(source.url);
+        if (format == FileFormat::Unknown) {
+            return recordFailure(source, "file type: the file name in " + source.url + " does not end in .csv or .csv.gz");
+        }
+        if (format == FileFormat::CsvGzip) {
+            decoded.path = spool.path + ".csv";
+            if (auto status = gunzipFile(spool.path, decoded.path, fetcher_.limits().maxBodyBytes); !status) {
+                return recordFailure(source, status.error().message);
+            }
+            importPath = decoded.path;
+        }
+    } else if (auto format = checkFeedContentType(response->contentType); !format) {
+        return recordFailure(source, format.error().message);
+    }
+    std::string encoding = toLower(response->contentEncoding);
+    if (!encoding.empty() && encoding != "gzip" && encoding != "x-gzip" && encoding != "deflate" && encoding != "identity") {
+        return recordFailure(source, "content encoding: '" + response->contentEncoding + "' is not supported (gzip is)");
+    }
+
+    FeedImportOptions options;
+    options.delta = source.delta;
+    options.identifier = source.identifier;
+    options.delimiter = source.delimiter;
+    auto outcome = imports_.importFile(**tenant, importPath, options, pullSourceLabel(source.url), false, source.feed);
+    if (!outcome) return outcome.error();
+    const FeedImportRecord& record = outcome->record;
+    if (record.status == ImportStatus::Applied || record.status == ImportStatus::Held) {
+        // This file reached the catalog (or awaits confirmation): the same file need not come again.
+        source.etag = response->etag;
+        source.lastModified = response->lastModified;
+        source.lastResult = std::string(importStatusName(record.status));
+        return PullOutcome{PullResult::Imported, record, source};
+    }
+    source.lastResult = "failed: " + record.message;
+    return PullOutcome{PullResult::Failed, record, source};
+}
+
+}  // namespace svc

@@ -1,0 +1,46 @@
+#pragma once
+// Everything a process needs to pull feeds, wired once: the credential cipher, the outbound
+// fetcher with the operator's allow-list, the pull sources, the puller and the scheduler.
+// Used by `serve` (scheduled pulls), by `feed source ...` and by the tests.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "feed/FeedImportService.hpp"
+#include "feed/FeedPuller.hpp"
+#include "feed/PullScheduler.hpp"
+#include "net/CredentialCipher.hpp"
+#include "net/OutboundFetcher.hpp"
+#include "security/ServerKeys.hpp"
+#include "store/EncryptedFileBlobStore.hpp"
+#include "store/SqlitePullSourceStore.hpp"
+#include "store/SqliteStorage.hpp"
+
+namespace svc {
+
+class PullRuntime {
+public:
+    // `allowList`: hosts and networks the SSRF guard lets through (AddressPolicy); the error names the bad entry.
+    static Result<std::unique_ptr<PullRuntime>> open(const std::string& dataDir, SqliteStorage& storage, const ServerKeys& keys,
+                                                     const std::vector<std::string>& allowList, FetchLimits limits = {});
+
+    const CredentialCipher& cipher() const { return cipher_; }
+    SqlitePullSourceStore& sources() { return *sources_; }
+    FeedImportService& imports() { return *imports_; }
+    FeedPuller& puller() { return *puller_; }
+    PullScheduler& scheduler() { return *scheduler_; }
+    const OutboundFetcher& fetcher() const { return *fetcher_; }
+
+private:
+    PullRuntime(CredentialCipher cipher) : cipher_(cipher) {}
+
+    CredentialCipher cipher_;
+    std::unique_ptr<OutboundFetcher> fetcher_;
+    std::unique_ptr<SqlitePullSourceStore> sources_;
+    std::unique_ptr<EncryptedFileBlobStore> files_;
+    std::unique_ptr<FeedImportService> imports_;
+    std::unique_ptr<FeedPuller> puller_;
+    std::unique_ptr<PullScheduler> scheduler_;
+};
+
+}  // namespace svc

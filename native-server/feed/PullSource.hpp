@@ -1,0 +1,48 @@
+#pragma once
+// Where and how often the service fetches one of a tenant's feeds (spec endpoint 3, pull
+// transfer). One source per tenant and feed. Credentials are kept sealed (CredentialCipher);
+// only whether they are set ever leaves the store.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/Result.hpp"
+
+namespace svc {
+
+struct PullSource {
+    int64_t id = 0;
+    int64_t tenantId = 0;
+    std::string feed = "default";
+    std::string url;
+    int64_t intervalSeconds = 0;
+    bool delta = false;
+    std::string identifier = "sku";
+    char delimiter = ';';
+    std::string sealedCredentials;  // empty: none
+    // Validators of the last imported file, sent back so an unchanged file is not fetched again.
+    std::string etag;
+    std::string lastModified;
+    int64_t nextRunAt = 0;
+    int64_t lastRunAt = 0;
+    std::string lastResult;  // "applied", "unchanged", "failed: ..."
+    int64_t createdAt = 0;
+};
+
+// Pull intervals (docs/adr/0026): full feeds at least hourly-spaced, delta (stock and price)
+// feeds down to 15 minutes; a full feed every 24 hours and a delta feed hourly by default.
+constexpr int64_t kMinimumFullInterval = 3600;
+constexpr int64_t kMinimumDeltaInterval = 900;
+int64_t defaultPullInterval(bool delta);
+
+// "15m", "2h", "1d" or plain seconds ("900s"); the error names `field`.
+Result<int64_t> parsePullInterval(const std::string& text, const std::string& field);
+std::string formatPullInterval(int64_t seconds);
+// Refuses an interval below the minimum for the feed's kind, naming `field`.
+Status validatePullInterval(int64_t seconds, bool delta, const std::string& field);
+// Absolute http(s) or ftp URL without user information (credentials go in their own options). Names `field`.
+Status validatePullUrl(const std::string& url, const std::string& field);
+// The URL as the import history shows it.
+std::string pullSourceLabel(const std::string& url);
+
+}  // namespace svc

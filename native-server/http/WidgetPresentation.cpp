@@ -1,0 +1,65 @@
+#include "http/WidgetPresentation.hpp"
+
+#include <vector>
+
+namespace svc {
+
+WidgetPresentation::WidgetPresentation(std::unique_ptr<SqliteWidgetSettingsStore> settings, std::string catalogDirectory,
+                                       std::chrono::milliseconds ttl)
+    : store_(std::move(settings)), prices_(std::move(catalogDirectory)), ttl_(ttl) {}
+
+Result<std::shared_ptr<const WidgetSettings>> WidgetPresentation::settingsOf(int64_t tenantId) {
+    auto now = std::chrono::steady_clock::now();
+    {
+        std::lock_guard lock(mutex_);
+        auto found = cache_.find(tenantId);
+        if (found != cache_.end() && found->second.expires > now) return found->second.settings;
+    }
+    auto loaded = store_->load(tenantId);
+    if (!loaded) return loaded.error();
+    auto settings = std::make_shared<const WidgetSettings>(std::move(*loaded));
+    std::lock_guard lock(mutex_);
+    cache_[tenantId] = {settings, now + ttl_};
+    return settings;
+}
+
+Status WidgetPresentation::decorate(const Tenant& tenant, const PageHints& hints, ContentResponse& content) {
+    auto settings = settingsOf(tenant.id);
+    if (!settings) return settings.error();
+    const WidgetSettings& presentation = **settings;
+    content.language = presentation.languageRule.resolve(
+        hints.htmlLang, hints.pathSegment, [&](const std::string& language) { return presentation.hasTexts(language); });
+    content.texts = presentation.textsFor(content.language);
+    if (!presentation.requiresLowestPrice30Days()) return Status::success();
+
+    // Only reduced items show it (a crossed-out price): only they are looked up.
+    std::vector<ContentItem*> reduced;
+    auto consider = [&](ContentItem& item) {
+        if (item.retailPrice && *item.retailPrice > item.price) reduced.push_back(&item);
+    };
+    for (auto& widget : content.widgets) {
+        for (auto& item : widget.items) {
+            consider(item);
+            for (auto& alternative : item.alternatives) consider(alternative);
+        }
+    }
+    if (reduced.empty()) return Status::success();
+    std::vector<std::string> skus;
+    for (const ContentItem* item : reduced) skus.push_back(item->sku);
+    auto lowest = prices_.lowestBeforeCurrentPrice(tenant.id, skus);
+    if (!lowest) return lowest.error();
+    for (ContentItem* item : reduced) {
+        auto found = lowest->find(item->sku);
+        if (found != lowest->end()) item->lowestPrice30Days = found->second;
+    }
+    return Status::success();
+}
+
+Result<std::string> WidgetPresentation::stylesheet(const Tenant& tenant, const std::string& baseCss) {
+    auto settings = settingsOf(tenant.id);
+    if (!settings) return settings.error();
+    if ((*settings)->css.empty()) return baseCss;
+    return baseCss + "\n/* The operator's CSS for this shop */\n" + (*settings)->css + "\n";
+}
+
+}  // namespace svc

@@ -1,0 +1,33 @@
+#pragma once
+// Encrypts the credentials of pull sources (user and password, or an S3 access key and
+// secret) at rest: XChaCha20-Poly1305 (libsodium's authenticated encryption) with a key of
+// its own in <data-dir>/keys/credentials.key (created 0600 on first use). The associated
+// data binds a sealed value to its owner, so a value copied to another tenant's row fails to open.
+#include <array>
+#include <string>
+#include <string_view>
+
+#include "core/Result.hpp"
+#include "security/KeyFile.hpp"
+
+namespace svc {
+
+struct Credentials {
+    std::string username;  // or the S3 access key id
+    std::string password;  // or the S3 secret access key
+    bool empty() const { return username.empty() && password.empty(); }
+};
+
+class CredentialCipher {
+public:
+    static Result<CredentialCipher> loadOrCreate(const std::string& dataDir);
+    // base64url(nonce || ciphertext || tag)
+    std::string seal(const Credentials& credentials, std::string_view owner) const;
+    // Unauthenticated when the value was changed, sealed for another owner or with another key.
+    Result<Credentials> open(std::string_view sealed, std::string_view owner) const;
+
+private:
+    Key256 key_{};
+};
+
+}  // namespace svc
