@@ -230,6 +230,17 @@ test("carousel: a labelled region of labelled slides, by keyboard, calm under re
   expect(await list.evaluate((element) => getComputedStyle(element).scrollBehavior)).toBe("smooth");
   await page.emulateMedia({ reducedMotion: "reduce" });
   expect(await list.evaluate((element) => getComputedStyle(element).scrollBehavior)).toBe("auto");
+
+  // Previous / next controls, named by the texts, scroll the row: by mouse and by keyboard.
+  const next = region.getByRole("button", { name: "Next products" });
+  const previous = region.getByRole("button", { name: "Previous products" });
+  await list.evaluate((element) => { element.scrollLeft = 0; });
+  await next.click();
+  await expect.poll(() => list.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
+  const scrolled = await list.evaluate((element) => element.scrollLeft);
+  await previous.focus();
+  await page.keyboard.press("Enter");
+  await expect.poll(() => list.evaluate((element) => element.scrollLeft)).toBeLessThan(scrolled);
 });
 
 test("axe-core finds no violations in rendered widgets (English and the operator's German)", async ({ page }) => {

@@ -47,6 +47,9 @@ public:
     virtual void setPartContent(NodeId widget, const std::string& part, const std::string& html) = 0;
     virtual void setPartAttribute(NodeId widget, const std::string& part, std::string_view name,
                                   const std::string& value) = 0;
+    // Scrolls a widget part sideways by about its visible width (direction -1 or +1);
+    // instant when the shopper prefers reduced motion.
+    virtual void scrollPart(NodeId widget, const std::string& part, int direction) = 0;
 
     // The shop's plugin (window._svc_shop_plugin). Whether addToCart is a function now.
     virtual bool shopCanAddToCart() = 0;

@@ -219,6 +219,10 @@ ActionOutcome SdkController::handleAction(int widgetKey, const std::string& acti
     auto found = rendered_.find(widgetKey);
     if (found == rendered_.end()) return ActionOutcome::Ignored;
     RenderedWidget& widget = found->second;
+    if (action == "prev" || action == "next") {  // the carousel's controls: not about one product
+        dom_.scrollPart(widget.node, WidgetRenderer::listPart(), action == "next" ? 1 : -1);
+        return ActionOutcome::Handled;
+    }
     if (position < 0 || static_cast<size_t>(position) >= widget.content.items.size()) return ActionOutcome::Ignored;
     size_t at = static_cast<size_t>(position);
     const ContentItem& item = widget.content.items[at];

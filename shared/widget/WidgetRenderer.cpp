@@ -1,5 +1,8 @@
 #include "widget/WidgetRenderer.hpp"
 
+#include <initializer_list>
+#include <string_view>
+
 #include "text/HtmlEscape.hpp"
 
 namespace svc {
@@ -66,27 +69,31 @@ std::string WidgetRenderer::renderCardBody(const ContentItem& item, const Render
 
 std::string WidgetRenderer::renderPosition(const ContentItem& item, size_t position, size_t count,
                                            const RenderOptions& options) const {
-    std::string index = std::to_string(position);
+    // Appended piece by piece: long `"literal" + std::string` chains trip GCC 12's -Wrestrict
+    // false positive (GCC bug 105329) and copy more.
+    std::string html;
+    auto add = [&html](std::initializer_list<std::string_view> pieces) {
+        for (std::string_view piece : pieces) html += piece;
+    };
     // A slide of the carousel, labelled by its place ("2 of 6"); it stays a list item.
-    std::string html = "<li class=\"svc-card\" data-svc-pos=\"" + index + "\" data-svc-part=\"" + positionPart(position) +
-                       "\" data-svc-sku=\"" + escapeHtml(item.sku) + "\" aria-roledescription=\"" +
-                       escapeHtml(texts_.get(TextKey::Slide)) + "\" aria-label=\"" +
-                       escapeHtml(texts_.format(TextKey::SlideOf, {}, {}, std::to_string(position + 1), std::to_string(count))) + "\">";
-    html += "<div class=\"svc-card__body\" data-svc-part=\"" + cardPart(position) + "\">" + renderCardBody(item, options) +
-            "</div>";
+    add({"<li class=\"svc-card\" data-svc-pos=\"", std::to_string(position), "\" data-svc-part=\"", positionPart(position),
+         "\" data-svc-sku=\"", escapeHtml(item.sku), "\" aria-roledescription=\"", escapeHtml(texts_.get(TextKey::Slide)),
+         "\" aria-label=\"", escapeHtml(texts_.format(TextKey::SlideOf, {}, {}, std::to_string(position + 1), std::to_string(count))),
+         "\">"});
+    add({"<div class=\"svc-card__body\" data-svc-part=\"", cardPart(position), "\">", renderCardBody(item, options), "</div>"});
     if (options.cartButtons) {
         // A live region: the outcome of add-to-cart is announced without moving focus.
-        html += "<p class=\"svc-card__status\" role=\"status\" data-svc-part=\"" + statusPart(position) + "\"></p>";
+        add({"<p class=\"svc-card__status\" role=\"status\" data-svc-part=\"", statusPart(position), "\"></p>"});
     }
     if (!item.alternatives.empty()) {
         // Toggle buttons, one per choice: reachable by Tab, pressed state announced.
-        html += "<div class=\"svc-card__choices\" role=\"group\" aria-label=\"" +
-                escapeHtml(texts_.format(TextKey::AlternativesFor, item.name)) + "\">";
+        add({"<div class=\"svc-card__choices\" role=\"group\" aria-label=\"", escapeHtml(texts_.format(TextKey::AlternativesFor, item.name)),
+             "\">"});
         for (size_t choice = 0; choice <= item.alternatives.size(); ++choice) {
             const ContentItem& shown = choiceAt(item, choice);
-            html += "<button type=\"button\" class=\"svc-card__choice\" data-svc-action=\"alt\" data-svc-alt=\"" +
-                    std::to_string(choice) + "\" data-svc-part=\"" + alternativePart(position, choice) +
-                    "\" aria-pressed=\"" + (choice == 0 ? "true" : "false") + "\">" + escapeHtml(shown.name) + "</button>";
+            add({"<button type=\"button\" class=\"svc-card__choice\" data-svc-action=\"alt\" data-svc-alt=\"", std::to_string(choice),
+                 "\" data-svc-part=\"", alternativePart(position, choice), "\" aria-pressed=\"", choice == 0 ? "true" : "false", "\">",
+                 escapeHtml(shown.name), "</button>"});
         }
         html += "</div>";
     }
@@ -98,8 +105,16 @@ std::string WidgetRenderer::render(const WidgetSpec& spec, const WidgetContent& 
     if (content.items.empty()) return {};
     const std::string& heading = texts_.get(headingFor(spec.type));
     std::string html = "<section class=\"svc-widget svc-widget--" + modifierFor(spec.type) + "\" aria-label=\"" +
-                       escapeHtml(heading) + "\" aria-roledescription=\"" + escapeHtml(texts_.get(TextKey::Carousel)) +
-                       "\"><ul class=\"svc-widget__list\">";
+                       escapeHtml(heading) + "\" aria-roledescription=\"" + escapeHtml(texts_.get(TextKey::Carousel)) + "\">";
+    // WAI-ARIA carousel: previous/next controls before the slides, named by the texts. They
+    // scroll the list (SdkController: "prev", "next"); one card needs none.
+    if (content.items.size() > 1) {
+        html += "<div class=\"svc-widget__controls\"><button type=\"button\" class=\"svc-widget__prev\" data-svc-action=\"prev\" "
+                "aria-label=\"" + escapeHtml(texts_.get(TextKey::PreviousSlides)) + "\">\u2039</button>"
+                "<button type=\"button\" class=\"svc-widget__next\" data-svc-action=\"next\" aria-label=\"" +
+                escapeHtml(texts_.get(TextKey::NextSlides)) + "\">\u203a</button></div>";
+    }
+    html += "<ul class=\"svc-widget__list\" data-svc-part=\"" + listPart() + "\">";
     for (size_t position = 0; position < content.items.size(); ++position) {
         html += renderPosition(content.items[position], position, content.items.size(), options);
     }

@@ -36,12 +36,14 @@ public:
     // The inside of position `position`'s card part ("c<position>") showing `item`.
     std::string renderCardBody(const ContentItem& item, const RenderOptions& options) const;
 
-    // Names of the parts a controller updates.
-    static std::string cardPart(size_t position) { return "c" + std::to_string(position); }
-    static std::string statusPart(size_t position) { return "s" + std::to_string(position); }
-    static std::string positionPart(size_t position) { return "p" + std::to_string(position); }
+    // Names of the parts a controller updates. (Built by appending: `"c" + std::to_string(...)`
+    // trips GCC 12's -Wrestrict false positive, bug 105329.)
+    static std::string cardPart(size_t position) { return std::string("c").append(std::to_string(position)); }
+    static std::string listPart() { return "list"; }  // the carousel's scrolling list of slides
+    static std::string statusPart(size_t position) { return std::string("s").append(std::to_string(position)); }
+    static std::string positionPart(size_t position) { return std::string("p").append(std::to_string(position)); }
     static std::string alternativePart(size_t position, size_t choice) {
-        return "a" + std::to_string(position) + "-" + std::to_string(choice);
+        return std::string("a").append(std::to_string(position)).append("-").append(std::to_string(choice));
     }
 
 private:

@@ -29,6 +29,8 @@ constexpr KeyInfo kKeys[kTextKeyCount] = {
     {"carousel", "", "carousel", "Karussell"},
     {"slide", "", "slide", "Folie"},
     {"slideOf", "{index}{count}", "{index} of {count}", "{index} von {count}"},
+    {"previousSlides", "", "Previous products", "Vorherige Produkte"},
+    {"nextSlides", "", "Next products", "Weitere Produkte"},
 };
 
 // Every "{...}" in `text` must be one of `allowed` (a concatenation like "{name}{price}").

@@ -27,8 +27,10 @@ enum class TextKey {
     Carousel,           // aria-roledescription of the widget
     Slide,              // aria-roledescription of a card
     SlideOf,            // "{index}", "{count}"
+    PreviousSlides,     // the carousel's "previous" button
+    NextSlides,         // the carousel's "next" button
 };
-inline constexpr size_t kTextKeyCount = static_cast<size_t>(TextKey::SlideOf) + 1;
+inline constexpr size_t kTextKeyCount = static_cast<size_t>(TextKey::NextSlides) + 1;
 
 class WidgetTexts {
 public:

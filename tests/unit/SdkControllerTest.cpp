@@ -95,6 +95,9 @@ public:
     void setPartAttribute(NodeId widget, const std::string& part, std::string_view name, const std::string& value) override {
         partAttributes[{widget, part, std::string(name)}] = value;
     }
+    // Scrolls asked for: (node, part, direction).
+    std::vector<std::tuple<NodeId, std::string, int>> scrolls;
+    void scrollPart(NodeId widget, const std::string& part, int direction) override { scrolls.emplace_back(widget, part, direction); }
 
     // The shop's plugin.
     bool canAddToCart = false;
@@ -510,6 +513,21 @@ TEST_CASE("SdkController: picking an alternative shows it in its position and mo
     CHECK(set.controller.handleAction(set.key + 1, "alt", 1, 1, true) == svc::ActionOutcome::Ignored);
     CHECK(set.controller.handleAction(set.key, "explode", 1, 1, true) == svc::ActionOutcome::Ignored);
     CHECK(set.dom.partAttributes[{set.node, "p1", "data-svc-sku"}] == "P-2");
+}
+
+TEST_CASE("SdkController: the carousel's previous and next controls scroll the widget's list, nothing else") {
+    RenderedSet set(true);
+    const std::string& html = set.dom.nodes.at(set.node).content;
+    CHECK(html.find("data-svc-action=\"prev\" aria-label=\"Previous products\"") != std::string::npos);
+    CHECK(html.find("data-svc-action=\"next\" aria-label=\"Next products\"") != std::string::npos);
+    CHECK(html.find("data-svc-part=\"" + svc::WidgetRenderer::listPart() + "\"") != std::string::npos);
+    // The controls are not about one product: no position needed, no event recorded.
+    CHECK(set.controller.handleAction(set.key, "next", -1, 0, true) == svc::ActionOutcome::Handled);
+    CHECK(set.controller.handleAction(set.key, "prev", -1, 0, true) == svc::ActionOutcome::Handled);
+    using Scroll = std::tuple<NodeId, std::string, int>;
+    CHECK(set.dom.scrolls == std::vector<Scroll>{{set.node, "list", 1}, {set.node, "list", -1}});
+    CHECK(set.controller.handleAction(set.key + 1, "next", -1, 0, true) == svc::ActionOutcome::Ignored);
+    CHECK(set.dom.scrolls.size() == 2);
 }
 
 TEST_CASE("SdkController: add to cart shows success or failure in the position's status") {

@@ -79,6 +79,7 @@ public:
     void warn(const std::string& message) override { warnings.push_back(message); }
     void setPartContent(svc::NodeId, const std::string&, const std::string&) override {}
     void setPartAttribute(svc::NodeId, const std::string&, std::string_view, const std::string&) override {}
+    void scrollPart(svc::NodeId, const std::string&, int) override {}
 
     bool canAddToCart = true;
     std::vector<std::string> cartSkus;

@@ -50,7 +50,7 @@ size_t count(const std::string& text, const std::string& part) {
 TEST_CASE("WidgetRenderer: the complete markup of one card") {
     const std::string expected =
         "<section class=\"svc-widget svc-widget--similar\" aria-label=\"Similar products\" aria-roledescription=\"carousel\">"
-        "<ul class=\"svc-widget__list\">"
+        "<ul class=\"svc-widget__list\" data-svc-part=\"list\">"
         "<li class=\"svc-card\" data-svc-pos=\"0\" data-svc-part=\"p0\" data-svc-sku=\"SKU-1\" aria-roledescription=\"slide\" "
         "aria-label=\"1 of 1\">"
         "<div class=\"svc-card__body\" data-svc-part=\"c0\">"

@@ -68,6 +68,15 @@ mergeInto(LibraryManager.library, {
     else target.innerHTML = UTF8ToString(value);
   },
 
+  svc_dom_scroll_part__deps: ["$SVC"],
+  svc_dom_scroll_part: function (node, part, direction) {
+    var element = SVC.nodes[node];
+    var target = element && element.querySelector('[data-svc-part="' + UTF8ToString(part) + '"]');
+    if (!target) return;
+    var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    target.scrollBy({ left: direction * Math.max(1, target.clientWidth * 0.8), behavior: still ? "auto" : "smooth" });
+  },
+
   // The shop's plugin is the shop's code: any access may throw, and nothing it does may
   // break the SDK.
   svc_shop_can_add_to_cart: function () {

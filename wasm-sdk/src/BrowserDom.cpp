@@ -59,6 +59,10 @@ void BrowserDom::setPartAttribute(NodeId widget, const std::string& part, std::s
     svc_dom_part(widget, part.c_str(), std::string(name).c_str(), value.c_str());
 }
 
+void BrowserDom::scrollPart(NodeId widget, const std::string& part, int direction) {
+    svc_dom_scroll_part(widget, part.c_str(), direction);
+}
+
 bool BrowserDom::shopCanAddToCart() { return svc_shop_can_add_to_cart() != 0; }
 void BrowserDom::addToCart(int requestId, const std::string& sku) { svc_shop_add_to_cart(requestId, sku.c_str()); }
 bool BrowserDom::navigateTo(const std::string& url) { return svc_shop_navigate_to(url.c_str()) != 0; }

@@ -22,6 +22,7 @@ public:
     void warn(const std::string& message) override;
     void setPartContent(NodeId widget, const std::string& part, const std::string& html) override;
     void setPartAttribute(NodeId widget, const std::string& part, std::string_view name, const std::string& value) override;
+    void scrollPart(NodeId widget, const std::string& part, int direction) override;
     bool shopCanAddToCart() override;
     void addToCart(int requestId, const std::string& sku) override;
     bool navigateTo(const std::string& url) override;

@@ -14,6 +14,7 @@ void svc_warn(const char* message);
 void svc_host_fetch(int batchId, const char* query);
 // name nullptr: value becomes the part's content; else the part's attribute `name`.
 void svc_dom_part(int node, const char* part, const char* name, const char* value);
+void svc_dom_scroll_part(int node, const char* part, int direction);  // -1 or +1
 int svc_shop_can_add_to_cart();
 void svc_shop_add_to_cart(int requestId, const char* sku);
 int svc_shop_navigate_to(const char* url);
