@@ -30,11 +30,14 @@ Status WidgetPresentation::decorate(const Tenant& tenant, const PageHints& hints
     content.language = presentation.languageRule.resolve(
         hints.htmlLang, hints.pathSegment, [&](const std::string& language) { return presentation.hasTexts(language); });
     content.texts = presentation.textsFor(content.language);
-    if (!presentation.requiresLowestPrice30Days()) return Status::success();
+    const bool required = presentation.requiresLowestPrice30Days();
 
-    // Only reduced items show it (a crossed-out price): only they are looked up.
+    // Only reduced items show it (a crossed-out price). The feed's own figure (the shop knows
+    // prices from before svc did) comes first; svc's recorded history fills in for the rest.
     std::vector<ContentItem*> reduced;
     auto consider = [&](ContentItem& item) {
+        if (!required) return item.lowestPrice30Days.reset();
+        if (item.lowestPrice30Days) return;
         if (item.retailPrice && *item.retailPrice > item.price) reduced.push_back(&item);
     };
     for (auto& widget : content.widgets) {

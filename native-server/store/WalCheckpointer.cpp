@@ -36,9 +36,11 @@ int WalCheckpointer::onCommit(void* self, sqlite3* db, const char*, int pages) {
         // Under steady load the thread's checkpoints never catch up with the last commit,
         // and SQLite reuses the log from its start only once a checkpoint has copied all of
         // it: the log would grow without bound. The writer copies the rest itself (little:
-        // the thread has copied most of it) and the next commit starts the log afresh. A
-        // thread's checkpoint in progress makes this one return SQLITE_BUSY at once: the
-        // next commit tries again.
+        // the thread has copied most of it) and the next commit starts the log afresh. It
+        // waits for a checkpoint of the thread in progress (a few milliseconds, and only when
+        // the thread fell behind): run at the same time, one of the two would find the
+        // checkpoint lock taken and do nothing, and the log would grow on.
+        std::lock_guard running(checkpointer->checkpointing_);
         (void)sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
         return SQLITE_OK;
     }
@@ -62,7 +64,10 @@ void WalCheckpointer::run() {
         // PASSIVE copies what no reader still needs and never waits for a lock; what it
         // leaves behind is taken by the next one. A failure (e.g. SQLITE_BUSY) is harmless
         // for the same reason, so it is not reported.
-        (void)sqlite3_wal_checkpoint_v2(connection_->handle(), nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+        {
+            std::lock_guard running(checkpointing_);
+            (void)sqlite3_wal_checkpoint_v2(connection_->handle(), nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+        }
         {
             std::lock_guard lock(mutex_);
             ++checkpoints_;

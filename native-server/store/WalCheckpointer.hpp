@@ -42,6 +42,7 @@ private:
     SqliteDatabase& writer_;
     int thresholdPages_;
     mutable std::mutex mutex_;
+    std::mutex checkpointing_;  // held while either the thread or the writer checkpoints
     std::condition_variable wake_;
     bool due_ = false;
     bool stopping_ = false;

@@ -16,6 +16,9 @@ std::optional<ContentItem> toItem(const Article& article) {
     item.image = product.thumbnail.empty() ? product.image : product.thumbnail;
     item.price = *product.sellingPrice();
     item.retailPrice = product.retailPrice;
+    // The shop's own statement (feed column lowest-price-30d); whether it is shown is the
+    // tenant's country rule, applied where the answer is served (WidgetPresentation).
+    item.lowestPrice30Days = product.lowestPrice30d;
     return item;
 }
 

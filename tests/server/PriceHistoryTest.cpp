@@ -115,3 +115,34 @@ TEST_CASE("price history: not shown where the tenant's country does not require 
     CHECK(!f.items()["B"].contains("lowestPrice30Days"));
     CHECK(f.historyRows("B-M") == 2);  // kept regardless: a country set later has it
 }
+
+TEST_CASE("price history: the feed's own lowest-price-30d comes first, svc's history fills in, the country rule decides") {
+    // B reduced 50 -> 40 without a figure in the feed (svc's history: 50); C reduced 50 -> 45
+    // with the shop's own figure 42.
+    std::vector<std::string> header = kHeader;
+    header.push_back("lowest-price-30d");
+    auto withLowest = [](std::vector<std::string> values, const std::string& lowest) {
+        values.push_back(lowest);
+        return values;
+    };
+    auto reducedFeed = test::feedCsv({header, withLowest(row("A", "M1", "5000", "5000"), ""), withLowest(row("B", "M2", "5000", "4000"), ""),
+                                      withLowest(row("C", "M3", "5000", "4500"), "4200")});
+    for (const char* country : {"DE", "CH"}) {
+        CAPTURE(country);
+        PriceFixture f;
+        f.setCountry(country);  // before the first answer: the server keeps settings for 2 s
+        f.importPrices("5000");
+        f.clock.advance(kDay);
+        REQUIRE(test::importFeedFile(*f.server.storage, f.tenant, f.dir.path(), f.dir.file("feed-lowest.csv", reducedFeed)));
+        auto items = f.items();
+        REQUIRE(items.count("B"));
+        REQUIRE(items.count("C"));
+        if (std::string(country) == "DE") {
+            CHECK(items["C"]["lowestPrice30Days"] == 4200);  // the shop's figure, not svc's history (5000)
+            CHECK(items["B"]["lowestPrice30Days"] == 5000);  // no figure in the feed: svc's history
+        } else {
+            CHECK(!items["C"].contains("lowestPrice30Days"));  // the feed's figure too: not where the country does not ask for it
+            CHECK(!items["B"].contains("lowestPrice30Days"));
+        }
+    }
+}
