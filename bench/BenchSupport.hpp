@@ -14,6 +14,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
+#include <chrono>
+#include <thread>
 #include <optional>
 #include <fstream>
 #include <iostream>
@@ -252,6 +255,139 @@ private:
     std::string argument_;
     std::string name_;
     std::optional<std::string> inlineValue_;
+};
+
+// A server the bench starts (svc-server, graphql-js): stdout and stderr in files of the work directory,
+// stopped with SIGTERM by the destructor (SIGKILL after stopSeconds), also on failure; one that dies early
+// fails the step.
+class ServerProcess {
+public:
+    ServerProcess(std::string program, std::string name, const std::vector<std::string>& argv, const std::string& workDir,
+                  int stopSeconds, const std::vector<std::string>& extraEnv = {})
+        : program_(std::move(program)), name_(std::move(name)), argv_(argv), stopSeconds_(stopSeconds) {
+        outPath_ = workDir + "/" + name_ + ".stdout";
+        errPath_ = workDir + "/" + name_ + ".stderr";
+        pid_ = spawn(name_, argv, outPath_, errPath_, extraEnv);
+    }
+    ~ServerProcess() {
+        try {
+            stop();
+        } catch (const std::exception& error) {
+            std::cerr << program_ << ": " << error.what() << "\n";
+        }
+    }
+    ServerProcess(const ServerProcess&) = delete;
+    ServerProcess& operator=(const ServerProcess&) = delete;
+
+    pid_t pid() const { return pid_; }
+    const std::string& name() const { return name_; }
+
+    // Waits for `listening on http://HOST:PORT` on stdout; returns the port.
+    int awaitListening(double timeoutSeconds) {
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeoutSeconds);
+        while (true) {
+            std::string out = readWholeFile(outPath_);
+            if (size_t at = out.find("listening on http://"); at != std::string::npos) {
+                size_t end = out.find('\n', at);
+                if (end != std::string::npos) {
+                    std::string address = out.substr(at + 20, end - at - 20);
+                    size_t colon = address.rfind(':');
+                    if (colon != std::string::npos) {
+                        int port = std::atoi(address.c_str() + colon + 1);
+                        if (port > 0) return port;
+                    }
+                    throw StepFailure(name_ + ": cannot read the port from `" + out.substr(at, end - at) + "`");
+                }
+            }
+            checkAlive();
+            stopIfInterrupted();
+            if (std::chrono::steady_clock::now() > deadline) {
+                throw StepFailure(name_ + ": no `listening on` line after " + fixed(timeoutSeconds, 0) + " s: `" +
+                                  commandLine(argv_) + "`\n  stdout: " + lastLines(out, 5) +
+                                  "\n  stderr: " + lastLines(readWholeFile(errPath_), 5));
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    }
+
+    void checkAlive() {
+        if (pid_ <= 0) throw StepFailure(name_ + " is not running");
+        int status = 0;
+        pid_t done = ::waitpid(pid_, &status, WNOHANG);
+        if (done == pid_) {
+            pid_ = -1;
+            throw StepFailure(name_ + " " + describeStatus(status) + " while it should be serving: `" + commandLine(argv_) +
+                              "`\n  stderr: " + lastLines(readWholeFile(errPath_), 10));
+        }
+    }
+
+    // CPU seconds (user + system) the server has used so far, from /proc/PID/stat.
+    double cpuSeconds() const {
+        std::string stat = readWholeFile("/proc/" + std::to_string(pid_) + "/stat");
+        size_t paren = stat.rfind(')');
+        if (paren == std::string::npos) return 0;
+        std::istringstream fields(stat.substr(paren + 2));
+        std::string field;
+        double utime = 0, stime = 0;
+        for (int index = 3; fields >> field; ++index) {  // field 3 is the state
+            if (index == 14) utime = std::strtod(field.c_str(), nullptr);
+            if (index == 15) {
+                stime = std::strtod(field.c_str(), nullptr);
+                break;
+            }
+        }
+        return (utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+    }
+
+    // A numeric field of /proc/PID/status ("Threads:", "VmRSS:", "VmHWM:"), 0 when absent.
+    long statusField(const char* name) const {
+        std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
+        std::string line;
+        size_t length = std::strlen(name);
+        while (std::getline(status, line)) {
+            if (line.compare(0, length, name) == 0) return std::atol(line.c_str() + length);
+        }
+        return 0;
+    }
+
+    // Stops the server; a server that had already exited on its own fails the step (it must serve until now).
+    void stop() {
+        if (pid_ <= 0) return;
+        pid_t pid = pid_;
+        pid_ = -1;
+        int status = 0;
+        if (::waitpid(pid, &status, WNOHANG) == pid) {
+            throw StepFailure(name_ + " " + describeStatus(status) + " before the bench stopped it\n  stderr: " +
+                              lastLines(readWholeFile(errPath_), 10));
+        }
+        ::kill(pid, SIGTERM);
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(stopSeconds_);
+        while (true) {
+            pid_t done = ::waitpid(pid, &status, WNOHANG);
+            if (done == pid) break;
+            if (done < 0 && errno != EINTR) return;
+            if (std::chrono::steady_clock::now() > deadline) {
+                ::kill(pid, SIGKILL);
+                while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+                }
+                throw StepFailure(name_ + " did not stop within " + std::to_string(stopSeconds_) + " s of SIGTERM (killed)");
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        bool clean = (WIFEXITED(status) && WEXITSTATUS(status) == 0) || (WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+        if (!clean) {
+            throw StepFailure(name_ + " " + describeStatus(status) + " after SIGTERM\n  stderr: " +
+                              lastLines(readWholeFile(errPath_), 10));
+        }
+    }
+
+private:
+    std::string program_;  // the bench, in messages
+    std::string name_;
+    std::vector<std::string> argv_;
+    int stopSeconds_;
+    std::string outPath_, errPath_;
+    pid_t pid_ = -1;
 };
 
 // A bench's main: parse the options (exit 2 on a bad command line, 0 after --help), take

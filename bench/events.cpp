@@ -169,128 +169,6 @@ ChildRun runChild(const std::string& step, const std::vector<std::string>& argv,
 // svc-server in the background until stopped: started, awaited on its "listening on" line, stopped with SIGTERM
 // (SIGKILL after 10 s) by stop() or the destructor. A server that dies early fails the step.
 
-class Server {
-public:
-    Server(std::string name, const std::vector<std::string>& argv, const std::string& workDir)
-        : name_(std::move(name)), argv_(argv) {
-        outPath_ = workDir + "/" + name_ + ".stdout";
-        errPath_ = workDir + "/" + name_ + ".stderr";
-        pid_ = spawn(name_, argv, outPath_, errPath_);
-    }
-    ~Server() {
-        try {
-            stop();
-        } catch (const std::exception& error) {
-            std::cerr << "bench-events: " << error.what() << "\n";
-        }
-    }
-    Server(const Server&) = delete;
-    Server& operator=(const Server&) = delete;
-
-    pid_t pid() const { return pid_; }
-
-    int awaitListening(double timeoutSeconds) {
-        auto deadline = SteadyClock::now() + std::chrono::duration<double>(timeoutSeconds);
-        while (true) {
-            std::string out = readWholeFile(outPath_);
-            if (size_t at = out.find("listening on http://"); at != std::string::npos) {
-                size_t end = out.find('\n', at);
-                if (end != std::string::npos) {
-                    std::string address = out.substr(at + 20, end - at - 20);
-                    size_t colon = address.rfind(':');
-                    if (colon != std::string::npos) {
-                        int port = std::atoi(address.c_str() + colon + 1);
-                        if (port > 0) return port;
-                    }
-                    throw StepFailure(name_ + ": cannot read the port from `" + out.substr(at, end - at) + "`");
-                }
-            }
-            checkAlive();
-            stopIfInterrupted();
-            if (SteadyClock::now() > deadline) {
-                throw StepFailure(name_ + ": no `listening on` line after " + fixed(timeoutSeconds, 0) + " s: `" +
-                                  commandLine(argv_) + "`\n  stdout: " + lastLines(out, 5) +
-                                  "\n  stderr: " + lastLines(readWholeFile(errPath_), 5));
-            }
-            sleepMs(20);
-        }
-    }
-
-    void checkAlive() {
-        if (pid_ <= 0) throw StepFailure(name_ + " is not running");
-        int status = 0;
-        if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-            pid_ = -1;
-            throw StepFailure(name_ + " " + describeStatus(status) + " while it should be serving: `" + commandLine(argv_) +
-                              "`\n  stderr: " + lastLines(readWholeFile(errPath_), 10));
-        }
-    }
-
-    // CPU seconds (user + system) the server has used so far, from /proc/PID/stat.
-    double cpuSeconds() const {
-        std::string stat = readWholeFile("/proc/" + std::to_string(pid_) + "/stat");
-        size_t paren = stat.rfind(')');
-        if (paren == std::string::npos) return 0;
-        std::istringstream fields(stat.substr(paren + 2));
-        std::string field;
-        double utime = 0, stime = 0;
-        for (int index = 3; fields >> field; ++index) {  // field 3 is the state
-            if (index == 14) utime = std::strtod(field.c_str(), nullptr);
-            if (index == 15) {
-                stime = std::strtod(field.c_str(), nullptr);
-                break;
-            }
-        }
-        return (utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
-    }
-
-    long statusField(const char* name) const {
-        std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
-        std::string line;
-        size_t length = std::strlen(name);
-        while (std::getline(status, line)) {
-            if (line.compare(0, length, name) == 0) return std::atol(line.c_str() + length);
-        }
-        return 0;
-    }
-
-    // Stops the server; it must exit cleanly (status 0 or SIGTERM) within 10 s, and must not have exited before.
-    void stop() {
-        if (pid_ <= 0) return;
-        pid_t pid = pid_;
-        pid_ = -1;
-        int status = 0;
-        if (::waitpid(pid, &status, WNOHANG) == pid) {
-            throw StepFailure(name_ + " " + describeStatus(status) + " before the bench stopped it\n  stderr: " +
-                              lastLines(readWholeFile(errPath_), 10));
-        }
-        ::kill(pid, SIGTERM);
-        auto deadline = SteadyClock::now() + std::chrono::seconds(10);
-        while (true) {
-            pid_t done = ::waitpid(pid, &status, WNOHANG);
-            if (done == pid) break;
-            if (done < 0 && errno != EINTR) return;
-            if (SteadyClock::now() > deadline) {
-                ::kill(pid, SIGKILL);
-                while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-                }
-                throw StepFailure(name_ + " did not stop within 10 s of SIGTERM (killed)");
-            }
-            sleepMs(10);
-        }
-        bool clean = (WIFEXITED(status) && WEXITSTATUS(status) == 0) || (WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
-        if (!clean) {
-            throw StepFailure(name_ + " " + describeStatus(status) + " after SIGTERM\n  stderr: " +
-                              lastLines(readWholeFile(errPath_), 10));
-        }
-    }
-
-private:
-    std::string name_;
-    std::vector<std::string> argv_;
-    std::string outPath_, errPath_;
-    pid_t pid_ = -1;
-};
 
 // ---------------------------------------------------------------------------------------------------------------
 // `perf stat` counting the server's fsync and fdatasync calls during a timed run: one per commit of the group commit
@@ -1244,9 +1122,9 @@ int run(const Options& options) {
     std::cout << " " << fixed(created.seconds, 1) << " s\n" << std::flush;
 
     // ---- svc-server.
-    Server svc("svc-server",
-               {server, "serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0", "--threads", std::to_string(options.svcThreads)},
-               dir);
+    ServerProcess svc("bench-events", "svc-server",
+                      {server, "serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0", "--threads", std::to_string(options.svcThreads)},
+                      dir, 10);
     int port = svc.awaitListening(15);
 
     std::vector<ShapeRun> runs;

@@ -115,140 +115,6 @@ ChildRun runChild(const std::string& step, const std::vector<std::string>& argv,
 // Servers that run in the background until the end: started, awaited on their "listening on" line, stopped with
 // SIGTERM (SIGKILL after 5 s) by the destructor, also on failure. A server that dies early fails the step.
 
-class Server {
-public:
-    Server(std::string name, const std::vector<std::string>& argv, const std::string& workDir,
-           const std::vector<std::string>& extraEnv = {})
-        : name_(std::move(name)), argv_(argv) {
-        outPath_ = workDir + "/" + name_ + ".stdout";
-        errPath_ = workDir + "/" + name_ + ".stderr";
-        pid_ = spawn(name_, argv, outPath_, errPath_, extraEnv);
-    }
-    ~Server() {
-        try {
-            stop();
-        } catch (const std::exception& error) {
-            std::cerr << "bench-graphql: " << error.what() << "\n";
-        }
-    }
-    Server(const Server&) = delete;
-    Server& operator=(const Server&) = delete;
-
-    pid_t pid() const { return pid_; }
-    const std::string& name() const { return name_; }
-
-    // Waits for `listening on http://HOST:PORT` on stdout; returns the port.
-    int awaitListening(double timeoutSeconds) {
-        auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeoutSeconds);
-        while (true) {
-            std::string out = readWholeFile(outPath_);
-            if (size_t at = out.find("listening on http://"); at != std::string::npos) {
-                size_t end = out.find('\n', at);
-                if (end != std::string::npos) {
-                    std::string address = out.substr(at + 20, end - at - 20);
-                    size_t colon = address.rfind(':');
-                    if (colon != std::string::npos) {
-                        int port = std::atoi(address.c_str() + colon + 1);
-                        if (port > 0) return port;
-                    }
-                    throw StepFailure(name_ + ": cannot read the port from `" + out.substr(at, end - at) + "`");
-                }
-            }
-            checkAlive();
-            stopIfInterrupted();
-            if (std::chrono::steady_clock::now() > deadline) {
-                throw StepFailure(name_ + ": no `listening on` line after " + fixed(timeoutSeconds, 0) + " s: `" +
-                                  commandLine(argv_) + "`\n  stdout: " + lastLines(out, 5) +
-                                  "\n  stderr: " + lastLines(readWholeFile(errPath_), 5));
-            }
-            sleepMs(20);
-        }
-    }
-
-    void checkAlive() {
-        if (pid_ <= 0) throw StepFailure(name_ + " is not running");
-        int status = 0;
-        pid_t done = ::waitpid(pid_, &status, WNOHANG);
-        if (done == pid_) {
-            pid_ = -1;
-            throw StepFailure(name_ + " " + describeStatus(status) + " while it should be serving: `" + commandLine(argv_) +
-                              "`\n  stderr: " + lastLines(readWholeFile(errPath_), 10));
-        }
-    }
-
-    // CPU seconds (user + system) the server has used so far, from /proc/PID/stat.
-    double cpuSeconds() const {
-        std::string stat = readWholeFile("/proc/" + std::to_string(pid_) + "/stat");
-        size_t paren = stat.rfind(')');
-        if (paren == std::string::npos) return 0;
-        std::istringstream fields(stat.substr(paren + 2));
-        std::string field;
-        double utime = 0, stime = 0;
-        for (int index = 3; fields >> field; ++index) {  // field 3 is the state
-            if (index == 14) utime = std::strtod(field.c_str(), nullptr);
-            if (index == 15) {
-                stime = std::strtod(field.c_str(), nullptr);
-                break;
-            }
-        }
-        return (utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
-    }
-
-    long threads() const {
-        std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
-        std::string line;
-        while (std::getline(status, line)) {
-            if (line.rfind("Threads:", 0) == 0) return std::atol(line.c_str() + 8);
-        }
-        return 0;
-    }
-
-    long rssKiB() const {
-        std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
-        std::string line;
-        while (std::getline(status, line)) {
-            if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
-        }
-        return 0;
-    }
-
-    // Stops the server; a server that had already exited on its own fails the step (it must serve until now).
-    void stop() {
-        if (pid_ <= 0) return;
-        pid_t pid = pid_;
-        pid_ = -1;
-        int status = 0;
-        if (::waitpid(pid, &status, WNOHANG) == pid) {
-            throw StepFailure(name_ + " " + describeStatus(status) + " before the bench stopped it\n  stderr: " +
-                              lastLines(readWholeFile(errPath_), 10));
-        }
-        ::kill(pid, SIGTERM);
-        auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-        while (true) {
-            pid_t done = ::waitpid(pid, &status, WNOHANG);
-            if (done == pid) break;
-            if (done < 0 && errno != EINTR) return;
-            if (std::chrono::steady_clock::now() > deadline) {
-                ::kill(pid, SIGKILL);
-                while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-                }
-                throw StepFailure(name_ + " did not stop within 5 s of SIGTERM (killed)");
-            }
-            sleepMs(10);
-        }
-        bool clean = (WIFEXITED(status) && WEXITSTATUS(status) == 0) || (WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
-        if (!clean) {
-            throw StepFailure(name_ + " " + describeStatus(status) + " after SIGTERM\n  stderr: " +
-                              lastLines(readWholeFile(errPath_), 10));
-        }
-    }
-
-private:
-    std::string name_;
-    std::vector<std::string> argv_;
-    std::string outPath_, errPath_;
-    pid_t pid_ = -1;
-};
 
 // ---------------------------------------------------------------------------------------------------------------
 // A minimal HTTP/1.1 client for the setup steps (snapshot, answer check): one connection per request, no keep-alive.
@@ -614,10 +480,9 @@ int run(const Options& options) {
     std::cout << " " << fixed(setup.seconds, 1) << " s\n" << std::flush;
 
     // ---- svc-server.
-    Server svc("svc-server",
-               {server, "serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0", "--threads",
-                std::to_string(options.svcThreads)},
-               dir);
+    ServerProcess svc("bench-graphql", "svc-server",
+                      {server, "serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0", "--threads", std::to_string(options.svcThreads)},
+                      dir, 5);
     int svcPort = svc.awaitListening(15);
 
     // ---- The random list: distinct variant SKUs, drawn with a fixed seed; kept when product(id) is non-null.
@@ -691,9 +556,9 @@ int run(const Options& options) {
     writeWholeFile(queryPath, kBenchQuery);
 
     // ---- graphql-js.
-    Server graphqlJs("graphql-js", {node, jsServer, "--schema", schemaPath, "--snapshot", snapshotPath, "--api-id", apiId,
-                                    "--listen", "127.0.0.1:0"},
-                     dir, {"NODE_PATH=" + nodeModules, "NODE_ENV=production"});
+    ServerProcess graphqlJs("bench-graphql", "graphql-js",
+                            {node, jsServer, "--schema", schemaPath, "--snapshot", snapshotPath, "--api-id", apiId, "--listen", "127.0.0.1:0"},
+                            dir, 5, {"NODE_PATH=" + nodeModules, "NODE_ENV=production"});
     int jsPort = graphqlJs.awaitListening(30);
     std::string jsBanner = firstLine(readWholeFile(dir + "/graphql-js.stdout"));
 
@@ -742,7 +607,7 @@ int run(const Options& options) {
     };
     std::vector<std::string> getArgs{"get", "/healthz"};
     std::vector<std::string> postArgs{"post", idsPath, apiId, queryPath};
-    auto measure = [&](const char* label, const std::string& tag, Server& target, int port,
+    auto measure = [&](const char* label, const std::string& tag, ServerProcess& target, int port,
                        const std::vector<std::string>& scriptArgs) {
         std::cout << "  running " << label << " ..." << std::flush;
         if (options.warmupSeconds > 0) {
@@ -783,7 +648,7 @@ int run(const Options& options) {
     WrkResult floor = measure("(a) svc GET /healthz", "a-svc-healthz", svc, svcPort, getArgs);
     WrkResult svcGraphql = measure("(b) svc POST /graphql", "b-svc-graphql", svc, svcPort, postArgs);
     WrkResult jsGraphql = measure("(c) graphql-js POST /graphql", "c-graphql-js", graphqlJs, jsPort, postArgs);
-    long svcRssKiB = svc.rssKiB(), jsRssKiB = graphqlJs.rssKiB(), svcThreadCount = svc.threads();
+    long svcRssKiB = svc.statusField("VmRSS:"), jsRssKiB = graphqlJs.statusField("VmRSS:"), svcThreadCount = svc.statusField("Threads:");
     graphqlJs.stop();
     svc.stop();
     std::cout << "\n";
