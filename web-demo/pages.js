@@ -61,15 +61,21 @@ function renderCartPage() {
   }
   document.getElementById("cart-set-widget").setAttribute("data-sku", skus[0]);
   document.getElementById("cart-similar-widget").setAttribute("data-sku", skus[0]);
+  // The lines are there at once (by SKU), named when the catalog arrives: nothing below them,
+  // the widgets included, moves when the catalog comes (no layout shift of the shop's own).
+  var list = document.getElementById("cart-lines");
+  var items = skus.map(function (sku) {
+    var item = document.createElement("li");
+    item.textContent = cart[sku] + " × " + sku;
+    list.append(item);
+    return item;
+  });
+  status.textContent = skus.length + " product(s)";
   loadShopCatalog().then(function (catalog) {
-    var list = document.getElementById("cart-lines");
-    skus.forEach(function (sku) {
+    skus.forEach(function (sku, index) {
       var product = findProduct(catalog, sku);
-      var item = document.createElement("li");
-      item.textContent = cart[sku] + " × " + (product ? product.name : sku);
-      list.append(item);
+      if (product) items[index].textContent = cart[sku] + " × " + product.name;
     });
-    status.textContent = skus.length + " product(s)";
   });
 }
 
