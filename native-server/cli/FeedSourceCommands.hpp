@@ -37,6 +37,7 @@ private:
     std::string delimiter_ = ";";
     std::string username_;
     std::string passwordEnv_;
+    std::string hostKey_;
     std::vector<std::string> allowList_;
 };
 
