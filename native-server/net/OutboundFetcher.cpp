@@ -188,7 +188,7 @@ std::string httpDate(time_t time) {
 }
 
 // The <Code> of an S3-style XML error body (NoSuchKey, AccessDenied, SignatureDoesNotMatch, ...),
-// read from the start of the body file; empty when there is none.
+// read back from the start of the body file (opened read-write for this); empty when there is none.
 std::string xmlErrorCode(int fd) {
     char buffer[4096];
     ssize_t got = ::pread(fd, buffer, sizeof buffer, 0);
@@ -232,7 +232,7 @@ OutboundFetcher::OutboundFetcher(AddressPolicy policy, FetchLimits limits) : pol
 Result<FetchResponse> OutboundFetcher::fetch(const FetchRequest& request) const {
     auto first = parseUrl(request.url);
     if (!first) return failure(FetchFailure::BadUrl, "'" + request.url + "' is not a URL");
-    int fd = ::open(request.bodyPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int fd = ::open(request.bodyPath.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0) return Error::unavailable("body file " + request.bodyPath + ": " + std::strerror(errno));
     std::unique_ptr<int, void (*)(int*)> closer(&fd, [](int* descriptor) { ::close(*descriptor); });
     auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits_.totalTimeoutMs);
@@ -369,11 +369,9 @@ Result<FetchResponse> OutboundFetcher::fetch(const FetchRequest& request) const 
             response.notModified = true;
             return response;
         }
-        std::string where = parts->host + " answered " + std::to_string(status) + " for " + url;
-        if (status >= 400) {
-            // Object stores say why in the body (NoSuchKey, AccessDenied, SignatureDoesNotMatch, ...).
-            if (std::string code = xmlErrorCode(fd); !code.empty()) where += " (" + code + ")";
-        }
+        // Object stores say why in the body (NoSuchKey, AccessDenied, SignatureDoesNotMatch, ...).
+        std::string errorCode = status >= 400 ? xmlErrorCode(fd) : "";
+        std::string where = parts->host + " answered " + std::to_string(status) + (errorCode.empty() ? "" : " (" + errorCode + ")") + " for " + url;
         if (status == 401 || status == 403) return failure(FetchFailure::Auth, where);
         if (status == 404 || status == 410) return failure(FetchFailure::NotFound, where);
         if (status < 200 || status >= 300) return failure(FetchFailure::HttpStatus, where);
