@@ -1,7 +1,11 @@
 #include "cli/FeedSourceCommands.hpp"
 
+#include <sodium.h>
+
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +21,21 @@ int fail(const Error& error) {
 }
 
 void print(const nlohmann::ordered_json& json) { std::cout << json.dump(2) << std::endl; }
+
+// An SSH private key file as text, checked only for its form (libssh2 reads it at pull time). Names the option.
+Result<std::string> readPrivateKey(const std::string& path, const std::string& option) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) return Error::invalidArgument(option + ": cannot read " + path);
+    std::stringstream text;
+    text << file.rdbuf();
+    std::string key = text.str();
+    bool looksLikeKey = key.size() <= 16384 && key.rfind("-----BEGIN ", 0) == 0 && key.find("PRIVATE KEY-----") != std::string::npos;
+    if (!looksLikeKey) {
+        sodium_memzero(key.data(), key.size());
+        return Error::invalidArgument(option + ": " + path + " is not an SSH private key (-----BEGIN OPENSSH PRIVATE KEY----- ...)");
+    }
+    return key;
+}
 
 // What a listing shows of a source: never the credentials, only whether there are any.
 nlohmann::ordered_json sourceJson(const PullSource& source) {
@@ -75,6 +94,8 @@ FeedSourceCommands::FeedSourceCommands(CLI::App& feedCommand) {
     add_->add_option("--username", username_, "User for basic authentication or the (S)FTP login (or the S3 access key id)");
     add_->add_option("--password-env", passwordEnv_,
                      "Name of the environment variable holding the password (or S3 secret access key); never given on the command line");
+    add_->add_option("--private-key-file", privateKeyFile_,
+                     "sftp:// only: an ed25519 or ECDSA private key without passphrase to log in with (sealed; the file may be removed after)");
     add_->add_option("--host-key", hostKey_,
                      "sftp:// only, required: the server's host key fingerprint, SHA256:... as `ssh-keyscan HOST | ssh-keygen -lf -` prints it");
     list_ = source->add_subcommand("list", "The tenant's pull sources as JSON (credentials shown as set or not set)");
@@ -120,12 +141,19 @@ int FeedSourceCommands::add() {
         if (auto valid = validateSshHostKey(hostKey_, "--host-key"); !valid) return fail(valid.error());
     } else if (!hostKey_.empty()) {
         return fail(Error::invalidArgument("--host-key: only sftp:// sources have a host key"));
+    } else if (!privateKeyFile_.empty()) {
+        return fail(Error::invalidArgument("--private-key-file: only sftp:// sources log in with a key"));
     }
     if (scheme == "s3" && !username_.empty() && passwordEnv_.empty()) {
         return fail(Error::invalidArgument("--password-env: an S3 access key (--username) needs its secret access key"));
     }
     Credentials credentials;
     credentials.hostKey = hostKey_;
+    if (!privateKeyFile_.empty()) {
+        auto key = readPrivateKey(privateKeyFile_, "--private-key-file");
+        if (!key) return fail(key.error());
+        credentials.privateKey = std::move(*key);
+    }
     if (!passwordEnv_.empty()) {
         if (username_.empty()) return fail(Error::invalidArgument("--password-env: needs --username"));
         const char* value = std::getenv(passwordEnv_.c_str());
@@ -147,6 +175,8 @@ int FeedSourceCommands::add() {
     if (!credentials.empty()) {
         source.sealedCredentials = opened->runtime->cipher().seal(credentials, FeedPuller::credentialOwner(source.tenantId, source.feed));
     }
+    sodium_memzero(credentials.password.data(), credentials.password.size());
+    sodium_memzero(credentials.privateKey.data(), credentials.privateKey.size());
     source.createdAt = opened->storage->clock().nowSeconds();
     source.nextRunAt = source.createdAt;  // the first pull right away
     auto stored = opened->runtime->sources().add(source);

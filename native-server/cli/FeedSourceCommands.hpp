@@ -38,6 +38,7 @@ private:
     std::string username_;
     std::string passwordEnv_;
     std::string hostKey_;
+    std::string privateKeyFile_;
     std::vector<std::string> allowList_;
 };
 

@@ -128,7 +128,9 @@ Result<PullOutcome> FeedPuller::pull(PullSource source) {
         request.username = credentials->username;
         request.password = credentials->password;
         request.sshHostKeySha256 = credentials->hostKey;
+        request.sshPrivateKey = credentials->privateKey;
         sodium_memzero(credentials->password.data(), credentials->password.size());
+        sodium_memzero(credentials->privateKey.data(), credentials->privateKey.size());
     }
     if (scheme == "sftp" && (request.username.empty() || request.sshHostKeySha256.empty())) {
         return recordFailure(source, "auth: an sftp:// source needs a user and the server's host key (feed source add --username --host-key)");
@@ -151,6 +153,7 @@ Result<PullOutcome> FeedPuller::pull(PullSource source) {
     request.bodyPath = spool.path;
     auto response = fetcher_.fetch(request);
     sodium_memzero(request.password.data(), request.password.size());
+    sodium_memzero(request.sshPrivateKey.data(), request.sshPrivateKey.size());
     if (!response) return recordFailure(source, response.error().message);
     if (response->notModified) {
         source.lastResult = "unchanged";

@@ -18,7 +18,9 @@ struct Credentials {
     // SFTP: the server's pinned host key ("SHA256:<base64>"). Not secret, but sealed with the login so
     // that whoever can change the database cannot swap the key the service trusts (docs/adr/0033).
     std::string hostKey;
-    bool empty() const { return username.empty() && password.empty() && hostKey.empty(); }
+    // SFTP: a private key (OpenSSH or PEM text, no passphrase) to log in with instead of, or before, the password.
+    std::string privateKey;
+    bool empty() const { return username.empty() && password.empty() && hostKey.empty() && privateKey.empty(); }
 };
 
 class CredentialCipher {

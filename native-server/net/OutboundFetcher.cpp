@@ -67,6 +67,22 @@ std::optional<UrlParts> parseUrl(const std::string& url) {
     return parts;
 }
 
+// A private key on disk for as long as libssh2 needs it: written 0600, overwritten and removed however the fetch ends.
+struct KeyFile {
+    std::string path;
+    size_t size = 0;
+    ~KeyFile() {
+        if (path.empty()) return;
+        int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            std::string zeros(size, '\0');
+            (void)!::write(fd, zeros.data(), zeros.size());
+            ::close(fd);
+        }
+        ::unlink(path.c_str());
+    }
+};
+
 // Everything the curl callbacks of one hop share.
 struct Transfer {
     const AddressPolicy* policy = nullptr;
@@ -237,6 +253,17 @@ Result<FetchResponse> OutboundFetcher::fetch(const FetchRequest& request) const 
     std::unique_ptr<int, void (*)(int*)> closer(&fd, [](int* descriptor) { ::close(*descriptor); });
     auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits_.totalTimeoutMs);
 
+    KeyFile keyFile;
+    if (!request.sshPrivateKey.empty()) {
+        keyFile.path = request.bodyPath + ".key";
+        int keyFd = ::open(keyFile.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        if (keyFd < 0) return Error::unavailable("key file " + keyFile.path + ": " + std::strerror(errno));
+        keyFile.size = request.sshPrivateKey.size();
+        bool written = ::write(keyFd, request.sshPrivateKey.data(), keyFile.size) == static_cast<ssize_t>(keyFile.size);
+        ::close(keyFd);
+        if (!written) return Error::unavailable("key file " + keyFile.path + ": write failed");
+    }
+
     std::string url = request.url;
     UrlParts origin = *first;
     FetchResponse response;
@@ -302,11 +329,18 @@ Result<FetchResponse> OutboundFetcher::fetch(const FetchRequest& request) const 
         std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headerList(headers, curl_slist_free_all);
         if (headers && !fileTransfer) curl_easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
         if (sftp) {
-            // Only the pinned host key is trusted (libssh2 compares its SHA-256 before any password is sent), and
-            // only password logins: curl would otherwise offer the service account's own ~/.ssh keys.
+            // Only the pinned host key is trusted (libssh2 compares its SHA-256 before any login is tried), and only
+            // the source's own key: without one, password logins only, since curl would otherwise offer the service
+            // account's ~/.ssh keys. The public key is derived from the private one (the empty file name says so).
             std::string pin = request.sshHostKeySha256.rfind("SHA256:", 0) == 0 ? request.sshHostKeySha256.substr(7) : request.sshHostKeySha256;
             curl_easy_setopt(handle, CURLOPT_SSH_HOST_PUBLIC_KEY_SHA256, pin.c_str());
-            curl_easy_setopt(handle, CURLOPT_SSH_AUTH_TYPES, static_cast<long>(CURLSSH_AUTH_PASSWORD));
+            long methods = CURLSSH_AUTH_PASSWORD;
+            if (!keyFile.path.empty()) {
+                methods |= CURLSSH_AUTH_PUBLICKEY;
+                curl_easy_setopt(handle, CURLOPT_SSH_PRIVATE_KEYFILE, keyFile.path.c_str());
+                curl_easy_setopt(handle, CURLOPT_SSH_PUBLIC_KEYFILE, "");
+            }
+            curl_easy_setopt(handle, CURLOPT_SSH_AUTH_TYPES, methods);
         }
         if (fileTransfer) {
             // Passive mode only, to the control connection's address (the address in the PASV answer is

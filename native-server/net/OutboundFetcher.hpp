@@ -30,6 +30,9 @@ struct FetchRequest {
     // sftp: the server's host key fingerprint, "SHA256:<base64>". Required: a server whose key differs
     // is never sent the password (docs/adr/0033).
     std::string sshHostKeySha256;
+    // sftp: a private key (text) to log in with before the password; written 0600 beside bodyPath for
+    // libssh2, which reads keys from files only, and removed when the fetch ends.
+    std::string sshPrivateKey;
     // When set (with a username): the request is signed with AWS Signature V4 for this scope,
     // "aws:amz:<region>:s3", instead of basic auth (docs/adr/0034).
     std::string awsSigV4;

@@ -33,9 +33,11 @@ size_t occurrences(const std::string& text, const std::string& needle) {
 
 // sshd -D on 127.0.0.1:<port> with a fresh ed25519 host key; sftp only, chrooted to `chroot`
 // (sshd demands a root-owned path no one else can write, so not under /tmp), files in /feeds.
+// The password user also accepts a client key made for the run (`clientKey`, its private key text).
 class Sshd {
 public:
-    explicit Sshd(const test::TempDir& dir) : chroot("/run/svc-test-sftp-" + std::to_string(::getpid())), log(dir.path() + "/sshd.log") {
+    explicit Sshd(const test::TempDir& dir)
+        : chroot("/run/svc-test-sftp-" + std::to_string(::getpid())), keys(chroot + "-keys"), log(dir.path() + "/sshd.log") {
         for (const char* binary : {"/usr/sbin/sshd", "/usr/bin/ssh-keygen"}) {
             if (!std::filesystem::exists(binary)) {
                 why = std::string(binary) + " is not installed (scripts/install-deps.sh installs openssh-server)";
@@ -51,12 +53,19 @@ public:
         ::chmod(chroot.c_str(), 0755);
         ::chmod((chroot + "/feeds").c_str(), 0755);
         std::string hostKey = dir.path() + "/host_ed25519";
+        std::string client = dir.path() + "/client_ed25519";
+        std::string stranger = dir.path() + "/stranger_ecdsa";
         test::ChildProcess keygen({"/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "svc-test", "-f", hostKey});
+        test::ChildProcess clientKeygen({"/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "svc-client", "-f", client});
+        test::ChildProcess strangerKeygen({"/usr/bin/ssh-keygen", "-q", "-t", "ecdsa", "-N", "", "-C", "stranger", "-f", stranger});
+        bool made = keygen.wait() == 0 && clientKeygen.wait() == 0 && strangerKeygen.wait() == 0;
         test::ChildProcess print({"/usr/bin/ssh-keygen", "-l", "-f", hostKey + ".pub"}, dir.path() + "/fingerprint");
-        if (keygen.wait() != 0 || print.wait() != 0) {
-            why = "ssh-keygen could not make a host key";
+        if (!made || print.wait() != 0) {
+            why = "ssh-keygen could not make the keys";
             return;
         }
+        clientKey = readText(client);
+        strangerKey = readText(stranger);
         // "256 SHA256:<base64> svc-test (ED25519)"
         std::istringstream fields(readText(dir.path() + "/fingerprint"));
         std::string bits;
@@ -67,12 +76,17 @@ public:
             why = passwordUser->why + " " + openUser->why;
             return;
         }
+        // sshd reads authorized keys as the user: a directory outside the chroot that the users can read.
+        std::filesystem::create_directories(keys);
+        ::chmod(keys.c_str(), 0755);
+        std::ofstream(keys + "/" + passwordUser->name) << readText(client + ".pub");
+        ::chmod((keys + "/" + passwordUser->name).c_str(), 0644);
         port = test::unusedLoopbackPort();
         std::string config = dir.file("sshd_config", "Port " + std::to_string(port) +
                                                           "\nListenAddress 127.0.0.1\nHostKey " + hostKey +
                                                           "\nPidFile none\nUsePAM no\nPasswordAuthentication yes\n"
                                                           "PermitEmptyPasswords yes\nKbdInteractiveAuthentication no\n"
-                                                          "PubkeyAuthentication no\nAuthorizedKeysFile none\nPermitRootLogin no\n"
+                                                          "PubkeyAuthentication yes\nAuthorizedKeysFile " + keys + "/%u\nStrictModes no\nPermitRootLogin no\n"
                                                           "AllowUsers " + passwordUser->name + " " + openUser->name +
                                                           "\nSubsystem sftp internal-sftp\nForceCommand internal-sftp\n"
                                                           "ChrootDirectory " + chroot +
@@ -89,6 +103,7 @@ public:
         }
         std::error_code ignored;
         std::filesystem::remove_all(chroot, ignored);
+        std::filesystem::remove_all(keys, ignored);
     }
     bool running() const { return process != nullptr; }
     void put(const std::string& name, const std::string& bytes) {
@@ -99,7 +114,10 @@ public:
     std::string url(const std::string& name) const { return "sftp://127.0.0.1:" + std::to_string(port) + "/feeds/" + name; }
 
     std::string chroot;
+    std::string keys;
     std::string log;
+    std::string clientKey;    // accepted for the password user
+    std::string strangerKey;  // accepted for no one
     std::string fingerprint;  // SHA256:...
     std::string why;
     int port = 0;
@@ -149,6 +167,13 @@ TEST_CASE("SFTP pulls: password or none, the pinned host key only, the format by
     CHECK(pulls.latest().feed == "open");
     CHECK(pulls.latest().status == ImportStatus::Applied);
 
+    // A private key instead of the password; the key file libssh2 read is gone afterwards.
+    pulls.add(sftp.url("feed.csv"), "keyed", {user, "", sftp.fingerprint, sftp.clientKey});
+    CHECK(pulls.runtime->scheduler().runDue() == 1);
+    CHECK(pulls.latest().feed == "keyed");
+    CHECK(pulls.latest().status == ImportStatus::Applied);
+    CHECK(std::filesystem::is_empty(pulls.dir.path() + "/pulls"));
+
     const std::string otherKey = "SHA256:" + std::string(43, 'A');
     struct Case {
         std::string url;
@@ -159,6 +184,7 @@ TEST_CASE("SFTP pulls: password or none, the pinned host key only, the format by
         {sftp.url("feed.txt"), {user, "Sftp-pw-9", sftp.fingerprint}, "pull failed: file type: the file name in "},
         {sftp.url("missing.csv"), {user, "Sftp-pw-9", sftp.fingerprint}, "pull failed: not found: "},
         {sftp.url("feed.csv"), {user, "wrong-pw", sftp.fingerprint}, "pull failed: auth: 127.0.0.1: login denied"},
+        {sftp.url("feed.csv"), {user, "", sftp.fingerprint, sftp.strangerKey}, "pull failed: auth: 127.0.0.1: login denied"},
         {sftp.url("feed.csv"), {user, "Sftp-pw-9", otherKey}, "pull failed: host key: 127.0.0.1: the server's host key is not the pinned one"},
         {sftp.url("feed.csv"), {user, "Sftp-pw-9", ""}, "pull failed: auth: an sftp:// source needs a user and the server's host key"},
         {"sftp://127.0.0.1:" + std::to_string(test::unusedLoopbackPort()) + "/feeds/feed.csv", {user, "Sftp-pw-9", sftp.fingerprint},
@@ -177,8 +203,9 @@ TEST_CASE("SFTP pulls: password or none, the pinned host key only, the format by
         CHECK(failed.message.find("Sftp-pw-9") == std::string::npos);
         CHECK(failed.message.find("wrong-pw") == std::string::npos);
     }
-    // The password went only to the server with the pinned key: one failed login (the wrong password), not two.
-    CHECK(occurrences(readText(sftp.log), "Failed password") == 1);
+    // The password went only to the server with the pinned key: two failed password logins (the wrong password,
+    // and the stranger key's empty-password fallback), none from the pull that met another host key.
+    CHECK(occurrences(readText(sftp.log), "Failed password") == 2);
 }
 
 TEST_CASE("an SFTP pull of a loopback server is refused by the guard unless allow-listed") {
