@@ -5,6 +5,7 @@
 //   AddressPolicy accepted: curl resolves, and its open-socket callback checks the very
 //   address it is about to connect to (so DNS rebinding between check and connect is impossible);
 // - redirects are followed here, hop by hop (scheme re-checked, credentials kept only on the same origin);
+//   ftp and sftp only as the URL given, never as a redirect target; sftp only to a pinned host key;
 // - connect and total timeouts, a maximum body size counted after decompression (gzip bombs),
 //   the body streamed to a file, never held in memory; no proxies from the environment.
 #include <cstdint>

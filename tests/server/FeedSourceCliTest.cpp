@@ -57,6 +57,7 @@ struct SourceCli {
 
 TEST_CASE("feed source add refuses bad input naming the option and stores nothing") {
     SourceCli cli;
+    const std::string notAKey = cli.dir.file("not-a-key", "hello\n");
     struct Case {
         std::vector<std::string> arguments;
         std::string message;
@@ -69,14 +70,14 @@ TEST_CASE("feed source add refuses bad input naming the option and stores nothin
         {{"--url", "sftp://shop.example/feed.csv", "--username", "u", "--host-key", "MD5:16:27:ac"},
          "--host-key: 'MD5:16:27:ac' is not a host key fingerprint like SHA256:"},
         {{"--url", "https://shop.example/feed.csv", "--host-key", "SHA256:" + std::string(43, 'A')}, "--host-key: only sftp:// sources have a host key"},
-        {{"--url", "https://shop.example/feed.csv", "--private-key-file", "/etc/hostname"},
+        {{"--url", "https://shop.example/feed.csv", "--private-key-file", notAKey},
          "--private-key-file: only sftp:// sources log in with a key"},
         {{"--url", "sftp://shop.example/feed.csv", "--username", "u", "--host-key", "SHA256:" + std::string(43, 'A'), "--private-key-file",
           "/nonexistent/id_ed25519"},
          "--private-key-file: cannot read /nonexistent/id_ed25519"},
         {{"--url", "sftp://shop.example/feed.csv", "--username", "u", "--host-key", "SHA256:" + std::string(43, 'A'), "--private-key-file",
-          "/etc/hostname"},
-         "--private-key-file: /etc/hostname is not an SSH private key"},
+          notAKey},
+         "--private-key-file: " + notAKey + " is not an SSH private key"},
         {{"--url", "s3://Shop_Feeds/feed.csv"}, "--url: 'Shop_Feeds' is not a bucket name"},
         {{"--url", "s3://shop-feeds/feed.csv?bucket=x"}, "--url: unknown parameter 'bucket'"},
         {{"--url", "s3://shop-feeds/feed.csv", "--username", "AKIAEXAMPLE"},
