@@ -254,7 +254,7 @@ Result<FetchResponse> OutboundFetcher::fetch(const FetchRequest& request) const 
     auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits_.totalTimeoutMs);
 
     KeyFile keyFile;
-    if (!request.sshPrivateKey.empty()) {
+    if (!request.sshPrivateKey.empty() && first->scheme == "sftp") {
         keyFile.path = request.bodyPath + ".key";
         int keyFd = ::open(keyFile.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
         if (keyFd < 0) return Error::unavailable("key file " + keyFile.path + ": " + std::strerror(errno));

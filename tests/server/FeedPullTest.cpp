@@ -310,7 +310,7 @@ TEST_CASE("pull intervals, URLs and their refusals name the option") {
     CHECK_FALSE(validatePullInterval(900, false, "--every"));
     CHECK(validatePullInterval(3600, false, "--every"));
     CHECK(validatePullUrl("https://shop.example/feeds/all.csv?token=1", "--url"));
-    for (const char* bad : {"sftp://shop.example/a.csv", "ftp://u:pw@shop.example/a.csv", "shop.example/a.csv", "https://", "https://user:pw@shop.example/a.csv",
+    for (const char* bad : {"gopher://shop.example/a.csv", "ftp://u:pw@shop.example/a.csv", "sftp://u:pw@shop.example/a.csv", "s3://Bad_Bucket/a.csv", "shop.example/a.csv", "https://", "https://user:pw@shop.example/a.csv",
                             "https://shop.example/a b.csv"}) {
         CAPTURE(bad);
         auto valid = validatePullUrl(bad, "--url");
