@@ -151,6 +151,13 @@ TEST_CASE("FTP pulls: .csv and .csv.gz by file name, unchanged files skipped, fa
         CHECK(failed.message.rfind(c.reason, 0) == 0);
         CHECK(failed.message.find("wrong") == std::string::npos);
     }
+
+    // No server on the port: refused, with the user's password kept out of the message.
+    pulls.add("ftp://127.0.0.1:" + std::to_string(freeLoopbackPort()) + "/feed.csv", "gone", {user.name, "Feed-pw-7"});
+    CHECK(pulls.runtime->scheduler().runDue() == 1);
+    CHECK(pulls.latest().feed == "gone");
+    CHECK(pulls.latest().message.rfind("pull failed: refused: could not connect to 127.0.0.1", 0) == 0);
+    CHECK(pulls.latest().message.find("Feed-pw-7") == std::string::npos);
 }
 
 TEST_CASE("an FTP pull of a loopback server is refused by the guard unless allow-listed") {
