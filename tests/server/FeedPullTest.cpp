@@ -193,6 +193,14 @@ TEST_CASE("basic auth credentials are sealed at rest, used for the pull, and a w
     std::string tampered = sealed;
     tampered[30] = tampered[30] == 'A' ? 'B' : 'A';
     CHECK_FALSE(pulls.runtime->cipher().open(tampered, FeedPuller::credentialOwner(pulls.tenant.id, "default")));
+    // An SFTP source's pinned host key and private key are sealed with the login and come back whole.
+    std::string owner = FeedPuller::credentialOwner(pulls.tenant.id, "sftp");
+    auto sftp = pulls.runtime->cipher().open(pulls.runtime->cipher().seal({"shop", "", "SHA256:pin", "-----BEGIN KEY-----"}, owner), owner);
+    REQUIRE(sftp);
+    CHECK(sftp->username == "shop");
+    CHECK(sftp->hostKey == "SHA256:pin");
+    CHECK(sftp->privateKey == "-----BEGIN KEY-----");
+    CHECK(pulls.runtime->cipher().open(sealed, FeedPuller::credentialOwner(pulls.tenant.id, "default"))->hostKey.empty());
 
     Pulls wrong;
     wrong.server.setFeed(feed({"A"}), "");
