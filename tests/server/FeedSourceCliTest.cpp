@@ -170,8 +170,9 @@ TEST_CASE("feed source add seals SFTP logins with the pinned host key and S3 key
     setenv("SVC_TEST_S3_SECRET", "s3-s3cret-key", 1);
     int closedPort = test::unusedLoopbackPort();
     std::string sftpUrl = "sftp://127.0.0.1:" + std::to_string(closedPort) + "/feeds/feed.csv";
+    std::string keyFile = cli.dir.file("id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE=\n-----END OPENSSH PRIVATE KEY-----\n");
     auto sftp = cli.source("add", {"--url", sftpUrl, "--username", "shop", "--password-env", "SVC_TEST_SFTP_PASSWORD", "--host-key",
-                                   "SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s"});
+                                   "SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s", "--private-key-file", keyFile});
     REQUIRE(sftp.exitCode == 0);
     CHECK(json::parse(sftp.out)["credentials"] == "set");
     auto s3 = cli.source("add", {"--feed", "stock", "--delta", "--url", "s3://shop-feeds/stock.csv?region=eu-central-1", "--username",
@@ -188,6 +189,8 @@ TEST_CASE("feed source add seals SFTP logins with the pinned host key and S3 key
     for (const auto& output : {sftp.out, sftp.err, s3.out, s3.err, listed.out}) {
         CHECK(output.find("s3cret") == std::string::npos);
         CHECK(output.find("AKIAEXAMPLE") == std::string::npos);
+        CHECK(output.find("PRIVATE KEY") == std::string::npos);
+        CHECK(output.find("b3BlbnNzaC1rZXktdjE") == std::string::npos);
     }
     // The user and the pinned key reached the puller (without them it refuses before connecting): it gets as far as the connection.
     auto run = cli.source("run", {"--outbound-allow", "127.0.0.1"});
