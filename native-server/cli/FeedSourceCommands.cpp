@@ -132,6 +132,11 @@ int FeedSourceCommands::add() {
     }
     if (auto valid = validatePullInterval(interval, delta_, "--every"); !valid) return fail(valid.error());
     std::string scheme = pullUrlScheme(url_);
+    // (S)FTP has no content type: a name that says no format would fail every pull, so refuse it now.
+    if ((scheme == "ftp" || scheme == "sftp") && feedFormatFromFileName(url_) == FileFormat::Unknown) {
+        return fail(Error::invalidArgument("--url: the file name must end in .csv or .csv.gz (an " + scheme +
+                                           ":// file's name says its format)"));
+    }
     if (scheme == "sftp") {
         if (username_.empty()) return fail(Error::invalidArgument("--username: an sftp:// source needs the user to log in as"));
         if (hostKey_.empty()) {

@@ -66,6 +66,8 @@ TEST_CASE("feed source add refuses bad input naming the option and stores nothin
         {{"--url", "gopher://shop.example/feed.csv"},
          "--url: 'gopher://shop.example/feed.csv' is not an absolute http://, https://, ftp://, sftp:// or s3:// URL"},
         {{"--url", "sftp://shop.example/feed.csv"}, "--username: an sftp:// source needs the user to log in as"},
+        {{"--url", "sftp://shop.example/feed.xml", "--username", "u"}, "--url: the file name must end in .csv or .csv.gz (an sftp:// file"},
+        {{"--url", "ftp://shop.example/feeds/"}, "--url: the file name must end in .csv or .csv.gz (an ftp:// file"},
         {{"--url", "sftp://shop.example/feed.csv", "--username", "u"}, "--host-key: an sftp:// source needs the server's host key fingerprint"},
         {{"--url", "sftp://shop.example/feed.csv", "--username", "u", "--host-key", "MD5:16:27:ac"},
          "--host-key: 'MD5:16:27:ac' is not a host key fingerprint like SHA256:"},
