@@ -13,6 +13,7 @@ DEBIAN_PACKAGES=(
   libcurl4-openssl-dev  # outbound fetches (feed pulls)
   zlib1g-dev            # .csv.gz feeds pulled over FTP
   vsftpd                # FTP server the feed pull tests start on loopback
+  openssh-server        # sshd + ssh-keygen: the SFTP server the feed pull tests start on loopback
   nlohmann-json3-dev
   libcpp-httplib-dev
   doctest-dev

@@ -1,7 +1,11 @@
 #include "cli/FeedSourceCommands.hpp"
 
+#include <sodium.h>
+
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +21,21 @@ int fail(const Error& error) {
 }
 
 void print(const nlohmann::ordered_json& json) { std::cout << json.dump(2) << std::endl; }
+
+// An SSH private key file as text, checked only for its form (libssh2 reads it at pull time). Names the option.
+Result<std::string> readPrivateKey(const std::string& path, const std::string& option) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) return Error::invalidArgument(option + ": cannot read " + path);
+    std::stringstream text;
+    text << file.rdbuf();
+    std::string key = text.str();
+    bool looksLikeKey = key.size() <= 16384 && key.rfind("-----BEGIN ", 0) == 0 && key.find("PRIVATE KEY-----") != std::string::npos;
+    if (!looksLikeKey) {
+        sodium_memzero(key.data(), key.size());
+        return Error::invalidArgument(option + ": " + path + " is not an SSH private key (-----BEGIN OPENSSH PRIVATE KEY----- ...)");
+    }
+    return key;
+}
 
 // What a listing shows of a source: never the credentials, only whether there are any.
 nlohmann::ordered_json sourceJson(const PullSource& source) {
@@ -63,15 +82,22 @@ FeedSourceCommands::FeedSourceCommands(CLI::App& feedCommand) {
     auto* source = feedCommand.add_subcommand("source", "Feeds the service pulls from the shop's server on a schedule");
     source->require_subcommand(1);
     add_ = source->add_subcommand("add", "Pull a feed from a URL on a schedule; prints the source as JSON");
-    add_->add_option("--url", url_, "http(s):// URL of the CSV file (sent as text/csv, optionally gzip-encoded) or ftp:// URL of a .csv or .csv.gz file")->required();
+    add_->add_option("--url", url_,
+                     "http(s):// URL of the CSV file (sent as text/csv, optionally gzip-encoded), ftp:// or sftp:// URL of a .csv or .csv.gz "
+                     "file, or s3://bucket/key[?region=R][&endpoint=http(s)://host:port] of an object stored as text/csv")
+        ->required();
     add_->add_option("--every", every_,
                      "How often: 15m, 6h, 1d, ... (default 1d for full feeds, 1h for delta feeds; at least 1h, or 15m for delta feeds)");
     add_->add_flag("--delta", delta_, "Delta feed (e.g. stock and price): only the listed products change");
     add_->add_option("--identifier", identifier_, "Column that identifies a record")->capture_default_str();
     add_->add_option("--delimiter", delimiter_, "Column separator (one character)")->capture_default_str();
-    add_->add_option("--username", username_, "User for basic authentication (or the S3 access key id)");
+    add_->add_option("--username", username_, "User for basic authentication or the (S)FTP login (or the S3 access key id)");
     add_->add_option("--password-env", passwordEnv_,
-                     "Name of the environment variable holding the password (or S3 secret); never given on the command line");
+                     "Name of the environment variable holding the password (or S3 secret access key); never given on the command line");
+    add_->add_option("--private-key-file", privateKeyFile_,
+                     "sftp:// only: an ed25519 or ECDSA private key without passphrase to log in with (sealed; the file may be removed after)");
+    add_->add_option("--host-key", hostKey_,
+                     "sftp:// only, required: the server's host key fingerprint, SHA256:... as `ssh-keyscan HOST | ssh-keygen -lf -` prints it");
     list_ = source->add_subcommand("list", "The tenant's pull sources as JSON (credentials shown as set or not set)");
     remove_ = source->add_subcommand("remove", "Stop pulling a feed");
     run_ = source->add_subcommand("run", "Pull a feed now; prints the history entry as JSON. Exit code 0 applied or unchanged, 1 failed, 3 held");
@@ -105,7 +131,34 @@ int FeedSourceCommands::add() {
         interval = *parsed;
     }
     if (auto valid = validatePullInterval(interval, delta_, "--every"); !valid) return fail(valid.error());
+    std::string scheme = pullUrlScheme(url_);
+    // (S)FTP has no content type: a name that says no format would fail every pull, so refuse it now.
+    if ((scheme == "ftp" || scheme == "sftp") && feedFormatFromFileName(url_) == FileFormat::Unknown) {
+        return fail(Error::invalidArgument("--url: the file name must end in .csv or .csv.gz (an " + scheme +
+                                           ":// file's name says its format)"));
+    }
+    if (scheme == "sftp") {
+        if (username_.empty()) return fail(Error::invalidArgument("--username: an sftp:// source needs the user to log in as"));
+        if (hostKey_.empty()) {
+            return fail(Error::invalidArgument("--host-key: an sftp:// source needs the server's host key fingerprint "
+                                               "(ssh-keyscan -p PORT HOST | ssh-keygen -lf -); the service trusts no other key"));
+        }
+        if (auto valid = validateSshHostKey(hostKey_, "--host-key"); !valid) return fail(valid.error());
+    } else if (!hostKey_.empty()) {
+        return fail(Error::invalidArgument("--host-key: only sftp:// sources have a host key"));
+    } else if (!privateKeyFile_.empty()) {
+        return fail(Error::invalidArgument("--private-key-file: only sftp:// sources log in with a key"));
+    }
+    if (scheme == "s3" && !username_.empty() && passwordEnv_.empty()) {
+        return fail(Error::invalidArgument("--password-env: an S3 access key (--username) needs its secret access key"));
+    }
     Credentials credentials;
+    credentials.hostKey = hostKey_;
+    if (!privateKeyFile_.empty()) {
+        auto key = readPrivateKey(privateKeyFile_, "--private-key-file");
+        if (!key) return fail(key.error());
+        credentials.privateKey = std::move(*key);
+    }
     if (!passwordEnv_.empty()) {
         if (username_.empty()) return fail(Error::invalidArgument("--password-env: needs --username"));
         const char* value = std::getenv(passwordEnv_.c_str());
@@ -127,6 +180,8 @@ int FeedSourceCommands::add() {
     if (!credentials.empty()) {
         source.sealedCredentials = opened->runtime->cipher().seal(credentials, FeedPuller::credentialOwner(source.tenantId, source.feed));
     }
+    sodium_memzero(credentials.password.data(), credentials.password.size());
+    sodium_memzero(credentials.privateKey.data(), credentials.privateKey.size());
     source.createdAt = opened->storage->clock().nowSeconds();
     source.nextRunAt = source.createdAt;  // the first pull right away
     auto stored = opened->runtime->sources().add(source);

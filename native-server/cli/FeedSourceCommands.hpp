@@ -37,6 +37,8 @@ private:
     std::string delimiter_ = ";";
     std::string username_;
     std::string passwordEnv_;
+    std::string hostKey_;
+    std::string privateKeyFile_;
     std::vector<std::string> allowList_;
 };
 

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "net/S3Location.hpp"
 #include "text/StringUtil.hpp"
 
 namespace svc {
@@ -120,11 +121,26 @@ Result<PullOutcome> FeedPuller::pull(PullSource source) {
 
     FetchRequest request;
     request.url = source.url;
+    std::string scheme = pullUrlScheme(source.url);
     if (!source.sealedCredentials.empty()) {
         auto credentials = cipher_.open(source.sealedCredentials, credentialOwner(source.tenantId, source.feed));
         if (!credentials) return recordFailure(source, "auth: " + credentials.error().message);
         request.username = credentials->username;
         request.password = credentials->password;
+        request.sshHostKeySha256 = credentials->hostKey;
+        request.sshPrivateKey = credentials->privateKey;
+        sodium_memzero(credentials->password.data(), credentials->password.size());
+        sodium_memzero(credentials->privateKey.data(), credentials->privateKey.size());
+    }
+    if (scheme == "sftp" && (request.username.empty() || request.sshHostKeySha256.empty())) {
+        return recordFailure(source, "auth: an sftp:// source needs a user and the server's host key (feed source add --username --host-key)");
+    }
+    if (scheme == "s3") {
+        // The object's HTTP URL, signed with the access key when there is one, anonymous (a public object) otherwise.
+        auto location = S3Location::parse(source.url, "url");
+        if (!location) return recordFailure(source, "bad URL: " + location.error().message);
+        request.url = location->httpUrl();
+        request.awsSigV4 = location->signingScope();
     }
     request.ifNoneMatch = source.etag;
     request.ifModifiedSince = source.lastModified;
@@ -137,6 +153,7 @@ Result<PullOutcome> FeedPuller::pull(PullSource source) {
     request.bodyPath = spool.path;
     auto response = fetcher_.fetch(request);
     sodium_memzero(request.password.data(), request.password.size());
+    sodium_memzero(request.sshPrivateKey.data(), request.sshPrivateKey.size());
     if (!response) return recordFailure(source, response.error().message);
     if (response->notModified) {
         source.lastResult = "unchanged";
@@ -144,7 +161,7 @@ Result<PullOutcome> FeedPuller::pull(PullSource source) {
     }
     std::string importPath = spool.path;
     SpoolFile decoded;
-    if (source.url.rfind("ftp://", 0) == 0) {
+    if (scheme == "ftp" || scheme == "sftp") {
         // (S)FTP has no content type: the file name says the format.
         FileFormat format = feedFormatFromFileName(source.url);
         if (format == FileFormat::Unknown) {

@@ -1,5 +1,6 @@
 #include "feed/PullSource.hpp"
 
+#include "net/S3Location.hpp"
 #include "text/StringUtil.hpp"
 
 namespace svc {
@@ -36,12 +37,19 @@ Status validatePullInterval(int64_t seconds, bool delta, const std::string& fiel
     return Status::success();
 }
 
+std::string pullUrlScheme(const std::string& url) {
+    size_t schemeEnd = url.find("://");
+    return schemeEnd == std::string::npos ? "" : toLower(url.substr(0, schemeEnd));
+}
+
 Status validatePullUrl(const std::string& url, const std::string& field) {
-    std::string lower = toLower(url);
-    size_t schemeEnd = lower.find("://");
-    std::string scheme = schemeEnd == std::string::npos ? "" : lower.substr(0, schemeEnd);
-    if (scheme != "http" && scheme != "https" && scheme != "ftp") {
-        return Error::invalidArgument(field + ": '" + url + "' is not an absolute http://, https:// or ftp:// URL");
+    std::string scheme = pullUrlScheme(url);
+    size_t schemeEnd = url.find("://");
+    if (scheme != "http" && scheme != "https" && scheme != "ftp" && scheme != "sftp" && scheme != "s3") {
+        return Error::invalidArgument(field + ": '" + url + "' is not an absolute http://, https://, ftp://, sftp:// or s3:// URL");
+    }
+    if (scheme == "s3") {
+        if (auto location = S3Location::parse(url, field); !location) return location.error();
     }
     size_t authorityEnd = url.find_first_of("/?#", schemeEnd + 3);
     std::string authority = url.substr(schemeEnd + 3, authorityEnd == std::string::npos ? std::string::npos : authorityEnd - schemeEnd - 3);
@@ -52,6 +60,19 @@ Status validatePullUrl(const std::string& url, const std::string& field) {
     if (url.size() > 2048) return Error::invalidArgument(field + ": longer than 2048 characters");
     for (char c : url) {
         if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f) return Error::invalidArgument(field + ": contains spaces or control characters");
+    }
+    return Status::success();
+}
+
+Status validateSshHostKey(const std::string& fingerprint, const std::string& field) {
+    // SHA-256 is 32 bytes: 43 base64 characters without the padding ssh-keygen leaves out.
+    std::string_view digest = std::string_view(fingerprint).substr(fingerprint.rfind("SHA256:", 0) == 0 ? 7 : fingerprint.size());
+    bool base64 = digest.size() == 43 && digest.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") ==
+                                             std::string_view::npos;
+    if (!base64) {
+        return Error::invalidArgument(field + ": '" + fingerprint +
+                                      "' is not a host key fingerprint like SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s "
+                                      "(ssh-keygen -lf <host key>.pub, or ssh-keyscan HOST | ssh-keygen -lf -)");
     }
     return Status::success();
 }

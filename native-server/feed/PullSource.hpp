@@ -40,8 +40,13 @@ Result<int64_t> parsePullInterval(const std::string& text, const std::string& fi
 std::string formatPullInterval(int64_t seconds);
 // Refuses an interval below the minimum for the feed's kind, naming `field`.
 Status validatePullInterval(int64_t seconds, bool delta, const std::string& field);
-// Absolute http(s) or ftp URL without user information (credentials go in their own options). Names `field`.
+// Absolute http(s), ftp or sftp URL without user information (credentials go in their own options),
+// or an s3:// object (net/S3Location). Names `field`.
 Status validatePullUrl(const std::string& url, const std::string& field);
+// The URL's scheme, lower case ("https", "sftp", "s3", ...).
+std::string pullUrlScheme(const std::string& url);
+// An SSH host key fingerprint as `ssh-keygen -lf` prints it: "SHA256:" and 43 base64 characters. Names `field`.
+Status validateSshHostKey(const std::string& fingerprint, const std::string& field);
 // The URL as the import history shows it.
 std::string pullSourceLabel(const std::string& url);
 

@@ -28,7 +28,10 @@ Result<CredentialCipher> CredentialCipher::loadOrCreate(const std::string& dataD
 }
 
 std::string CredentialCipher::seal(const Credentials& credentials, std::string_view owner) const {
-    std::string plain = nlohmann::json{{"u", credentials.username}, {"p", credentials.password}}.dump();
+    nlohmann::json fields{{"u", credentials.username}, {"p", credentials.password}};
+    if (!credentials.hostKey.empty()) fields["k"] = credentials.hostKey;  // absent in values sealed before SFTP
+    if (!credentials.privateKey.empty()) fields["pk"] = credentials.privateKey;
+    std::string plain = fields.dump();
     std::vector<unsigned char> out(kNonceBytes + plain.size() + kTagBytes);
     randombytes_buf(out.data(), kNonceBytes);
     unsigned long long length = 0;
@@ -54,7 +57,11 @@ Result<Credentials> CredentialCipher::open(std::string_view sealed, std::string_
     auto json = nlohmann::json::parse(plain, nullptr, false);
     sodium_memzero(plain.data(), plain.size());
     if (!json.is_object() || !json["u"].is_string() || !json["p"].is_string()) return Error::unauthenticated("stored credentials are damaged");
-    return Credentials{json["u"].get<std::string>(), json["p"].get<std::string>()};
+    for (const char* optional : {"k", "pk"}) {
+        if (json.contains(optional) && !json[optional].is_string()) return Error::unauthenticated("stored credentials are damaged");
+    }
+    return Credentials{json["u"].get<std::string>(), json["p"].get<std::string>(), json.value("k", std::string()),
+                       json.value("pk", std::string())};
 }
 
 }  // namespace svc

@@ -15,7 +15,12 @@ namespace svc {
 struct Credentials {
     std::string username;  // or the S3 access key id
     std::string password;  // or the S3 secret access key
-    bool empty() const { return username.empty() && password.empty(); }
+    // SFTP: the server's pinned host key ("SHA256:<base64>"). Not secret, but sealed with the login so
+    // that whoever can change the database cannot swap the key the service trusts (docs/adr/0033).
+    std::string hostKey;
+    // SFTP: a private key (OpenSSH or PEM text, no passphrase) to log in with instead of, or before, the password.
+    std::string privateKey;
+    bool empty() const { return username.empty() && password.empty() && hostKey.empty() && privateKey.empty(); }
 };
 
 class CredentialCipher {

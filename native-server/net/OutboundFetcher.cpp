@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -32,7 +33,8 @@ Error failure(FetchFailure kind, const std::string& detail) {
     switch (kind) {
         case FetchFailure::BadUrl: return Error::invalidArgument(message);
         case FetchFailure::Ssrf: return Error::permissionDenied(message);
-        case FetchFailure::Auth: return Error::unauthenticated(message);
+        case FetchFailure::Auth:
+        case FetchFailure::HostKey: return Error::unauthenticated(message);
         case FetchFailure::NotFound: return Error::notFound(message);
         case FetchFailure::TooLarge: return Error::resourceExhausted(message);
         default: return Error::unavailable(message);
@@ -64,6 +66,22 @@ std::optional<UrlParts> parseUrl(const std::string& url) {
     parts.host = toLower(parts.host);
     return parts;
 }
+
+// A private key on disk for as long as libssh2 needs it: written 0600, overwritten and removed however the fetch ends.
+struct KeyFile {
+    std::string path;
+    size_t size = 0;
+    ~KeyFile() {
+        if (path.empty()) return;
+        int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            std::string zeros(size, '\0');
+            (void)!::write(fd, zeros.data(), zeros.size());
+            ::close(fd);
+        }
+        ::unlink(path.c_str());
+    }
+};
 
 // Everything the curl callbacks of one hop share.
 struct Transfer {
@@ -149,7 +167,7 @@ size_t readHeader(char* data, size_t size, size_t count, void* user) {
     return size * count;
 }
 
-Error curlFailure(CURLcode code, const Transfer& transfer, const std::string& host, const char* detail) {
+Error curlFailure(CURLcode code, const Transfer& transfer, const std::string& host, const char* detail, bool ssh) {
     std::string text = detail[0] ? std::string(detail) : std::string(curl_easy_strerror(code));
     if (!transfer.refusal.empty() && !transfer.opened) return failure(FetchFailure::Ssrf, transfer.refusal);
     if (transfer.tooLarge) return failure(FetchFailure::TooLarge, "the body exceeds the limit of " + std::to_string(transfer.maxBytes) + " bytes");
@@ -160,9 +178,12 @@ Error curlFailure(CURLcode code, const Transfer& transfer, const std::string& ho
         case CURLE_FILESIZE_EXCEEDED:
             return failure(FetchFailure::TooLarge, "the announced size exceeds the limit of " + std::to_string(transfer.maxBytes) + " bytes");
         case CURLE_LOGIN_DENIED: return failure(FetchFailure::Auth, host + ": login denied");
+        // libssh2 reports a host key that is not the pinned one as a failed peer verification.
+        case CURLE_PEER_FAILED_VERIFICATION:
+            if (ssh) return failure(FetchFailure::HostKey, host + ": the server's host key is not the pinned one; " + text);
+            return failure(FetchFailure::Tls, host + ": " + text);
         case CURLE_REMOTE_FILE_NOT_FOUND: return failure(FetchFailure::NotFound, host + ": " + text);
         case CURLE_SSL_CONNECT_ERROR:
-        case CURLE_PEER_FAILED_VERIFICATION:
         case CURLE_SSL_CERTPROBLEM:
         case CURLE_SSL_CIPHER:
         case CURLE_SSL_CACERT_BADFILE:
@@ -182,6 +203,23 @@ std::string httpDate(time_t time) {
     return text;
 }
 
+// The <Code> of an S3-style XML error body (NoSuchKey, AccessDenied, SignatureDoesNotMatch, ...),
+// read back from the start of the body file (opened read-write for this); empty when there is none.
+std::string xmlErrorCode(int fd) {
+    char buffer[4096];
+    ssize_t got = ::pread(fd, buffer, sizeof buffer, 0);
+    if (got <= 0) return "";
+    std::string_view body(buffer, static_cast<size_t>(got));
+    size_t start = body.find("<Code>");
+    size_t end = start == std::string_view::npos ? start : body.find("</Code>", start);
+    if (end == std::string_view::npos || end - start - 6 > 64) return "";
+    std::string code(body.substr(start + 6, end - start - 6));
+    for (char c : code) {
+        if (!std::isalnum(static_cast<unsigned char>(c))) return "";
+    }
+    return code;
+}
+
 bool sameOrigin(const UrlParts& a, const UrlParts& b) { return a.scheme == b.scheme && a.host == b.host && a.port == b.port; }
 
 }  // namespace
@@ -194,6 +232,7 @@ std::string_view fetchFailureName(FetchFailure failure) {
         case FetchFailure::Refused: return "refused";
         case FetchFailure::Timeout: return "timeout";
         case FetchFailure::Tls: return "TLS";
+        case FetchFailure::HostKey: return "host key";
         case FetchFailure::Auth: return "auth";
         case FetchFailure::NotFound: return "not found";
         case FetchFailure::HttpStatus: return "HTTP status";
@@ -209,10 +248,21 @@ OutboundFetcher::OutboundFetcher(AddressPolicy policy, FetchLimits limits) : pol
 Result<FetchResponse> OutboundFetcher::fetch(const FetchRequest& request) const {
     auto first = parseUrl(request.url);
     if (!first) return failure(FetchFailure::BadUrl, "'" + request.url + "' is not a URL");
-    int fd = ::open(request.bodyPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int fd = ::open(request.bodyPath.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0) return Error::unavailable("body file " + request.bodyPath + ": " + std::strerror(errno));
     std::unique_ptr<int, void (*)(int*)> closer(&fd, [](int* descriptor) { ::close(*descriptor); });
     auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits_.totalTimeoutMs);
+
+    KeyFile keyFile;
+    if (!request.sshPrivateKey.empty() && first->scheme == "sftp") {
+        keyFile.path = request.bodyPath + ".key";
+        int keyFd = ::open(keyFile.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        if (keyFd < 0) return Error::unavailable("key file " + keyFile.path + ": " + std::strerror(errno));
+        keyFile.size = request.sshPrivateKey.size();
+        bool written = ::write(keyFd, request.sshPrivateKey.data(), keyFile.size) == static_cast<ssize_t>(keyFile.size);
+        ::close(keyFd);
+        if (!written) return Error::unavailable("key file " + keyFile.path + ": write failed");
+    }
 
     std::string url = request.url;
     UrlParts origin = *first;
@@ -221,10 +271,15 @@ Result<FetchResponse> OutboundFetcher::fetch(const FetchRequest& request) const 
         auto parts = parseUrl(url);
         if (!parts) return failure(FetchFailure::BadUrl, "'" + url + "' is not a URL");
         bool ftp = parts->scheme == "ftp";
-        // FTP is allowed for the URL given, never as a redirect target (an HTTP server must not pick the protocol).
-        if (parts->scheme != "http" && parts->scheme != "https" && !(ftp && hop == 0)) {
+        bool sftp = parts->scheme == "sftp";
+        bool fileTransfer = ftp || sftp;
+        // (S)FTP is allowed for the URL given, never as a redirect target (an HTTP server must not pick the protocol).
+        if (parts->scheme != "http" && parts->scheme != "https" && !(fileTransfer && hop == 0)) {
             return failure(hop == 0 ? FetchFailure::BadUrl : FetchFailure::Redirects,
-                           "scheme " + parts->scheme + " of " + url + " is not " + (hop == 0 ? "http, https or ftp" : "http or https"));
+                           "scheme " + parts->scheme + " of " + url + " is not " + (hop == 0 ? "http, https, ftp or sftp" : "http or https"));
+        }
+        if (sftp && request.sshHostKeySha256.empty()) {
+            return failure(FetchFailure::BadUrl, "an sftp:// fetch needs the server's pinned host key fingerprint");
         }
         if (parts->host.empty()) return failure(FetchFailure::BadUrl, "'" + url + "' has no host");
         long remaining = static_cast<long>(
@@ -242,7 +297,7 @@ Result<FetchResponse> OutboundFetcher::fetch(const FetchRequest& request) const 
         CURL* handle = curl.get();
         char errorText[CURL_ERROR_SIZE] = {0};
         curl_easy_setopt(handle, CURLOPT_URL, url.c_str());
-        curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, ftp ? "ftp" : "http,https");
+        curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, ftp ? "ftp" : sftp ? "sftp" : "http,https");
         curl_easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 0L);
         curl_easy_setopt(handle, CURLOPT_PROXY, "");  // never a proxy from the environment: it would bypass the guard
         curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
@@ -259,21 +314,39 @@ Result<FetchResponse> OutboundFetcher::fetch(const FetchRequest& request) const 
         curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, readHeader);
         curl_easy_setopt(handle, CURLOPT_HEADERDATA, &transfer);
         // Credentials go only to the origin they were given for, never to where it redirects.
+        bool signing = !request.awsSigV4.empty() && !request.username.empty() && !fileTransfer;
         if (!request.username.empty() && sameOrigin(*parts, origin)) {
-            if (!ftp) curl_easy_setopt(handle, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
+            if (signing) curl_easy_setopt(handle, CURLOPT_AWS_SIGV4, request.awsSigV4.c_str());
+            else if (!fileTransfer) curl_easy_setopt(handle, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
             curl_easy_setopt(handle, CURLOPT_USERNAME, request.username.c_str());
             curl_easy_setopt(handle, CURLOPT_PASSWORD, request.password.c_str());
         }
         curl_slist* headers = nullptr;
+        // S3 wants the payload's hash signed too; a GET has none, so the hash of the empty string.
+        if (signing) headers = curl_slist_append(headers, "x-amz-content-sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
         if (!request.ifNoneMatch.empty()) headers = curl_slist_append(headers, ("If-None-Match: " + request.ifNoneMatch).c_str());
         if (!request.ifModifiedSince.empty()) headers = curl_slist_append(headers, ("If-Modified-Since: " + request.ifModifiedSince).c_str());
         std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headerList(headers, curl_slist_free_all);
-        if (headers && !ftp) curl_easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
-        if (ftp) {
+        if (headers && !fileTransfer) curl_easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
+        if (sftp) {
+            // Only the pinned host key is trusted (libssh2 compares its SHA-256 before any login is tried), and only
+            // the source's own key: without one, password logins only, since curl would otherwise offer the service
+            // account's ~/.ssh keys. The public key is derived from the private one (the empty file name says so).
+            std::string pin = request.sshHostKeySha256.rfind("SHA256:", 0) == 0 ? request.sshHostKeySha256.substr(7) : request.sshHostKeySha256;
+            curl_easy_setopt(handle, CURLOPT_SSH_HOST_PUBLIC_KEY_SHA256, pin.c_str());
+            long methods = CURLSSH_AUTH_PASSWORD;
+            if (!keyFile.path.empty()) {
+                methods |= CURLSSH_AUTH_PUBLICKEY;
+                curl_easy_setopt(handle, CURLOPT_SSH_PRIVATE_KEYFILE, keyFile.path.c_str());
+                curl_easy_setopt(handle, CURLOPT_SSH_PUBLIC_KEYFILE, "");
+            }
+            curl_easy_setopt(handle, CURLOPT_SSH_AUTH_TYPES, methods);
+        }
+        if (fileTransfer) {
             // Passive mode only, to the control connection's address (the address in the PASV answer is
             // ignored, so a server cannot point the data connection elsewhere); the data connection goes
             // through the same guard. The file's time stands in for Last-Modified.
-            curl_easy_setopt(handle, CURLOPT_FTP_SKIP_PASV_IP, 1L);
+            if (ftp) curl_easy_setopt(handle, CURLOPT_FTP_SKIP_PASV_IP, 1L);
             curl_easy_setopt(handle, CURLOPT_FILETIME, 1L);
             curl_easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, nullptr);
             if (!request.ifModifiedSince.empty()) {
@@ -287,15 +360,21 @@ Result<FetchResponse> OutboundFetcher::fetch(const FetchRequest& request) const 
 
         CURLcode code = curl_easy_perform(handle);
         if (transfer.writeFailed) return Error::unavailable("body file " + request.bodyPath + ": write failed");
-        if (code != CURLE_OK) return curlFailure(code, transfer, parts->host, errorText);
+        if (code != CURLE_OK) return curlFailure(code, transfer, parts->host, errorText, sftp);
 
-        if (ftp) {
+        if (fileTransfer) {
             long unmet = 0;
             curl_easy_getinfo(handle, CURLINFO_CONDITION_UNMET, &unmet);
             curl_off_t fileTime = -1;
             curl_easy_getinfo(handle, CURLINFO_FILETIME_T, &fileTime);
             response.finalUrl = url;
             response.notModified = unmet != 0;
+            // curl honours the time condition for FTP only; an SFTP file no newer than the last one imported was
+            // downloaded but is reported unchanged all the same, so it is not imported again.
+            if (sftp && !request.ifModifiedSince.empty() && fileTime >= 0) {
+                time_t since = curl_getdate(request.ifModifiedSince.c_str(), nullptr);
+                if (since > 0 && static_cast<time_t>(fileTime) <= since) response.notModified = true;
+            }
             response.lastModified = fileTime >= 0 ? httpDate(static_cast<time_t>(fileTime)) : "";
             response.bodyBytes = transfer.written;
             return response;
@@ -324,7 +403,9 @@ Result<FetchResponse> OutboundFetcher::fetch(const FetchRequest& request) const 
             response.notModified = true;
             return response;
         }
-        std::string where = parts->host + " answered " + std::to_string(status) + " for " + url;
+        // Object stores say why in the body (NoSuchKey, AccessDenied, SignatureDoesNotMatch, ...).
+        std::string errorCode = status >= 400 ? xmlErrorCode(fd) : "";
+        std::string where = parts->host + " answered " + std::to_string(status) + (errorCode.empty() ? "" : " (" + errorCode + ")") + " for " + url;
         if (status == 401 || status == 403) return failure(FetchFailure::Auth, where);
         if (status == 404 || status == 410) return failure(FetchFailure::NotFound, where);
         if (status < 200 || status >= 300) return failure(FetchFailure::HttpStatus, where);

@@ -5,6 +5,7 @@
 //   AddressPolicy accepted: curl resolves, and its open-socket callback checks the very
 //   address it is about to connect to (so DNS rebinding between check and connect is impossible);
 // - redirects are followed here, hop by hop (scheme re-checked, credentials kept only on the same origin);
+//   ftp and sftp only as the URL given, never as a redirect target; sftp only to a pinned host key;
 // - connect and total timeouts, a maximum body size counted after decompression (gzip bombs),
 //   the body streamed to a file, never held in memory; no proxies from the environment.
 #include <cstdint>
@@ -23,9 +24,19 @@ struct FetchLimits {
 };
 
 struct FetchRequest {
-    std::string url;  // http, https or ftp (passive; the file time stands in for Last-Modified)
-    std::string username;  // basic auth when not empty; never logged
+    // http, https, ftp (passive) or sftp; for (s)ftp the file time stands in for Last-Modified.
+    std::string url;
+    std::string username;  // basic auth (HTTP), the login ((s)ftp) or the S3 access key id; never logged
     std::string password;
+    // sftp: the server's host key fingerprint, "SHA256:<base64>". Required: a server whose key differs
+    // is never sent the password (docs/adr/0033).
+    std::string sshHostKeySha256;
+    // sftp: a private key (text) to log in with before the password; written 0600 beside bodyPath for
+    // libssh2, which reads keys from files only, and removed when the fetch ends.
+    std::string sshPrivateKey;
+    // When set (with a username): the request is signed with AWS Signature V4 for this scope,
+    // "aws:amz:<region>:s3", instead of basic auth (docs/adr/0034).
+    std::string awsSigV4;
     // Conditional request: a 304 answer leaves the file empty and sets notModified.
     std::string ifNoneMatch;
     std::string ifModifiedSince;
@@ -45,13 +56,13 @@ struct FetchResponse {
 };
 
 // Why a fetch failed, for the import history; the Error's message starts with its name.
-enum class FetchFailure { BadUrl, Ssrf, Dns, Refused, Timeout, Tls, Auth, NotFound, HttpStatus, TooLarge, Redirects, Other };
-std::string_view fetchFailureName(FetchFailure failure);  // "SSRF", "DNS", "refused", ...
+enum class FetchFailure { BadUrl, Ssrf, Dns, Refused, Timeout, Tls, HostKey, Auth, NotFound, HttpStatus, TooLarge, Redirects, Other };
+std::string_view fetchFailureName(FetchFailure failure);  // "SSRF", "DNS", "refused", "host key", ...
 
 class OutboundFetcher {
 public:
     OutboundFetcher(AddressPolicy policy, FetchLimits limits);
-    // Errors: InvalidArgument (bad URL), PermissionDenied (SSRF guard), Unauthenticated (auth),
+    // Errors: InvalidArgument (bad URL), PermissionDenied (SSRF guard), Unauthenticated (auth, SSH host key),
     // NotFound (404/410), ResourceExhausted (too large), Unavailable (DNS, refused, TLS, timeouts, other statuses).
     // The message starts with the failure's name, e.g. "DNS: could not resolve host feeds.example".
     Result<FetchResponse> fetch(const FetchRequest& request) const;

@@ -193,6 +193,14 @@ TEST_CASE("basic auth credentials are sealed at rest, used for the pull, and a w
     std::string tampered = sealed;
     tampered[30] = tampered[30] == 'A' ? 'B' : 'A';
     CHECK_FALSE(pulls.runtime->cipher().open(tampered, FeedPuller::credentialOwner(pulls.tenant.id, "default")));
+    // An SFTP source's pinned host key and private key are sealed with the login and come back whole.
+    std::string owner = FeedPuller::credentialOwner(pulls.tenant.id, "sftp");
+    auto sftp = pulls.runtime->cipher().open(pulls.runtime->cipher().seal({"shop", "", "SHA256:pin", "-----BEGIN KEY-----"}, owner), owner);
+    REQUIRE(sftp);
+    CHECK(sftp->username == "shop");
+    CHECK(sftp->hostKey == "SHA256:pin");
+    CHECK(sftp->privateKey == "-----BEGIN KEY-----");
+    CHECK(pulls.runtime->cipher().open(sealed, FeedPuller::credentialOwner(pulls.tenant.id, "default"))->hostKey.empty());
 
     Pulls wrong;
     wrong.server.setFeed(feed({"A"}), "");
@@ -310,7 +318,7 @@ TEST_CASE("pull intervals, URLs and their refusals name the option") {
     CHECK_FALSE(validatePullInterval(900, false, "--every"));
     CHECK(validatePullInterval(3600, false, "--every"));
     CHECK(validatePullUrl("https://shop.example/feeds/all.csv?token=1", "--url"));
-    for (const char* bad : {"sftp://shop.example/a.csv", "ftp://u:pw@shop.example/a.csv", "shop.example/a.csv", "https://", "https://user:pw@shop.example/a.csv",
+    for (const char* bad : {"gopher://shop.example/a.csv", "ftp://u:pw@shop.example/a.csv", "sftp://u:pw@shop.example/a.csv", "s3://Bad_Bucket/a.csv", "shop.example/a.csv", "https://", "https://user:pw@shop.example/a.csv",
                             "https://shop.example/a b.csv"}) {
         CAPTURE(bad);
         auto valid = validatePullUrl(bad, "--url");

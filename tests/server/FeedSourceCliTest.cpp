@@ -57,12 +57,33 @@ struct SourceCli {
 
 TEST_CASE("feed source add refuses bad input naming the option and stores nothing") {
     SourceCli cli;
+    const std::string notAKey = cli.dir.file("not-a-key", "hello\n");
     struct Case {
         std::vector<std::string> arguments;
         std::string message;
     };
     const std::vector<Case> cases{
-        {{"--url", "sftp://shop.example/feed.csv"}, "--url: 'sftp://shop.example/feed.csv' is not an absolute http://, https:// or ftp:// URL"},
+        {{"--url", "gopher://shop.example/feed.csv"},
+         "--url: 'gopher://shop.example/feed.csv' is not an absolute http://, https://, ftp://, sftp:// or s3:// URL"},
+        {{"--url", "sftp://shop.example/feed.csv"}, "--username: an sftp:// source needs the user to log in as"},
+        {{"--url", "sftp://shop.example/feed.xml", "--username", "u"}, "--url: the file name must end in .csv or .csv.gz (an sftp:// file"},
+        {{"--url", "ftp://shop.example/feeds/"}, "--url: the file name must end in .csv or .csv.gz (an ftp:// file"},
+        {{"--url", "sftp://shop.example/feed.csv", "--username", "u"}, "--host-key: an sftp:// source needs the server's host key fingerprint"},
+        {{"--url", "sftp://shop.example/feed.csv", "--username", "u", "--host-key", "MD5:16:27:ac"},
+         "--host-key: 'MD5:16:27:ac' is not a host key fingerprint like SHA256:"},
+        {{"--url", "https://shop.example/feed.csv", "--host-key", "SHA256:" + std::string(43, 'A')}, "--host-key: only sftp:// sources have a host key"},
+        {{"--url", "https://shop.example/feed.csv", "--private-key-file", notAKey},
+         "--private-key-file: only sftp:// sources log in with a key"},
+        {{"--url", "sftp://shop.example/feed.csv", "--username", "u", "--host-key", "SHA256:" + std::string(43, 'A'), "--private-key-file",
+          "/nonexistent/id_ed25519"},
+         "--private-key-file: cannot read /nonexistent/id_ed25519"},
+        {{"--url", "sftp://shop.example/feed.csv", "--username", "u", "--host-key", "SHA256:" + std::string(43, 'A'), "--private-key-file",
+          notAKey},
+         "--private-key-file: " + notAKey + " is not an SSH private key"},
+        {{"--url", "s3://Shop_Feeds/feed.csv"}, "--url: 'Shop_Feeds' is not a bucket name"},
+        {{"--url", "s3://shop-feeds/feed.csv?bucket=x"}, "--url: unknown parameter 'bucket'"},
+        {{"--url", "s3://shop-feeds/feed.csv", "--username", "AKIAEXAMPLE"},
+         "--password-env: an S3 access key (--username) needs its secret access key"},
         {{"--url", "https://me:pw@shop.example/feed.csv"}, "--url: the URL contains user information"},
         {{"--url", "https://shop.example/feed.csv", "--every", "10m", "--delta"}, "--every: 10m is too often; a delta feed may be pulled at most every 15m"},
         {{"--url", "https://shop.example/feed.csv", "--every", "30m"}, "--every: 30m is too often; a full feed may be pulled at most every 1h"},
@@ -145,6 +166,41 @@ TEST_CASE("feed source add, list, run and remove against a loopback server with 
     CHECK(json::parse(cli.source("list", {}).out)["sources"].size() == 1);
 }
 
+TEST_CASE("feed source add seals SFTP logins with the pinned host key and S3 keys; neither is ever printed") {
+    SourceCli cli;
+    setenv("SVC_TEST_SFTP_PASSWORD", "sftp-s3cret", 1);
+    setenv("SVC_TEST_S3_SECRET", "s3-s3cret-key", 1);
+    int closedPort = test::unusedLoopbackPort();
+    std::string sftpUrl = "sftp://127.0.0.1:" + std::to_string(closedPort) + "/feeds/feed.csv";
+    std::string keyFile = cli.dir.file("id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE=\n-----END OPENSSH PRIVATE KEY-----\n");
+    auto sftp = cli.source("add", {"--url", sftpUrl, "--username", "shop", "--password-env", "SVC_TEST_SFTP_PASSWORD", "--host-key",
+                                   "SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s", "--private-key-file", keyFile});
+    REQUIRE(sftp.exitCode == 0);
+    CHECK(json::parse(sftp.out)["credentials"] == "set");
+    auto s3 = cli.source("add", {"--feed", "stock", "--delta", "--url", "s3://shop-feeds/stock.csv?region=eu-central-1", "--username",
+                                 "AKIAEXAMPLE", "--password-env", "SVC_TEST_S3_SECRET"});
+    REQUIRE(s3.exitCode == 0);
+    auto listed = cli.source("list", {});
+    REQUIRE(listed.exitCode == 0);
+    auto sources = json::parse(listed.out)["sources"];
+    REQUIRE(sources.size() == 2);
+    CHECK(sources[0]["url"] == sftpUrl);
+    CHECK(sources[0]["credentials"] == "set");
+    CHECK(sources[1]["url"] == "s3://shop-feeds/stock.csv?region=eu-central-1");
+    CHECK(sources[1]["credentials"] == "set");
+    for (const auto& output : {sftp.out, sftp.err, s3.out, s3.err, listed.out}) {
+        CHECK(output.find("s3cret") == std::string::npos);
+        CHECK(output.find("AKIAEXAMPLE") == std::string::npos);
+        CHECK(output.find("PRIVATE KEY") == std::string::npos);
+        CHECK(output.find("b3BlbnNzaC1rZXktdjE") == std::string::npos);
+    }
+    // The user and the pinned key reached the puller (without them it refuses before connecting): it gets as far as the connection.
+    auto run = cli.source("run", {"--outbound-allow", "127.0.0.1"});
+    CHECK(run.exitCode == 1);
+    CHECK(run.err.find("pull failed: refused: could not connect to 127.0.0.1") != std::string::npos);
+    CHECK(run.err.find("s3cret") == std::string::npos);
+}
+
 TEST_CASE("serve refuses a bad --outbound-allow entry by name") {
     SourceCli cli;
     auto result = cli.run({"serve", "--data-dir", cli.dir.path(), "--listen", "127.0.0.1:0", "--outbound-allow", "not a host"});
@@ -162,7 +218,9 @@ TEST_CASE("serve pulls a due source on its own, through the operator's allow-lis
                               "127.0.0.1"});
     REQUIRE(serve.started());
     json imports = json::array();
-    for (int attempt = 0; attempt < 100 && imports.empty(); ++attempt) {
+    // Until the pull's import has finished: its history entry exists (as "running") while the import runs.
+    auto finished = [&] { return !imports.empty() && imports[0]["status"] != "running" && imports[0]["status"] != "queued"; };
+    for (int attempt = 0; attempt < 100 && !finished(); ++attempt) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         auto history = cli.run({"feed", "history", "--data-dir", cli.dir.path(), "--api-id", cli.apiId});
         if (history.exitCode == 0) imports = json::parse(history.out)["imports"];

@@ -128,6 +128,12 @@ TEST_CASE("redirects are limited, and only to http and https") {
     auto file = fetcher.fetch(f.request(f.server.url("/redirect?to=" + urlEncode("file:///etc/passwd"))));
     REQUIRE_FALSE(file);
     CHECK(file.error().message.find("scheme file") != std::string::npos);
+    for (const char* target : {"ftp://127.0.0.1/feed.csv", "sftp://127.0.0.1/feed.csv"}) {
+        CAPTURE(target);
+        auto away = fetcher.fetch(f.request(f.server.url("/redirect?to=" + urlEncode(target))));
+        REQUIRE_FALSE(away);
+        CHECK(away.error().message.rfind("redirects: scheme ", 0) == 0);
+    }
     auto ftp = fetcher.fetch(f.request("file:///etc/passwd"));
     REQUIRE_FALSE(ftp);
     CHECK(ftp.error().code == ErrorCode::InvalidArgument);

@@ -1,0 +1,180 @@
+// Feed pulls from an S3-compatible bucket: s3rver (npm, e2e/node_modules) started by the test on
+// loopback behind tests/tools/s3-test-server.js, which checks AWS Signature V4 as S3 does. The
+// format comes from the object's Content-Type; a private object is read signed with the access key,
+// a public one anonymously (docs/adr/0034). Skipped, with a message, only when node or s3rver is
+// missing or the server cannot start.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "ChildProcess.hpp"
+#include "PullTestSupport.hpp"
+
+using namespace svc;
+
+namespace {
+
+std::string readText(const std::string& path) {
+    std::ifstream file(path);
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+const Credentials kKeys{"SVCTESTKEY", "svc-test-secret-7", ""};
+
+struct S3Object {
+    std::string bucket;
+    std::string key;
+    std::string bytes;
+    std::string contentType;
+    std::string contentEncoding;
+};
+
+class S3Server {
+public:
+    S3Server(const test::TempDir& dir, const std::vector<S3Object>& objects) {
+        std::string module = std::string(SVC_SOURCE_DIR) + "/e2e/node_modules/s3rver";
+        if (!std::filesystem::exists("/usr/bin/node")) {
+            why = "node is not installed (scripts/install-deps.sh installs it)";
+            return;
+        }
+        if (!std::filesystem::exists(module)) {
+            why = module + " is missing (scripts/install-deps.sh runs npm ci in e2e/)";
+            return;
+        }
+        nlohmann::json manifest{{"accessKey", kKeys.username}, {"secretKey", kKeys.password}, {"privateBuckets", {"private-feeds"}}};
+        manifest["objects"] = nlohmann::json::array();
+        int number = 0;
+        for (const auto& object : objects) {
+            std::string file = dir.file("object-" + std::to_string(++number), object.bytes);
+            manifest["objects"].push_back({{"bucket", object.bucket}, {"key", object.key}, {"file", file}, {"contentType", object.contentType}});
+            if (!object.contentEncoding.empty()) manifest["objects"].back()["contentEncoding"] = object.contentEncoding;
+        }
+        std::string out = dir.path() + "/s3-server.out";
+        process = std::make_unique<test::ChildProcess>(
+            std::vector<std::string>{"/usr/bin/node", std::string(SVC_SOURCE_DIR) + "/tests/tools/s3-test-server.js", module,
+                                     dir.path() + "/s3-data", dir.file("s3-manifest.json", manifest.dump())},
+            out);
+        for (int attempt = 0; attempt < 250 && !process->hasExited(); ++attempt) {
+            std::string said = readText(out);
+            if (said.rfind("listening ", 0) == 0) {
+                port = std::stoi(said.substr(10));
+                return;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        why = "tests/tools/s3-test-server.js did not start";
+        process.reset();
+    }
+    ~S3Server() {
+        if (process) {
+            process->kill(SIGTERM);
+            process->wait();
+        }
+    }
+    bool running() const { return process != nullptr; }
+    std::string endpoint() const { return "http://127.0.0.1:" + std::to_string(port); }
+    std::string url(const std::string& bucket, const std::string& key) const {
+        return "s3://" + bucket + "/" + key + "?region=eu-central-1&endpoint=" + endpoint();
+    }
+
+    std::string why;
+    int port = 0;
+    std::unique_ptr<test::ChildProcess> process;
+};
+
+}  // namespace
+
+TEST_CASE("S3 pulls: signed private objects, anonymous public ones, the format by Content-Type, failures named") {
+    test::PullFixture pulls;
+    S3Server s3(pulls.dir, {
+                               {"private-feeds", "daily/feed.csv", test::feedOfSkus({"A", "B"}), "text/csv", ""},
+                               {"private-feeds", "stock.csv", test::gzipText(test::feedOfSkus({"A", "B", "C"})), "text/csv", "gzip"},
+                               {"private-feeds", "feed.json", "{\"sku\": \"A\"}", "application/json", ""},
+                               {"public-feeds", "feed.csv", test::feedOfSkus({"A", "B", "C", "P"}), "text/csv; charset=utf-8", ""},
+                           });
+    if (!s3.running()) {
+        MESSAGE("S3 pull test skipped: " << s3.why);
+        return;
+    }
+
+    pulls.add(s3.url("private-feeds", "daily/feed.csv"), "default", kKeys);
+    CHECK(pulls.runtime->scheduler().runDue() == 1);
+    auto first = pulls.latest();
+    CHECK(first.status == ImportStatus::Applied);
+    CHECK(first.source == "pull " + s3.url("private-feeds", "daily/feed.csv"));
+    CHECK(first.counts.inserted == 2);
+    CHECK_FALSE(pulls.runtime->sources().find(pulls.tenant.id, "default").value()->etag.empty());
+
+    // Unchanged: the ETag is sent back (signed like the first request) and the bucket answers 304.
+    pulls.clock.advance(86400);
+    CHECK(pulls.runtime->scheduler().runDue() == 1);
+    CHECK(pulls.historySize() == 1);
+    CHECK(pulls.lastResult("default") == "unchanged");
+
+    // Stored gzip-encoded (Content-Encoding: gzip): decoded on the way in.
+    pulls.add(s3.url("private-feeds", "stock.csv"), "stock", kKeys);
+    CHECK(pulls.runtime->scheduler().runDue() == 1);
+    CHECK(pulls.latest().feed == "stock");
+    CHECK(pulls.latest().status == ImportStatus::Applied);
+    CHECK(pulls.latest().counts.inserted == 1);
+
+    // A public object, without credentials: an anonymous GET.
+    pulls.add(s3.url("public-feeds", "feed.csv"), "public");
+    CHECK(pulls.runtime->scheduler().runDue() == 1);
+    CHECK(pulls.latest().feed == "public");
+    CHECK(pulls.latest().status == ImportStatus::Applied);
+
+    struct Case {
+        std::string url;
+        Credentials credentials;
+        std::string reason;
+    };
+    const std::vector<Case> cases{
+        {s3.url("private-feeds", "daily/feed.csv"), {kKeys.username, "wrong-secret", ""}, "pull failed: auth: 127.0.0.1 answered 403 (SignatureDoesNotMatch)"},
+        {s3.url("private-feeds", "daily/feed.csv"), {"OTHERKEY", kKeys.password, ""}, "pull failed: auth: 127.0.0.1 answered 403 (InvalidAccessKeyId)"},
+        {s3.url("private-feeds", "daily/feed.csv"), {}, "pull failed: auth: 127.0.0.1 answered 403 (AccessDenied)"},
+        {s3.url("private-feeds", "missing.csv"), kKeys, "pull failed: not found: 127.0.0.1 answered 404 (NoSuchKey)"},
+        {s3.url("no-such-bucket", "feed.csv"), kKeys, "pull failed: not found: 127.0.0.1 answered 404 (NoSuchBucket)"},
+        {s3.url("private-feeds", "feed.json"), kKeys, "pull failed: content type: 'application/json' is not a feed format"},
+        {"s3://private-feeds/feed.csv?endpoint=http://127.0.0.1:" + std::to_string(test::unusedLoopbackPort()), kKeys,
+         "pull failed: refused: could not connect to 127.0.0.1"},
+    };
+    int number = 0;
+    for (const auto& c : cases) {
+        CAPTURE(c.reason);
+        std::string name = "f" + std::to_string(++number);
+        pulls.add(c.url, name, c.credentials);
+        CHECK(pulls.runtime->scheduler().runDue() == 1);
+        auto failed = pulls.latest();
+        CHECK(failed.feed == name);
+        CHECK(failed.status == ImportStatus::Failed);
+        CHECK(failed.message.rfind(c.reason, 0) == 0);
+        CHECK(failed.message.find(kKeys.password) == std::string::npos);
+        CHECK(failed.message.find("wrong-secret") == std::string::npos);
+    }
+}
+
+TEST_CASE("an S3 endpoint on loopback is refused by the guard unless allow-listed") {
+    test::TempDir dir;
+    test::ManualClock clock;
+    auto storage = std::move(SqliteStorage::open(dir.path(), &clock).value());
+    auto keys = ServerKeys::loadOrCreate(dir.path()).value();
+    auto runtime = std::move(PullRuntime::open(dir.path(), *storage, keys, {}).value());
+    auto tenant = TenantService(storage->tenants()).create("S3 shop").value().tenant;
+    PullSource source;
+    source.tenantId = tenant.id;
+    source.url = "s3://feeds/feed.csv?endpoint=http://127.0.0.1:" + std::to_string(test::unusedLoopbackPort());
+    source.intervalSeconds = 86400;
+    source.sealedCredentials = runtime->cipher().seal(kKeys, FeedPuller::credentialOwner(tenant.id, "default"));
+    REQUIRE(runtime->sources().add(source));
+    CHECK(runtime->scheduler().runDue() == 1);
+    auto history = storage->imports().list(tenant.id, "", 1).value();
+    REQUIRE(history.size() == 1);
+    CHECK(history[0].message.rfind("pull failed: SSRF: host 127.0.0.1 resolves to 127.0.0.1, a loopback address", 0) == 0);
+}
