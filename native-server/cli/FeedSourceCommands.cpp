@@ -22,6 +22,7 @@ void print(const nlohmann::ordered_json& json) { std::cout << json.dump(2) << st
 nlohmann::ordered_json sourceJson(const PullSource& source) {
     return {{"feed", source.feed},
             {"url", source.url},
+            {"kind", source.kind},  // "plugin": a registered shop plugin (docs/adr/0036)
             {"every", formatPullInterval(source.intervalSeconds)},
             {"delta", source.delta},
             {"identifier", source.identifier},

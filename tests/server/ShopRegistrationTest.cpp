@@ -185,6 +185,7 @@ TEST_CASE("shop registration: headers, tenant, feed and body decide the status; 
     auto all = shop.runtime->registrations().list();
     REQUIRE(all);
     CHECK(all->size() == 1);
+    shop.waitForPulls(1);  // the prompt pull, before the plugin goes away
 }
 
 TEST_CASE("a registration is followed by a prompt pull that imports the plugin's products") {
@@ -350,4 +351,5 @@ TEST_CASE("shop registration: a feed pulled from a file is not taken over; regis
     REQUIRE(response);
     CHECK(response->status == 429);
     CHECK_FALSE(response->get_header_value("Retry-After").empty());
+    shop.waitForPulls(1);
 }
