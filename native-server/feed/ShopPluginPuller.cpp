@@ -50,8 +50,9 @@ struct ShopPluginPuller::Call {
         if (!response) {
             std::string reason = endpoint + ": " + response.error().message;
             // Statuses mean the plugin answered; its body may say why (AUTH_ERROR, CONFIGURATION_ERROR, ...).
-            bool answered = response.error().message.rfind("auth:", 0) == 0 || response.error().message.rfind("not found:", 0) == 0 ||
-                            response.error().message.rfind("HTTP status:", 0) == 0;
+            auto failedAs = [&](FetchFailure kind) { return response.error().message.rfind(std::string(fetchFailureName(kind)) + ":", 0) == 0; };
+            bool answered = failedAs(FetchFailure::Auth) || failedAs(FetchFailure::NotFound) || failedAs(FetchFailure::HttpStatus) ||
+                            failedAs(FetchFailure::Redirects);
             if (answered) {
                 contactAt = now;
                 std::string text = pluginErrorText(json::parse(readBody(64 * 1024), nullptr, false));
