@@ -5,10 +5,14 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
+#include "ChildProcess.hpp"
+#include "LoopbackFeedServer.hpp"
 #include "ReferenceShopPlugin.hpp"
 #include "ServerFixture.hpp"
 #include "feed/PullRuntime.hpp"
@@ -396,4 +400,52 @@ TEST_CASE("registrations: re-registering asks for a prompt pull at most every 5 
 
     REQUIRE((*registrations)->save(tenant.id, "default", tenant.feedId, *record, 5000));
     CHECK(nextRun() == 5000);
+}
+
+TEST_CASE("svc-server serve: a registration wakes its scheduler, which pulls the plugin through the operator's allow-list") {
+    test::TempDir dir;
+    auto runCli = [&](std::vector<std::string> arguments) {
+        arguments.insert(arguments.begin(), SVC_SERVER_BINARY);
+        std::string out = dir.path() + "/out.txt";
+        test::ChildProcess child(arguments, out);
+        CHECK(child.wait() == 0);
+        std::ifstream file(out);
+        std::stringstream text;
+        text << file.rdbuf();
+        return json::parse(text.str());
+    };
+    json tenant = runCli({"tenant", "create", "--data-dir", dir.path(), "--name", "Serve shop"});
+    std::string apiId = tenant["apiId"];
+    std::string feedId = tenant["feedId"];
+    test::ReferenceShopPlugin plugin(apiId, feedId);
+    plugin.setCatalog(attributes(), dimensions(), products(3));
+
+    int port = test::unusedLoopbackPort();
+    test::ChildProcess serve({SVC_SERVER_BINARY, "serve", "--data-dir", dir.path(), "--listen", "127.0.0.1:" + std::to_string(port),
+                              "--outbound-allow", "127.0.0.1"});
+    REQUIRE(serve.started());
+    httplib::Client http("127.0.0.1", port);
+    for (int attempt = 0; attempt < 500 && !http.Get("/healthz"); ++attempt) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    auto response = http.Put("/shops/" + apiId + "/" + feedId, {{"svc-com-tid", apiId}, {"svc-com-fid", feedId}},
+                             plugin.registration().dump(), "application/json");
+    REQUIRE(response);
+    CHECK(response->status == 200);
+
+    // The scheduler ticks every 30 s: a pull within seconds was asked for by the registration.
+    json imports = json::array();
+    auto finished = [&] { return !imports.empty() && imports[0]["status"] != "running" && imports[0]["status"] != "queued"; };
+    for (int attempt = 0; attempt < 50 && !finished(); ++attempt) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        imports = runCli({"feed", "history", "--data-dir", dir.path(), "--api-id", apiId})["imports"];
+    }
+    serve.kill(SIGTERM);
+    CHECK(serve.wait() == 0);
+    REQUIRE(imports.size() == 1);
+    CHECK(imports[0]["status"] == "applied");
+    CHECK(imports[0]["source"] == "plugin " + plugin.url("/svc/products"));
+    CHECK(plugin.productRequests == 1);
+    json sources = runCli({"feed", "source", "list", "--data-dir", dir.path(), "--api-id", apiId})["sources"];
+    REQUIRE(sources.size() == 1);
+    CHECK(sources[0]["kind"] == "plugin");
+    CHECK(sources[0]["lastResult"] == "applied");
 }
