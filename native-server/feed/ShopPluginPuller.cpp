@@ -130,6 +130,16 @@ Result<PullOutcome> ShopPluginPuller::run(PullSource source, const Tenant& tenan
     bool delta = registration.lastFullPullAt > 0 && now - registration.lastFullPullAt < kPluginFullPullInterval;
     std::string label = sourceLabel(endpoints.productsUrl);
 
+    // A held import waits for the operator. Pulling on would hold a new copy of the catalog every
+    // hour (nothing tells svc that the plugin's data is unchanged), and a delta on top would be
+    // undone by confirming the older full list: the feed rests until it is confirmed or discarded.
+    auto latest = history_.list(tenant.id, source.feed, 1);
+    if (!latest) return latest.error();
+    if (!latest->empty() && latest->front().status == ImportStatus::Held) {
+        source.lastResult = "held: import " + std::to_string(latest->front().id) + " awaits the operator's confirm or discard";
+        return PullOutcome{PullResult::Unchanged, FeedImportRecord{}, source};
+    }
+
     auto attributes = call.get(endpoints.attributesUrl, "attributes", limits_.maxListBytes);
     if (!attributes) return recordFailure(source, label, delta, attributes.error().message);
     auto dimensions = call.get(endpoints.variantDimensionsUrl, "variantDimensions", limits_.maxListBytes);

@@ -289,6 +289,40 @@ TEST_CASE("plugin pulls page through the products; bad products are rejected by 
     CHECK(stats->products == 229);
 }
 
+TEST_CASE("a full plugin list that would delete most of the catalog is held, and the feed rests until the operator decides") {
+    ShopServer shop;
+    test::ReferenceShopPlugin plugin(shop.tenant.apiId, shop.tenant.feedId);
+    plugin.setCatalog(attributes(), dimensions(), products(10));
+    auto response = shop.registerShop(plugin.registration());
+    REQUIRE(response);
+    REQUIRE(response->status == 200);
+    REQUIRE(shop.waitForPulls(1).front().status == ImportStatus::Applied);
+
+    // The plugin suddenly lists 2 of 10 products; re-registering makes the next pull full.
+    plugin.setCatalog(attributes(), dimensions(), products(2));
+    response = shop.registerShop(plugin.registration());
+    REQUIRE(response);
+    REQUIRE(response->status == 200);
+    auto source = shop.runtime->sources().find(shop.tenant.id, "default");
+    REQUIRE(source);
+    auto held = shop.runtime->puller().pull(**source);
+    REQUIRE(held);
+    CHECK(held->record.status == ImportStatus::Held);
+    CHECK_FALSE(held->record.delta);
+    CHECK(shop.registration().lastPullResult == "held");
+    auto stats = shop.server->storage->catalog().stats(shop.tenant.id);
+    REQUIRE(stats);
+    CHECK(stats->products == 10);
+
+    int requests = plugin.productRequests;
+    auto resting = shop.runtime->puller().pull(**source);
+    REQUIRE(resting);
+    CHECK(resting->result == PullResult::Unchanged);
+    CHECK(plugin.productRequests == requests);
+    CHECK(shop.history().size() == 2);
+    CHECK(shop.registration().lastPullResult == "held: import " + std::to_string(held->record.id) + " awaits the operator's confirm or discard");
+}
+
 TEST_CASE("a plugin's error answer is the reason of the failed pull in the history") {
     ShopServer shop;
     // The shop's plugin is connected to another svc account: it answers 403 {AUTH_ERROR}.
