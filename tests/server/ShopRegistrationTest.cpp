@@ -194,7 +194,7 @@ TEST_CASE("shop registration: headers, tenant, feed and body decide the status; 
     shop.waitForPulls(1);  // the prompt pull, before the plugin goes away
 }
 
-TEST_CASE("a registration is followed by a prompt pull that imports the plugin's products") {
+TEST_CASE("shop registration: a registration is followed by a prompt pull that imports the plugin's products") {
     ShopServer shop;
     test::ReferenceShopPlugin plugin(shop.tenant.apiId, shop.tenant.feedId);
     plugin.setCatalog(attributes(), dimensions(), {product("TS1", "M"), product("TS1", "L", 0), product("TS2", "S")});
@@ -241,7 +241,7 @@ TEST_CASE("a registration is followed by a prompt pull that imports the plugin's
     CHECK((*source)->nextRunAt >= (*source)->lastRunAt + kPluginPullInterval);
 }
 
-TEST_CASE("plugin pulls page through the products; bad products are rejected by JSON path; later pulls are deltas") {
+TEST_CASE("shop registration: plugin pulls page through the products; bad products are rejected by JSON path; later pulls are deltas") {
     ShopServer shop;
     test::ReferenceShopPlugin plugin(shop.tenant.apiId, shop.tenant.feedId);
     auto catalog = products(230);
@@ -289,7 +289,7 @@ TEST_CASE("plugin pulls page through the products; bad products are rejected by 
     CHECK(stats->products == 229);
 }
 
-TEST_CASE("a full plugin list that would delete most of the catalog is held, and the feed rests until the operator decides") {
+TEST_CASE("shop registration: a full plugin list that would delete most of the catalog is held, and the feed rests until the operator decides") {
     ShopServer shop;
     test::ReferenceShopPlugin plugin(shop.tenant.apiId, shop.tenant.feedId);
     plugin.setCatalog(attributes(), dimensions(), products(10));
@@ -323,7 +323,7 @@ TEST_CASE("a full plugin list that would delete most of the catalog is held, and
     CHECK(shop.registration().lastPullResult == "held: import " + std::to_string(held->record.id) + " awaits the operator's confirm or discard");
 }
 
-TEST_CASE("a plugin's error answer is the reason of the failed pull in the history") {
+TEST_CASE("shop registration: a plugin's error answer is the reason of the failed pull in the history") {
     ShopServer shop;
     // The shop's plugin is connected to another svc account: it answers 403 {AUTH_ERROR}.
     test::ReferenceShopPlugin plugin(shop.tenant.apiId, "5e0c2a7d-1111-4a2b-8c3d-9e8f7a6b5c4d");
@@ -346,7 +346,7 @@ TEST_CASE("a plugin's error answer is the reason of the failed pull in the histo
     CHECK(registration.lastFullPullAt == 0);
 }
 
-TEST_CASE("the SSRF guard refuses a registered plugin on a private address that is not allow-listed") {
+TEST_CASE("shop registration: the SSRF guard refuses a registered plugin on a private address that is not allow-listed") {
     ShopServer shop(std::vector<std::string>{});
     test::ReferenceShopPlugin plugin(shop.tenant.apiId, shop.tenant.feedId);
     plugin.setCatalog(attributes(), dimensions(), products(2));
@@ -394,7 +394,7 @@ TEST_CASE("shop registration: a feed pulled from a file is not taken over; regis
     shop.waitForPulls(1);
 }
 
-TEST_CASE("registrations: re-registering asks for a prompt pull at most every 5 minutes and makes the next pull full") {
+TEST_CASE("shop registration: re-registering asks for a prompt pull at most every 5 minutes and makes the next pull full") {
     test::TempDir dir;
     auto storage = SqliteStorage::open(dir.path());
     REQUIRE(storage);
@@ -436,7 +436,7 @@ TEST_CASE("registrations: re-registering asks for a prompt pull at most every 5 
     CHECK(nextRun() == 5000);
 }
 
-TEST_CASE("svc-server serve: a registration wakes its scheduler, which pulls the plugin through the operator's allow-list") {
+TEST_CASE("shop registration: svc-server serve: a registration wakes its scheduler, which pulls the plugin through the operator's allow-list") {
     test::TempDir dir;
     auto runCli = [&](std::vector<std::string> arguments) {
         arguments.insert(arguments.begin(), SVC_SERVER_BINARY);
