@@ -23,6 +23,7 @@ public:
     ReferenceShopPlugin(std::string apiId, std::string feedId) : apiId_(std::move(apiId)), feedId_(std::move(feedId)) {
         server_.Get("/svc/attributes", [this](const httplib::Request& request, httplib::Response& response) {
             ++attributeRequests;
+            if (delayMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(delayMs.load()));
             if (!authorized(request, response)) return;
             std::lock_guard lock(mutex_);
             respond(response, {{"data", attributes_}});
@@ -89,6 +90,7 @@ public:
     std::atomic<int> deltaRequests{0};
     std::atomic<int> refused{0};
     std::atomic<long> lastLimit{0};
+    std::atomic<int> delayMs{0};  // a slow shop: the attributes answer comes this late
 
 private:
     static void respond(httplib::Response& response, const nlohmann::json& body) { response.set_content(body.dump(), "application/json"); }

@@ -55,11 +55,11 @@ struct ShopServer {
     std::unique_ptr<PullRuntime> runtime;
     Tenant tenant;
 
-    explicit ShopServer(std::vector<std::string> allowList = {"127.0.0.1"}, ServerOptions options = {}) {
+    explicit ShopServer(std::vector<std::string> allowList = {"127.0.0.1"}, ServerOptions options = {}, PluginPullLimits pluginLimits = {}) {
         server.emplace(dir.path(), nullptr, options);
         FetchLimits limits;
         limits.totalTimeoutMs = 20'000;
-        auto opened = PullRuntime::open(dir.path(), *server->storage, *server->keys, allowList, limits);
+        auto opened = PullRuntime::open(dir.path(), *server->storage, *server->keys, allowList, limits, pluginLimits);
         REQUIRE(opened);
         runtime = std::move(*opened);
         auto created = TenantService(server->storage->tenants()).create("Plugin shop");
@@ -344,6 +344,26 @@ TEST_CASE("shop registration: a plugin's error answer is the reason of the faile
     CHECK(registration.lastPullResult.find("failed: attributes: auth:") == 0);
     CHECK(registration.lastContactAt > 0);  // the plugin did answer
     CHECK(registration.lastFullPullAt == 0);
+}
+
+TEST_CASE("shop registration: each plugin call has its own time limit (5 s by default; shortened here)") {
+    PluginPullLimits limits;
+    limits.callTimeoutMs = 300;
+    ShopServer shop({"127.0.0.1"}, {}, limits);
+    test::ReferenceShopPlugin plugin(shop.tenant.apiId, shop.tenant.feedId);
+    plugin.setCatalog(attributes(), dimensions(), products(2));
+    plugin.delayMs = 1000;
+    auto started = std::chrono::steady_clock::now();
+    auto response = shop.registerShop(plugin.registration());
+    REQUIRE(response);
+    REQUIRE(response->status == 200);
+    CHECK(std::chrono::steady_clock::now() - started < std::chrono::milliseconds(500));  // the answer never waits for the pull
+    auto history = shop.waitForPulls(1);
+    REQUIRE(history.size() == 1);
+    CHECK(history[0].status == ImportStatus::Failed);
+    CHECK(history[0].message.find("pull failed: attributes: timeout:") == 0);
+    CHECK(plugin.productRequests == 0);
+    CHECK(PluginPullLimits{}.callTimeoutMs == 5000);
 }
 
 TEST_CASE("shop registration: the SSRF guard refuses a registered plugin on a private address that is not allow-listed") {
