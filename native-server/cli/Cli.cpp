@@ -96,6 +96,9 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
         server.contentIndex().catalogChanged(tenantId, std::move(change));
         (void)pulledStorage->content().bumpGeneration(tenantId);
     });
+    // A shop plugin's registration is pulled promptly, not at the next tick (docs/adr/0035).
+    PullScheduler* scheduler = &(*pulls)->scheduler();
+    server.setPullWaker([scheduler] { scheduler->wake(); });
     (*pulls)->scheduler().start(std::chrono::seconds(30));
     std::cout << "svc-server: listening on http://" << options.host << ":" << *port << std::endl;
     std::thread signalWaiter([&] {

@@ -41,6 +41,7 @@ Result<std::string> readPrivateKey(const std::string& path, const std::string& o
 nlohmann::ordered_json sourceJson(const PullSource& source) {
     return {{"feed", source.feed},
             {"url", source.url},
+            {"kind", source.kind},  // "plugin": a registered shop plugin (docs/adr/0036)
             {"every", formatPullInterval(source.intervalSeconds)},
             {"delta", source.delta},
             {"identifier", source.identifier},

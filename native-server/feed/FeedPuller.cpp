@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "feed/ShopPluginPuller.hpp"
 #include "net/S3Location.hpp"
 #include "text/StringUtil.hpp"
 
@@ -115,6 +116,10 @@ Result<PullOutcome> FeedPuller::recordFailure(PullSource source, const std::stri
 }
 
 Result<PullOutcome> FeedPuller::pull(PullSource source) {
+    if (source.kind == kPullSourcePlugin) {
+        if (!plugins_) return recordFailure(source, "shop plugin pulls are not set up in this process");
+        return plugins_->pull(source);
+    }
     auto tenant = tenants_.findById(source.tenantId);
     if (!tenant) return tenant.error();
     if (!*tenant) return Error::notFound("pull source " + std::to_string(source.id) + ": tenant " + std::to_string(source.tenantId) + " is gone");

@@ -16,6 +16,8 @@
 
 namespace svc {
 
+class ShopPluginPuller;
+
 enum class PullResult { Imported, Unchanged, Failed };
 
 struct PullOutcome {
@@ -32,7 +34,9 @@ public:
           spoolDir_(std::move(spoolDir)) {}
 
     // Errors only when the history itself cannot be written; a failed pull is a Failed outcome.
+    // Sources of kind "plugin" are handed to the shop plugin puller (docs/adr/0035).
     Result<PullOutcome> pull(PullSource source);
+    void setPluginPuller(ShopPluginPuller* plugins) { plugins_ = plugins; }
 
     // The associated data that binds sealed credentials to their tenant and feed.
     static std::string credentialOwner(int64_t tenantId, const std::string& feed);
@@ -47,6 +51,7 @@ private:
     TenantStore& tenants_;
     const Clock& clock_;
     std::string spoolDir_;
+    ShopPluginPuller* plugins_ = nullptr;
 };
 
 // The feed format an (S)FTP file name announces: .csv or .csv.gz (case-insensitive; query ignored).

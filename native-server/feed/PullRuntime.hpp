@@ -9,11 +9,13 @@
 #include "feed/FeedImportService.hpp"
 #include "feed/FeedPuller.hpp"
 #include "feed/PullScheduler.hpp"
+#include "feed/ShopPluginPuller.hpp"
 #include "net/CredentialCipher.hpp"
 #include "net/OutboundFetcher.hpp"
 #include "security/ServerKeys.hpp"
 #include "store/EncryptedFileBlobStore.hpp"
 #include "store/SqlitePullSourceStore.hpp"
+#include "store/SqliteShopRegistrationStore.hpp"
 #include "store/SqliteStorage.hpp"
 
 namespace svc {
@@ -22,7 +24,8 @@ class PullRuntime {
 public:
     // `allowList`: hosts and networks the SSRF guard lets through (AddressPolicy); the error names the bad entry.
     static Result<std::unique_ptr<PullRuntime>> open(const std::string& dataDir, SqliteStorage& storage, const ServerKeys& keys,
-                                                     const std::vector<std::string>& allowList, FetchLimits limits = {});
+                                                     const std::vector<std::string>& allowList, FetchLimits limits = {},
+                                                     PluginPullLimits pluginLimits = {});
 
     const CredentialCipher& cipher() const { return cipher_; }
     SqlitePullSourceStore& sources() { return *sources_; }
@@ -30,6 +33,8 @@ public:
     FeedPuller& puller() { return *puller_; }
     PullScheduler& scheduler() { return *scheduler_; }
     const OutboundFetcher& fetcher() const { return *fetcher_; }
+    SqliteShopRegistrationStore& registrations() { return *registrations_; }
+    ShopPluginPuller& plugins() { return *plugins_; }
 
 private:
     PullRuntime(CredentialCipher cipher) : cipher_(cipher) {}
@@ -39,6 +44,8 @@ private:
     std::unique_ptr<SqlitePullSourceStore> sources_;
     std::unique_ptr<EncryptedFileBlobStore> files_;
     std::unique_ptr<FeedImportService> imports_;
+    std::unique_ptr<SqliteShopRegistrationStore> registrations_;
+    std::unique_ptr<ShopPluginPuller> plugins_;
     std::unique_ptr<FeedPuller> puller_;
     std::unique_ptr<PullScheduler> scheduler_;
 };

@@ -49,9 +49,18 @@ void PullScheduler::start(std::chrono::milliseconds tick) {
             lock.unlock();
             runDue();
             lock.lock();
-            wake_.wait_for(lock, tick, [this] { return stopping_; });
+            wake_.wait_for(lock, tick, [this] { return stopping_ || woken_; });
+            woken_ = false;
         }
     });
+}
+
+void PullScheduler::wake() {
+    {
+        std::lock_guard lock(mutex_);
+        woken_ = true;
+    }
+    wake_.notify_all();
 }
 
 void PullScheduler::stop() {

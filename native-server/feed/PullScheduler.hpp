@@ -27,6 +27,8 @@ public:
 
     void start(std::chrono::milliseconds tick);
     void stop();
+    // Runs the due pulls now instead of at the next tick (a shop plugin just registered).
+    void wake();
 
 private:
     SqlitePullSourceStore& sources_;
@@ -37,6 +39,7 @@ private:
     std::mutex mutex_;
     std::condition_variable wake_;
     bool stopping_ = false;
+    bool woken_ = false;
 };
 
 }  // namespace svc

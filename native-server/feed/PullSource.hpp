@@ -10,8 +10,13 @@
 
 namespace svc {
 
+// What a source fetches: a feed file, or the products of a registered shop plugin (docs/adr/0035).
+constexpr const char* kPullSourceFile = "file";
+constexpr const char* kPullSourcePlugin = "plugin";
+
 struct PullSource {
     int64_t id = 0;
+    std::string kind = kPullSourceFile;
     int64_t tenantId = 0;
     std::string feed = "default";
     std::string url;

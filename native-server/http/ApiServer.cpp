@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -72,6 +73,11 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
     if (auto settings = SqliteWidgetSettingsStore::open(options_.dataDir + "/svc.sqlite3")) {
         presentation_ = std::make_unique<WidgetPresentation>(std::move(*settings), options_.dataDir + "/catalog");
     }
+    if (auto registrations = SqliteShopRegistrationStore::open(options_.dataDir)) {
+        shopRoutes_ = std::make_unique<ShopRoutes>(tenants_, std::move(*registrations), storage.clock(), options_.shops);
+    } else {
+        std::cerr << "svc-server: shop registrations: " << registrations.error().message << std::endl;
+    }
     contentIndex_.start();
     // Defaults of Debian's cpp-httplib cost ~44 ms per keep-alive request (Nagle plus
     // delayed ACK) and close connections after 5 requests; see docs/adr/0005.
@@ -113,6 +119,10 @@ Result<int> ApiServer::bind() {
     return port_;
 }
 
+void ApiServer::setPullWaker(std::function<void()> waker) {
+    if (shopRoutes_) shopRoutes_->setPullWaker(std::move(waker));
+}
+
 void ApiServer::run() { server_.listen_after_bind(); }
 
 void ApiServer::stop() {
@@ -142,6 +152,11 @@ void ApiServer::registerRoutes() {
             return httplib::Server::HandlerResponse::Handled;
         }
         auto length = parseInt64(request.get_header_value("Content-Length"));
+        // Registrations are small and need no credential but IDs: refused before their body is read.
+        if (length && request.method == "PUT" && request.path.rfind("/shops/", 0) == 0 && static_cast<size_t>(*length) > options_.shops.maxBodyBytes) {
+            sendError(response, Error::resourceExhausted("the body is larger than " + std::to_string(options_.shops.maxBodyBytes) + " bytes"));
+            return httplib::Server::HandlerResponse::Handled;
+        }
         if (length && static_cast<size_t>(*length) > options_.maxRequestBytes) {
             sendError(response, Error::resourceExhausted("the request body is larger than " + std::to_string(options_.maxRequestBytes) + " bytes"));
             return httplib::Server::HandlerResponse::Handled;
@@ -162,6 +177,7 @@ void ApiServer::registerRoutes() {
         sendError(response, Error::internal("unexpected failure"));
     });
 
+    if (shopRoutes_) shopRoutes_->registerOn(server_);
     server_.Get("/healthz", [this](const httplib::Request&, httplib::Response& response) {
         auto probe = storage_.tenants().findByApiId("");
         if (!probe) return sendError(response, probe.error());

@@ -20,6 +20,7 @@
 #include "recommend/RecommendationService.hpp"
 #include "http/ReportRoutes.hpp"
 #include "http/SetRoutes.hpp"
+#include "http/ShopRoutes.hpp"
 #include "http/WidgetPresentation.hpp"
 #include "recommend/WidgetContentService.hpp"
 #include "store/SqliteStorage.hpp"
@@ -37,6 +38,7 @@ struct ServerOptions {
     EventRoutesOptions events;
     ContentIndexOptions content;
     size_t maxRequestBytes = size_t{8} << 20;  // every route but the streaming feed routes
+    ShopRoutesOptions shops;
 };
 
 class ApiServer {
@@ -51,6 +53,9 @@ public:
     int port() const { return port_; }
     ContentIndex& contentIndex() { return contentIndex_; }
     Attributor& attributor() { return attributor_; }
+    // Shop plugin registrations ask for a prompt pull through this (the PullScheduler's wake);
+    // set before run().
+    void setPullWaker(std::function<void()> waker);
 
 private:
     void registerRoutes();
@@ -83,6 +88,7 @@ private:
     Attributor attributor_;
     ReportRoutes reportRoutes_;
     Metrics metrics_;
+    std::unique_ptr<ShopRoutes> shopRoutes_;  // shop plugin registration (docs/adr/0035)
     std::unique_ptr<WidgetPresentation> presentation_;  // texts, CSS, 30-day prices (docs/adr/0028-0030)
     httplib::Server server_;
     int port_ = 0;

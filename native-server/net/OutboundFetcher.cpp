@@ -251,7 +251,9 @@ Result<FetchResponse> OutboundFetcher::fetch(const FetchRequest& request) const 
     int fd = ::open(request.bodyPath.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0) return Error::unavailable("body file " + request.bodyPath + ": " + std::strerror(errno));
     std::unique_ptr<int, void (*)(int*)> closer(&fd, [](int* descriptor) { ::close(*descriptor); });
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits_.totalTimeoutMs);
+    long totalTimeoutMs = request.totalTimeoutMs > 0 ? std::min(request.totalTimeoutMs, limits_.totalTimeoutMs) : limits_.totalTimeoutMs;
+    int64_t maxBodyBytes = request.maxBodyBytes > 0 ? std::min(request.maxBodyBytes, limits_.maxBodyBytes) : limits_.maxBodyBytes;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(totalTimeoutMs);
 
     KeyFile keyFile;
     if (!request.sshPrivateKey.empty() && first->scheme == "sftp") {
@@ -291,7 +293,7 @@ Result<FetchResponse> OutboundFetcher::fetch(const FetchRequest& request) const 
         transfer.policy = &policy_;
         transfer.host = parts->host;
         transfer.fd = fd;
-        transfer.maxBytes = limits_.maxBodyBytes;
+        transfer.maxBytes = maxBodyBytes;
         std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
         if (!curl) return Error::internal("libcurl could not create a handle");
         CURL* handle = curl.get();
@@ -305,7 +307,7 @@ Result<FetchResponse> OutboundFetcher::fetch(const FetchRequest& request) const 
         curl_easy_setopt(handle, CURLOPT_USERAGENT, kUserAgent);
         curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS, std::min(limits_.connectTimeoutMs, remaining));
         curl_easy_setopt(handle, CURLOPT_TIMEOUT_MS, remaining);
-        curl_easy_setopt(handle, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(limits_.maxBodyBytes));
+        curl_easy_setopt(handle, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(maxBodyBytes));
         curl_easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "gzip, deflate");  // decoded by curl before writeBody
         curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, openCheckedSocket);
         curl_easy_setopt(handle, CURLOPT_OPENSOCKETDATA, &transfer);
@@ -326,6 +328,9 @@ Result<FetchResponse> OutboundFetcher::fetch(const FetchRequest& request) const 
         if (signing) headers = curl_slist_append(headers, "x-amz-content-sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
         if (!request.ifNoneMatch.empty()) headers = curl_slist_append(headers, ("If-None-Match: " + request.ifNoneMatch).c_str());
         if (!request.ifModifiedSince.empty()) headers = curl_slist_append(headers, ("If-Modified-Since: " + request.ifModifiedSince).c_str());
+        if (sameOrigin(*parts, origin)) {
+            for (const auto& header : request.headers) headers = curl_slist_append(headers, header.c_str());
+        }
         std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headerList(headers, curl_slist_free_all);
         if (headers && !fileTransfer) curl_easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
         if (sftp) {

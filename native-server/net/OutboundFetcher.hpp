@@ -10,6 +10,7 @@
 //   the body streamed to a file, never held in memory; no proxies from the environment.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/Result.hpp"
 #include "net/AddressPolicy.hpp"
@@ -41,6 +42,13 @@ struct FetchRequest {
     std::string ifNoneMatch;
     std::string ifModifiedSince;
     std::string bodyPath;  // the body is written here (created 0600, truncated)
+    // Extra request headers ("Name: value"), sent like credentials: only to the origin of `url`,
+    // never to where it redirects (shop plugins authenticate svc by svc-com-tid/svc-com-fid).
+    std::vector<std::string> headers;
+    // Tighter limits for this request than the fetcher's (0: the fetcher's own), e.g. the 5 s of
+    // a shop plugin call.
+    long totalTimeoutMs = 0;
+    int64_t maxBodyBytes = 0;
 };
 
 struct FetchResponse {
@@ -65,6 +73,8 @@ public:
     // Errors: InvalidArgument (bad URL), PermissionDenied (SSRF guard), Unauthenticated (auth, SSH host key),
     // NotFound (404/410), ResourceExhausted (too large), Unavailable (DNS, refused, TLS, timeouts, other statuses).
     // The message starts with the failure's name, e.g. "DNS: could not resolve host feeds.example".
+    // After an HTTP status failure (auth, not found, other statuses) bodyPath holds the answer's
+    // body, which callers may read for the server's own explanation.
     Result<FetchResponse> fetch(const FetchRequest& request) const;
     const FetchLimits& limits() const { return limits_; }
 

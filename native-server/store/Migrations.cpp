@@ -142,6 +142,25 @@ CREATE TABLE widget_texts (
     PRIMARY KEY (tenant_id, language)
 ) WITHOUT ROWID;
 )sql"},
+        // Shop plugin registrations (spec endpoint 6, docs/adr/0035): one per tenant and feed ID,
+        // the record as the shop sent it (validated JSON), and what operators see of the
+        // connection: the last registration, the last time the plugin answered and the last
+        // pull's result. A registration pulls through a pull source of kind 'plugin'.
+        {6, R"sql(
+CREATE TABLE shop_registrations (
+    tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+    feed_id TEXT NOT NULL,
+    record TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    last_contact_at INTEGER NOT NULL DEFAULT 0,
+    last_pull_at INTEGER NOT NULL DEFAULT 0,
+    last_pull_result TEXT NOT NULL DEFAULT '',
+    last_full_pull_at INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (tenant_id, feed_id)
+) WITHOUT ROWID;
+ALTER TABLE pull_sources ADD COLUMN kind TEXT NOT NULL DEFAULT 'file' CHECK (kind IN ('file', 'plugin'));
+)sql"},
     };
     return list;
 }

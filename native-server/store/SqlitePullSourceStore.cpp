@@ -7,7 +7,7 @@ namespace {
 
 constexpr const char* kColumns =
     "id, tenant_id, feed, url, interval_seconds, delta, identifier, delimiter, credentials, etag, last_modified, next_run_at, "
-    "last_run_at, last_result, created_at";
+    "last_run_at, last_result, created_at, kind";
 
 PullSource readSource(const SqliteStatement& row) {
     PullSource source;
@@ -27,6 +27,7 @@ PullSource readSource(const SqliteStatement& row) {
     source.lastRunAt = row.integer(12);
     source.lastResult = row.text(13);
     source.createdAt = row.integer(14);
+    source.kind = row.text(15);
     return source;
 }
 
@@ -66,11 +67,11 @@ Result<PullSource> SqlitePullSourceStore::add(const PullSource& source) {
     }
     auto insert = db_->prepare(
         "INSERT INTO pull_sources(tenant_id, feed, url, interval_seconds, delta, identifier, delimiter, credentials, next_run_at, "
-        "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "created_at, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!insert) return insert.error();
     insert->bind(1, source.tenantId).bind(2, source.feed).bind(3, source.url).bind(4, source.intervalSeconds);
     insert->bind(5, static_cast<int64_t>(source.delta)).bind(6, source.identifier).bind(7, std::string(1, source.delimiter));
-    insert->bind(8, source.sealedCredentials).bind(9, source.nextRunAt).bind(10, source.createdAt);
+    insert->bind(8, source.sealedCredentials).bind(9, source.nextRunAt).bind(10, source.createdAt).bind(11, source.kind);
     if (auto status = insert->run(); !status) return status.error();
     PullSource stored = source;
     stored.id = db_->lastInsertRowId();

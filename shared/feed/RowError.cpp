@@ -4,7 +4,7 @@
 
 namespace svc {
 namespace {
-constexpr NameTable<RowErrorKind, 8> kKinds{{{
+constexpr NameTable<RowErrorKind, 9> kKinds{{{
     {"too_few_fields", RowErrorKind::TooFewFields},
     {"too_many_fields", RowErrorKind::TooManyFields},
     {"unterminated_quote", RowErrorKind::UnterminatedQuote},
@@ -13,6 +13,7 @@ constexpr NameTable<RowErrorKind, 8> kKinds{{{
     {"invalid_integer", RowErrorKind::InvalidInteger},
     {"missing_identifier", RowErrorKind::MissingIdentifier},
     {"duplicate_identifier", RowErrorKind::DuplicateIdentifier},
+    {"invalid_product", RowErrorKind::InvalidProduct},
 }}};
 }  // namespace
 

@@ -15,6 +15,7 @@ enum class RowErrorKind {
     InvalidInteger,
     MissingIdentifier,
     DuplicateIdentifier,
+    InvalidProduct,  // a shop plugin's JSON product that cannot be mapped (the message names its JSON path)
 };
 
 std::string_view rowErrorKindName(RowErrorKind kind);
@@ -22,7 +23,7 @@ bool parseRowErrorKind(std::string_view name, RowErrorKind& out);
 
 struct RowError {
     RowErrorKind kind;
-    size_t line = 0;     // 1-based line in the file
+    size_t line = 0;     // 1-based line in the file; for a plugin pull, the product's 1-based position
     size_t column = 0;   // 1-based field number; 0 when the whole row is meant
     std::string message; // names the column, e.g. "retail-price: '12,99' is not a non-negative integer number of cents"
 };
