@@ -13,6 +13,7 @@
 #include "http/EventRoutes.hpp"
 #include "http/FeedRoutes.hpp"
 #include "http/Metrics.hpp"
+#include "http/OperatorRoutes.hpp"
 #include "http/StaticFiles.hpp"
 #include "security/ServerKeys.hpp"
 #include "store/EncryptedFileBlobStore.hpp"
@@ -37,6 +38,7 @@ struct ServerOptions {
     EventRoutesOptions events;
     ContentIndexOptions content;
     size_t maxRequestBytes = size_t{8} << 20;  // every route but the streaming feed routes
+    OperatorConsoleOptions console;  // the operator API and console (docs/adr/0039-0041)
 };
 
 class ApiServer {
@@ -84,6 +86,7 @@ private:
     ReportRoutes reportRoutes_;
     Metrics metrics_;
     std::unique_ptr<WidgetPresentation> presentation_;  // texts, CSS, 30-day prices (docs/adr/0028-0030)
+    std::unique_ptr<OperatorRoutes> operatorRoutes_;    // /operator/api/ and /console/
     httplib::Server server_;
     int port_ = 0;
 };

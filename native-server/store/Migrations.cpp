@@ -142,6 +142,32 @@ CREATE TABLE widget_texts (
     PRIMARY KEY (tenant_id, language)
 ) WITHOUT ROWID;
 )sql"},
+        // ---- Operator console (docs/adr/0039-0041); versions 6 and 7 belong to other work. ----
+        // 8: tenants the operator disabled (0: enabled; else when): refused by every tenant-facing endpoint.
+        {8, R"sql(
+ALTER TABLE tenants ADD COLUMN disabled_at INTEGER NOT NULL DEFAULT 0;
+)sql"},
+        // 9: operator accounts (Argon2id hashes, lock-out state) and their sessions (the token's
+        // BLAKE2b hash only; the CSRF token is not a credential on its own).
+        {9, R"sql(
+CREATE TABLE operators (
+    id INTEGER PRIMARY KEY,
+    email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    password_hash TEXT NOT NULL,
+    failed_sign_ins INTEGER NOT NULL DEFAULT 0,
+    locked_until INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL
+);
+CREATE TABLE operator_sessions (
+    token_hash TEXT PRIMARY KEY,
+    operator_id INTEGER NOT NULL REFERENCES operators(id) ON DELETE CASCADE,
+    csrf_token TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX operator_sessions_expiry ON operator_sessions(expires_at);
+)sql"},
+        // ---- end of the operator console's migrations ----
     };
     return list;
 }
