@@ -178,3 +178,41 @@ test("widgets: texts and CSS edited, a text error named at its field, the previe
   await expect(frame.getByRole("region", { name: "Passt dazu" })).toBeVisible();
   await expect(frame.locator("#similar-widget .svc-card__cart").first()).toHaveCSS("background-color", "rgb(0, 128, 0)");
 });
+
+test("feeds: the import history with row errors as CSV; a held truncated feed is confirmed", async ({ page }) => {
+  await signedIn(page);
+  const { apiId } = await createTenant(page, "Feed Shop");
+  const dataDir = process.env.SVC_DATA_DIR;
+  const demoFeed = path.join(dataDir, "demo", "feed.csv");
+  execFileSync(serverBinary, ["feed", "import", "--data-dir", dataDir, "--api-id", apiId, demoFeed]);
+  // A full feed of two products and a broken row: it would delete nearly the whole catalog, so it is held.
+  const lines = require("node:fs").readFileSync(demoFeed, "utf8").split("\n");
+  const cut = path.join(dataDir, "cut-" + apiId + ".csv");
+  require("node:fs").writeFileSync(cut, [lines[0], lines[1], lines[2], '"broken";"row"', ""].join("\n"));
+  let exitCode = 0;
+  try {
+    execFileSync(serverBinary, ["feed", "import", "--data-dir", dataDir, "--api-id", apiId, cut], { stdio: "pipe" });
+  } catch (error) {
+    exitCode = error.status;
+  }
+  expect(exitCode).toBe(3);  // held for confirmation
+
+  await page.goto(consoleUrl("tenant.html?apiId=" + encodeURIComponent(apiId)));
+  await page.getByRole("link", { name: "Feeds" }).click();
+  await expect(page.locator("#tenant-name")).toHaveText("Feed Shop");
+  const heldRow = page.getByRole("row").filter({ hasText: "held" });
+  await expect(heldRow).toHaveCount(1);
+  await audit(page);
+
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    heldRow.getByRole("link", { name: /Download the 1 row errors/ }).click(),
+  ]);
+  const csv = require("node:fs").readFileSync(await download.path(), "utf8");
+  expect(csv.split("\r\n")[0]).toBe("line,column,kind,message");
+  expect(csv).toContain('"too_few_fields"');
+
+  await heldRow.getByRole("button", { name: /^Confirm import/ }).click();
+  await expect(page.locator("#imports-status")).toHaveText(/^Import \d+ is applied\.$/);
+  await expect(page.getByRole("row").filter({ hasText: "held" })).toHaveCount(0);
+});

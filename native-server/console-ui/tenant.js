@@ -60,6 +60,7 @@ toggle.addEventListener("click", async () => {
 });
 
 document.getElementById("widgets-link").href = "widgets.html?apiId=" + encodeURIComponent(apiId);
+document.getElementById("feeds-link").href = "feeds.html?apiId=" + encodeURIComponent(apiId);
 requireOperator()
   .then(() => call("GET", path))
   .then(show)

@@ -90,7 +90,7 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
         if (operators && settings) {
             auto accounts = std::make_unique<OperatorAccounts>(std::move(*operators), storage.clock(), options_.console.passwordCost);
             operatorRoutes_ = std::make_unique<OperatorRoutes>(
-                storage.tenants(), storage.operatorKeys(), std::move(accounts), std::move(*settings), options_.assetsDir + "/console",
+                storage.tenants(), storage.operatorKeys(), storage.imports(), imports_, std::move(accounts), std::move(*settings), options_.assetsDir + "/console",
                 options_.console, storage.clock(), [this](int64_t tenantId) {
                     if (presentation_) presentation_->forget(tenantId);
                 });

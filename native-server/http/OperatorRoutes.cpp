@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "feed/ImportJson.hpp"
 #include "http/HttpErrors.hpp"
 #include "http/RequestContext.hpp"
 #include "security/PasswordHasher.hpp"
@@ -102,12 +103,15 @@ json tenantJson(const Tenant& tenant, const std::string& country) {
 
 }  // namespace
 
-OperatorRoutes::OperatorRoutes(TenantStore& tenants, OperatorKeyStore& keys, std::unique_ptr<OperatorAccounts> accounts,
+OperatorRoutes::OperatorRoutes(TenantStore& tenants, OperatorKeyStore& keys, FeedImportStore& history, FeedImportService& imports,
+                               std::unique_ptr<OperatorAccounts> accounts,
                                std::unique_ptr<SqliteWidgetSettingsStore> widgetSettings, std::string consoleDir,
                                OperatorConsoleOptions options, const Clock& clock, std::function<void(int64_t)> widgetSettingsChanged)
     : tenants_(tenants),
       tenantService_(tenants),
       keys_(keys),
+      history_(history),
+      imports_(imports),
       accounts_(std::move(accounts)),
       widgetSettings_(std::move(widgetSettings)),
       consoleFiles_(std::move(consoleDir)),
@@ -129,6 +133,10 @@ void OperatorRoutes::registerOn(httplib::Server& server) {
     server.Post(tenant + "/enable", [this](const httplib::Request& q, httplib::Response& r) { setDisabled(q, r, false); });
     server.Get(tenant + "/widgets", [this](const httplib::Request& q, httplib::Response& r) { getWidgets(q, r); });
     server.Put(tenant + "/widgets", [this](const httplib::Request& q, httplib::Response& r) { putWidgets(q, r); });
+    server.Get(tenant + "/imports", [this](const httplib::Request& q, httplib::Response& r) { listImports(q, r); });
+    server.Get(tenant + "/imports/([0-9]{1,18})/errors\\.csv", [this](const httplib::Request& q, httplib::Response& r) { rowErrorsCsv(q, r); });
+    server.Post(tenant + "/imports/([0-9]{1,18})/confirm", [this](const httplib::Request& q, httplib::Response& r) { decideHeld(q, r, true); });
+    server.Post(tenant + "/imports/([0-9]{1,18})/discard", [this](const httplib::Request& q, httplib::Response& r) { decideHeld(q, r, false); });
     server.Get("/console", [](const httplib::Request&, httplib::Response& r) { r.set_redirect("/console/"); });
     server.Get("/console/(.*)", [this](const httplib::Request& q, httplib::Response& r) { serveConsole(q, r); });
 }
@@ -171,6 +179,11 @@ Result<Tenant> OperatorRoutes::tenantOf(const httplib::Request& request) {
 }
 
 void OperatorRoutes::signIn(const httplib::Request& request, httplib::Response& response) {
+    // No other site may sign a browser in (into an account of the attacker's, say).
+    std::string origin = request.get_header_value("Origin");
+    if (!origin.empty() && originHost(origin) != request.get_header_value("Host")) {
+        return sendError(response, Error::permissionDenied("Origin: " + origin + " is not this server"));
+    }
     auto body = jsonBody(request);
     if (!body) return sendError(response, body.error());
     std::vector<Error> errors;
@@ -438,6 +451,64 @@ void OperatorRoutes::putWidgets(const httplib::Request& request, httplib::Respon
     }
     widgetSettingsChanged_(tenant->id);
     getWidgets(request, response);
+}
+
+void OperatorRoutes::listImports(const httplib::Request& request, httplib::Response& response) {
+    auto caller = authenticate(request, false);
+    if (!caller) return sendError(response, caller.error());
+    auto tenant = tenantOf(request);
+    if (!tenant) return sendError(response, tenant.error());
+    auto records = history_.list(tenant->id, "", 100);
+    if (!records) return sendError(response, records.error());
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const auto& record : *records) list.push_back(importRecordJson(record, false));
+    response.set_header("Cache-Control", "no-store");
+    response.set_content(nlohmann::ordered_json{{"imports", list}}.dump(), "application/json");
+}
+
+void OperatorRoutes::rowErrorsCsv(const httplib::Request& request, httplib::Response& response) {
+    auto caller = authenticate(request, false);
+    if (!caller) return sendError(response, caller.error());
+    auto tenant = tenantOf(request);
+    if (!tenant) return sendError(response, tenant.error());
+    auto id = parseInt64(std::string(request.matches[2]));
+    auto record = history_.find(tenant->id, id.value_or(0));
+    if (!record) return sendError(response, record.error());
+    if (!*record) return sendError(response, Error::notFound("import " + std::string(request.matches[2]) + " does not exist"));
+    // Quoted fields, so a message with a comma or quote stays one field; a message quoting the
+    // feed that starts like a formula gets a leading ' so no spreadsheet evaluates it.
+    auto quoted = [](const std::string& text) {
+        std::string out = "\"";
+        if (!text.empty() && std::string_view("=+-@").find(text.front()) != std::string_view::npos) out += '\'';
+        for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+        return out + "\"";
+    };
+    std::string csv = "line,column,kind,message\r\n";
+    for (const auto& error : (*record)->rowErrors) {
+        csv += std::to_string(error.line) + "," + std::to_string(error.column) + "," + quoted(std::string(rowErrorKindName(error.kind))) + "," +
+               quoted(error.message) + "\r\n";
+    }
+    response.set_header("Cache-Control", "no-store");
+    response.set_header("Content-Disposition",
+                        "attachment; filename=\"import-" + std::to_string((*record)->id) + "-row-errors.csv\"");
+    response.set_content(csv, "text/csv; charset=utf-8");
+}
+
+void OperatorRoutes::decideHeld(const httplib::Request& request, httplib::Response& response, bool confirm) {
+    auto caller = authenticate(request, true);
+    if (!caller) return sendError(response, caller.error());
+    auto tenant = tenantOf(request);
+    if (!tenant) return sendError(response, tenant.error());
+    int64_t id = parseInt64(std::string(request.matches[2])).value_or(0);
+    if (confirm) {
+        // Applies the held file now; the answer comes when the import is done.
+        auto outcome = imports_.confirm(*tenant, id);
+        if (!outcome) return sendError(response, outcome.error());
+        return sendJson(response, 200, json::parse(importRecordJson(outcome->record, false).dump()));
+    }
+    auto record = imports_.discard(*tenant, id);
+    if (!record) return sendError(response, record.error());
+    sendJson(response, 200, json::parse(importRecordJson(*record, false).dump()));
 }
 
 void OperatorRoutes::serveConsole(const httplib::Request& request, httplib::Response& response) {

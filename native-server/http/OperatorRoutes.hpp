@@ -10,6 +10,8 @@
 #include <string>
 
 #include "core/Clock.hpp"
+#include "feed/FeedImportService.hpp"
+#include "store/FeedImportStore.hpp"
 #include "http/StaticFiles.hpp"
 #include "operator/OperatorAccounts.hpp"
 #include "store/OperatorKeyStore.hpp"
@@ -31,7 +33,8 @@ class OperatorRoutes {
 public:
     static constexpr const char* kSessionCookie = "svc_operator_session";
 
-    OperatorRoutes(TenantStore& tenants, OperatorKeyStore& keys, std::unique_ptr<OperatorAccounts> accounts,
+    OperatorRoutes(TenantStore& tenants, OperatorKeyStore& keys, FeedImportStore& history, FeedImportService& imports,
+                   std::unique_ptr<OperatorAccounts> accounts,
                    std::unique_ptr<SqliteWidgetSettingsStore> widgetSettings, std::string consoleDir, OperatorConsoleOptions options,
                    const Clock& clock, std::function<void(int64_t)> widgetSettingsChanged);
     void registerOn(httplib::Server& server);
@@ -56,11 +59,16 @@ private:
     void setDisabled(const httplib::Request& request, httplib::Response& response, bool disabled);
     void getWidgets(const httplib::Request& request, httplib::Response& response);
     void putWidgets(const httplib::Request& request, httplib::Response& response);
+    void listImports(const httplib::Request& request, httplib::Response& response);
+    void rowErrorsCsv(const httplib::Request& request, httplib::Response& response);
+    void decideHeld(const httplib::Request& request, httplib::Response& response, bool confirm);
     void serveConsole(const httplib::Request& request, httplib::Response& response);
 
     TenantStore& tenants_;
     TenantService tenantService_;
     OperatorKeyStore& keys_;
+    FeedImportStore& history_;
+    FeedImportService& imports_;
     std::unique_ptr<OperatorAccounts> accounts_;
     std::unique_ptr<SqliteWidgetSettingsStore> widgetSettings_;
     StaticFiles consoleFiles_;

@@ -170,7 +170,12 @@ TEST_CASE("Operator CSRF: a state-changing call by session needs the session's t
     foreign.emplace("Origin", "http://evil.example");
     CHECK(fixture.server.client().Post("/operator/api/tenants", foreign, body, "application/json")->status == 403);
     auto list = fixture.server.client().Get("/operator/api/tenants", fixture.session());
-    CHECK(json::parse(list->body)["tenants"].empty());  // nothing was created by the refused calls
+    CHECK(json::parse(list->body)["tenants"].empty());
+    // Nor may another site sign a browser in.
+    auto crossSiteSignIn = fixture.server.client().Post("/operator/api/session", httplib::Headers{{"Origin", "http://evil.example"}},
+                                                        json{{"email", kEmail}, {"password", kPassword}}.dump(), "application/json");
+    CHECK(crossSiteSignIn->status == 403);
+    CHECK(crossSiteSignIn->get_header_value("Set-Cookie").empty());  // nothing was created by the refused calls
     CHECK(fixture.server.client().Post("/operator/api/tenants", fixture.session(), body, "application/json")->status == 201);
 }
 
@@ -319,4 +324,68 @@ TEST_CASE("Operator create (CLI): the password comes from the environment, is ch
     test::RunningServer server(dir.path(), nullptr, fastPasswords());
     auto response = server.client().Post("/operator/api/session", json{{"email", kEmail}, {"password", kPassword}}.dump(), "application/json");
     CHECK(response->status == 200);
+}
+
+namespace {
+
+const std::vector<std::string> kFeedHeader = {"sku", "main-sku", "model", "stock", "name", "retail-price", "discount-price",
+                                              "deeplink", "image", "category-path", "marke", "farbe"};
+
+std::vector<std::string> feedRow(const std::string& sku, const std::string& stock = "5") {
+    return {sku, sku, "M-" + sku, stock, "Item " + sku, "5000", "5000", "https://shop.example/" + sku,
+            "https://shop.example/" + sku + ".jpg", "Women > Jeans", "Brand", "Blue"};
+}
+
+}  // namespace
+
+TEST_CASE("Operator feed imports: history, row errors as CSV, a held truncated feed confirmed or discarded") {
+    ConsoleFixture fixture;
+    fixture.signInOk();
+    std::string apiId = fixture.createTenant("Feed Shop")["tenant"]["apiId"];
+    Tenant tenant = **fixture.server.storage->tenants().findByApiId(apiId);
+    auto& storage = *fixture.server.storage;
+    const std::string& dir = fixture.dir.path();
+    auto full = test::feedCsv({kFeedHeader, feedRow("A"), feedRow("B"), feedRow("C"), feedRow("D", "=HYPERLINK(1)")});
+    REQUIRE(test::importFeedFile(storage, tenant, dir, fixture.dir.file("full.csv", full)));
+    auto truncated = test::feedCsv({kFeedHeader, feedRow("A")});
+    CHECK(test::importFeedFile(storage, tenant, dir, fixture.dir.file("cut1.csv", truncated)).error().code == ErrorCode::PermissionDenied);
+
+    auto history = [&] {
+        auto response = fixture.server.client().Get("/operator/api/tenants/" + apiId + "/imports", fixture.session());
+        REQUIRE(response->status == 200);
+        return json::parse(response->body)["imports"];
+    };
+    json imports = history();
+    REQUIRE(imports.size() == 2);
+    CHECK(imports[0]["status"] == "held");
+    CHECK(imports[1]["status"] == "applied");
+    CHECK(imports[1]["rejected"] == 1);
+    std::string first = std::to_string(imports[1]["id"].get<int64_t>());
+    std::string held = std::to_string(imports[0]["id"].get<int64_t>());
+
+    auto csv = fixture.server.client().Get("/operator/api/tenants/" + apiId + "/imports/" + first + "/errors.csv", fixture.session());
+    REQUIRE(csv->status == 200);
+    CHECK(csv->get_header_value("Content-Type").rfind("text/csv", 0) == 0);
+    CHECK(csv->get_header_value("Content-Disposition").find("import-" + first + "-row-errors.csv") != std::string::npos);
+    CHECK(csv->body.rfind("line,column,kind,message\r\n", 0) == 0);
+    CHECK(csv->body.find("\"invalid_integer\"") != std::string::npos);
+    CHECK(csv->body.find("=HYPERLINK(1)") != std::string::npos);  // the message quotes the rejected value
+    CHECK(fixture.server.client().Get("/operator/api/tenants/" + apiId + "/imports/" + first + "/errors.csv")->status == 401);
+
+    // Confirm needs the CSRF token like every change; then the held file is applied.
+    CHECK(fixture.server.client().Post("/operator/api/tenants/" + apiId + "/imports/" + held + "/confirm", fixture.session(false), "",
+                                       "application/json")->status == 403);
+    auto confirmed = fixture.server.client().Post("/operator/api/tenants/" + apiId + "/imports/" + held + "/confirm", fixture.session(),
+                                                  "", "application/json");
+    REQUIRE(confirmed->status == 200);
+    CHECK(json::parse(confirmed->body)["status"] == "applied");
+    CHECK(json::parse(confirmed->body)["markedDeleted"] == 2);
+
+    REQUIRE(test::importFeedFile(storage, tenant, dir, fixture.dir.file("again.csv", full)));
+    CHECK(test::importFeedFile(storage, tenant, dir, fixture.dir.file("cut2.csv", truncated)).error().code == ErrorCode::PermissionDenied);
+    std::string second = std::to_string(history()[0]["id"].get<int64_t>());
+    auto discarded = fixture.server.client().Post("/operator/api/tenants/" + apiId + "/imports/" + second + "/discard", fixture.session(),
+                                                  "", "application/json");
+    REQUIRE(discarded->status == 200);
+    CHECK(json::parse(discarded->body)["status"] == "discarded");
 }
