@@ -177,6 +177,8 @@ test("widgets: texts and CSS edited, a text error named at its field, the previe
   await expect(frame.locator("#similar-widget .svc-card__cart").first()).toHaveText("Jetzt mitnehmen");
   await expect(frame.getByRole("region", { name: "Passt dazu" })).toBeVisible();
   await expect(frame.locator("#similar-widget .svc-card__cart").first()).toHaveCSS("background-color", "rgb(0, 128, 0)");
+  await page.screenshot({ path: test.info().outputPath("widgets.png"), fullPage: true });
+  await test.info().attach("widgets page", { path: test.info().outputPath("widgets.png"), contentType: "image/png" });
 });
 
 test("feeds: the import history with row errors as CSV; a held truncated feed is confirmed", async ({ page }) => {

@@ -7,7 +7,6 @@
 #include "feed/ImportJson.hpp"
 #include "http/HttpErrors.hpp"
 #include "http/RequestContext.hpp"
-#include "security/PasswordHasher.hpp"
 #include "tenant/SecretHasher.hpp"
 #include "text/StringUtil.hpp"
 #include "tracking/Commission.hpp"

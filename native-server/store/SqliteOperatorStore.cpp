@@ -34,14 +34,6 @@ Result<std::optional<OperatorAccount>> SqliteOperatorStore::findOperator(const s
     return std::optional<OperatorAccount>{OperatorAccount{query->integer(0), query->text(1), query->text(2), query->integer(3), query->integer(4)}};
 }
 
-Status SqliteOperatorStore::setPasswordHash(int64_t operatorId, const std::string& passwordHash) {
-    std::lock_guard lock(mutex_);
-    auto statement = db_->prepare("UPDATE operators SET password_hash = ? WHERE id = ?");
-    if (!statement) return statement.error();
-    statement->bind(1, passwordHash).bind(2, operatorId);
-    return statement->run();
-}
-
 Status SqliteOperatorStore::setSignInState(int64_t operatorId, int64_t failedSignIns, int64_t lockedUntil) {
     std::lock_guard lock(mutex_);
     auto statement = db_->prepare("UPDATE operators SET failed_sign_ins = ?, locked_until = ? WHERE id = ?");

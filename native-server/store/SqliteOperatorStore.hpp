@@ -37,7 +37,6 @@ public:
     // AlreadyExists when the e-mail address (case-insensitive) has an account.
     Result<OperatorAccount> createOperator(const std::string& email, const std::string& passwordHash, int64_t now);
     Result<std::optional<OperatorAccount>> findOperator(const std::string& email);
-    Status setPasswordHash(int64_t operatorId, const std::string& passwordHash);
     // Records the account's lock-out state after a sign-in attempt.
     Status setSignInState(int64_t operatorId, int64_t failedSignIns, int64_t lockedUntil);
 

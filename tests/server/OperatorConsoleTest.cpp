@@ -118,6 +118,13 @@ TEST_CASE("Operator sign-in: the right password opens a session with a hardened 
     CHECK(bytes.str().find(token) == std::string::npos);
     CHECK(bytes.str().find(kPassword) == std::string::npos);
 
+    // Sessions end by themselves after 8 hours.
+    fixture.clock.advance(OperatorAccounts::kSessionSeconds - 1);
+    CHECK(fixture.server.client().Get("/operator/api/me", fixture.session(false))->status == 200);
+    fixture.clock.advance(1);
+    CHECK(fixture.server.client().Get("/operator/api/me", fixture.session(false))->status == 401);
+    fixture.signInOk();
+
     auto signOut = fixture.server.client().Delete("/operator/api/session", fixture.session());
     CHECK(signOut->status == 204);
     CHECK(fixture.server.client().Get("/operator/api/me", fixture.session(false))->status == 401);
