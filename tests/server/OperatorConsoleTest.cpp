@@ -23,6 +23,15 @@ namespace {
 constexpr const char* kEmail = "ops@example.com";
 constexpr const char* kPassword = "correct horse battery";
 
+const std::vector<std::string> kFeedHeader = {"sku", "main-sku", "model", "stock", "name", "retail-price", "discount-price",
+                                              "deeplink", "image", "category-path", "marke", "farbe"};
+
+std::vector<std::string> feedRow(const std::string& sku, const std::string& stock = "5") {
+    return {sku, sku, "M-" + sku, stock, "Item " + sku, "5000", "5000", "https://shop.example/" + sku,
+            "https://shop.example/" + sku + ".jpg", "Women > Jeans", "Brand", "Blue"};
+}
+
+
 ServerOptions fastPasswords(bool secureCookies = false) {
     ServerOptions options;
     options.console.passwordCost = PasswordCost::minimal();
@@ -226,21 +235,29 @@ TEST_CASE("Operator tenants: the new secret works once shown; rotation refuses t
     CHECK(feedsWith(secret) == 401);
     CHECK(feedsWith(newSecret) == 200);
 
-    CHECK(fixture.server.client().Get("/" + apiId + "/content?w=SIMILAR&t=product&s=A")->status != 404);
+    Tenant tenant = **fixture.server.storage->tenants().findByApiId(apiId);
+    auto feed = test::feedCsv({kFeedHeader, feedRow("A"), feedRow("B")});
+    REQUIRE(test::importFeedFile(*fixture.server.storage, tenant, fixture.dir.path(), fixture.dir.file("feed.csv", feed)));
+    auto graphqlProduct = [&] {
+        return fixture.server.client().Post("/graphql", httplib::Headers{{"x-api-id", apiId}}, R"({"query":"{ product(id: \"A\") { id } }"})",
+                                            "application/json")->body;
+    };
+    CHECK(fixture.server.client().Get("/" + apiId + "/content?w=SIMILAR&t=product&s=A&i=")->status == 200);
+    CHECK(graphqlProduct().find("\"id\":\"A\"") != std::string::npos);
+    CHECK(fixture.server.client().Get("/" + apiId + "/loader.js")->status == 200);
     auto disabled = fixture.server.client().Post("/operator/api/tenants/" + apiId + "/disable", fixture.session(), "", "application/json");
     REQUIRE(disabled->status == 200);
     CHECK(json::parse(disabled->body)["disabled"] == true);
-    CHECK(fixture.server.client().Get("/" + apiId + "/content?w=SIMILAR&t=product&s=A")->status == 404);
+    CHECK(fixture.server.client().Get("/" + apiId + "/content?w=SIMILAR&t=product&s=A&i=")->status == 404);
     CHECK(fixture.server.client().Get("/" + apiId + "/loader.js")->status == 404);
     CHECK(feedsWith(newSecret) == 403);
     auto event = fixture.server.client().Post("/events", httplib::Headers{{"x-api-id", apiId}}, "{}", "application/json");
     CHECK(event->status == 403);
-    auto graphql = fixture.server.client().Post("/graphql", httplib::Headers{{"x-api-id", apiId}},
-                                                R"({"query":"{ product(sku: \"A\") { sku } }"})", "application/json");
-    CHECK(graphql->body.find("\"sku\":\"A\"") == std::string::npos);
+    CHECK(graphqlProduct().find("\"id\":\"A\"") == std::string::npos);
 
     CHECK(fixture.server.client().Post("/operator/api/tenants/" + apiId + "/enable", fixture.session(), "", "application/json")->status == 200);
     CHECK(feedsWith(newSecret) == 200);
+    CHECK(graphqlProduct().find("\"id\":\"A\"") != std::string::npos);
 }
 
 TEST_CASE("Operator tenant settings: every invalid field is named and nothing is written; valid ones are stored") {
@@ -333,17 +350,6 @@ TEST_CASE("Operator create (CLI): the password comes from the environment, is ch
     CHECK(response->status == 200);
 }
 
-namespace {
-
-const std::vector<std::string> kFeedHeader = {"sku", "main-sku", "model", "stock", "name", "retail-price", "discount-price",
-                                              "deeplink", "image", "category-path", "marke", "farbe"};
-
-std::vector<std::string> feedRow(const std::string& sku, const std::string& stock = "5") {
-    return {sku, sku, "M-" + sku, stock, "Item " + sku, "5000", "5000", "https://shop.example/" + sku,
-            "https://shop.example/" + sku + ".jpg", "Women > Jeans", "Brand", "Blue"};
-}
-
-}  // namespace
 
 TEST_CASE("Operator feed imports: history, row errors as CSV, a held truncated feed confirmed or discarded") {
     ConsoleFixture fixture;
