@@ -11,6 +11,10 @@ const serverBinary = process.env.SVC_SERVER || path.join(repoRoot, "build", "bin
 module.exports = async function globalSetup() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-e2e-"));
   const setup = JSON.parse(execFileSync(serverBinary, ["demo", "setup", "--data-dir", dataDir], { encoding: "utf8" }));
+  // The console's first operator, made the way an operator does (docs/operations.md, Console).
+  const operator = { email: "operator@example.com", password: "e2e operator password" };
+  execFileSync(serverBinary, ["operator", "create", "--data-dir", dataDir, "--email", operator.email],
+               { encoding: "utf8", env: { ...process.env, SVC_OPERATOR_PASSWORD: operator.password } });
   const server = spawn(serverBinary, ["serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "inherit"] });
   const baseURL = await new Promise((resolve, reject) => {
     let output = "";
@@ -29,6 +33,8 @@ module.exports = async function globalSetup() {
   process.env.SVC_API_ID = setup.apiId;
   process.env.SVC_FIRST_SKU = setup.firstSku;
   process.env.SVC_DATA_DIR = dataDir;
+  process.env.SVC_OPERATOR_EMAIL = operator.email;
+  process.env.SVC_OPERATOR_PASSWORD = operator.password;
   return async () => {
     server.kill("SIGTERM");
     await new Promise((resolve) => server.once("exit", resolve));

@@ -24,6 +24,7 @@
 #include "sets/SetJson.hpp"
 #include "store/SqliteStorage.hpp"
 #include "tenant/SecretHasher.hpp"
+#include "cli/OperatorCli.hpp"
 #include "cli/TenantWidgetsCli.hpp"
 #include "tenant/TenantService.hpp"
 #include "tracking/Commission.hpp"
@@ -58,7 +59,7 @@ Result<std::pair<std::string, int>> parseListen(const std::string& listen) {
 }
 
 int serve(const std::string& dataDir, const std::string& listen, const std::string& assetsDir, int threads, double eventsRateLimit,
-          const std::vector<std::string>& outboundAllow) {
+          const std::vector<std::string>& outboundAllow, bool secureCookies) {
     // Signals are taken by one thread with sigwait, so shutdown runs as normal code. Blocked
     // before anything starts a thread: threads inherit the mask, and one that does not block
     // them (the events file's checkpointer starts in SqliteStorage::open) would take a
@@ -87,6 +88,7 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     options.threads = threads;
     options.events.rateLimit.perSecond = eventsRateLimit;
     options.events.rateLimit.burst = eventsRateLimit * 4;
+    options.console.secureCookies = secureCookies;
     ApiServer server(options, **storage, *keys);
     auto port = server.bind();
     if (!port) return fail(port.error());
@@ -188,6 +190,12 @@ int runCli(int argc, char** argv) {
     serveCommand->add_option("--outbound-allow", outboundAllow,
                              "Host or network (CIDR) that feed pulls may reach although it is private or loopback (repeatable; "
                              "docs/operations.md, Pulled feeds)");
+
+    bool secureCookies = false;
+    serveCommand->add_flag("--secure-cookies", secureCookies,
+                           "Mark the console's session cookie Secure (set it when a TLS proxy serves svc; docs/adr/0039)");
+    OperatorCli operatorAccounts;
+    operatorAccounts.addTo(app, dataDir);
 
     auto* tenantCommand = app.add_subcommand("tenant", "Manage tenants (shops)");
     tenantCommand->require_subcommand(1);
@@ -327,7 +335,8 @@ int runCli(int argc, char** argv) {
         return app.exit(error) == 0 ? 0 : 2;
     }
 
-    if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, outboundAllow);
+    if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, outboundAllow, secureCookies);
+    if (operatorAccounts.parsed()) return operatorAccounts.run(dataDir);
     if (feedSources.parsed()) return feedSources.run();
 
     auto context = DataDirContext::open(dataDir);

@@ -32,6 +32,18 @@ void allowAnyOrigin(httplib::Response& response) {
     response.set_header("Vary", "Origin");
 }
 
+// Requests from svc's own pages (the demo shop, the console's preview of unsaved-then-saved
+// settings) are never cached: the operator sees a change at once. A shop's pages are on
+// another origin, so theirs keep the short public cache.
+bool fromOwnPage(const httplib::Request& request) {
+    std::string referer = request.get_header_value("Referer");
+    std::string host = request.get_header_value("Host");
+    size_t scheme = referer.find("://");
+    if (host.empty() || scheme == std::string::npos) return false;
+    std::string rest = referer.substr(scheme + 3);
+    return rest.compare(0, host.size(), host) == 0 && (rest.size() == host.size() || rest[host.size()] == '/');
+}
+
 std::string readFile(const std::filesystem::path& path) {
     std::ifstream file(path, std::ios::binary);
     std::ostringstream content;
@@ -77,6 +89,18 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
         shopRoutes_ = std::make_unique<ShopRoutes>(tenants_, std::move(*registrations), storage.clock(), options_.shops);
     } else {
         std::cerr << "svc-server: shop registrations: " << registrations.error().message << std::endl;
+    }
+    {
+        auto operators = SqliteOperatorStore::open(options_.dataDir + "/svc.sqlite3");
+        auto settings = SqliteWidgetSettingsStore::open(options_.dataDir + "/svc.sqlite3");
+        if (operators && settings) {
+            auto accounts = std::make_unique<OperatorAccounts>(std::move(*operators), storage.clock(), options_.console.passwordCost);
+            operatorRoutes_ = std::make_unique<OperatorRoutes>(
+                storage.tenants(), storage.operatorKeys(), storage.imports(), imports_, std::move(accounts), std::move(*settings), options_.assetsDir + "/console",
+                options_.console, storage.clock(), [this](int64_t tenantId) {
+                    if (presentation_) presentation_->forget(tenantId);
+                });
+        }
     }
     contentIndex_.start();
     // Defaults of Debian's cpp-httplib cost ~44 ms per keep-alive request (Nagle plus
@@ -131,7 +155,8 @@ void ApiServer::stop() {
 
 std::optional<Tenant> ApiServer::tenantByApiId(const std::string& apiId) {
     auto tenant = tenants_.findByApiId(apiId);
-    if (!tenant || !*tenant) return std::nullopt;
+    // A disabled tenant is unknown to every public endpoint: loader, content, CSS, GraphQL.
+    if (!tenant || !*tenant || (*tenant)->disabled) return std::nullopt;
     return **tenant;
 }
 
@@ -201,7 +226,7 @@ void ApiServer::registerRoutes() {
         if (!presentation_) return sendError(response, Error::unavailable("widget settings are unavailable"));
         auto css = presentation_->stylesheet(*tenant, base->content);
         if (!css) return sendError(response, css.error());
-        response.set_header("Cache-Control", "public, max-age=300");
+        response.set_header("Cache-Control", fromOwnPage(request) ? "no-store" : "public, max-age=300");
         ResponseCompression::setBody(request, response, *css, "text/css; charset=utf-8");
     });
     server_.Get("/sdk/(.+)", [this](const httplib::Request& request, httplib::Response& response) { serveSdkAsset(request, response); });
@@ -218,6 +243,7 @@ void ApiServer::registerRoutes() {
     eventRoutes_.registerOn(server_);
     setRoutes_.registerOn(server_);
     reportRoutes_.registerOn(server_);
+    if (operatorRoutes_) operatorRoutes_->registerOn(server_);
     server_.Get("/demo", [](const httplib::Request&, httplib::Response& response) { response.set_redirect("/demo/"); });
     server_.Get("/demo/(.*)", [this](const httplib::Request& request, httplib::Response& response) { serveDemo(request, response); });
 }
@@ -258,7 +284,7 @@ void ApiServer::serveContent(const httplib::Request& request, httplib::Response&
     PageHints hints{request.get_param_value("hl"), request.get_param_value("hp")};
     if (auto decorated = presentation_->decorate(*tenant, hints, *content); !decorated) return sendError(response, decorated.error());
     // Shared caches may keep content briefly; the request carries no cookie or secret.
-    response.set_header("Cache-Control", "public, max-age=60");
+    response.set_header("Cache-Control", fromOwnPage(request) ? "no-store" : "public, max-age=60");
     ResponseCompression::setBody(request, response, content->toJson(), "application/json");
 }
 

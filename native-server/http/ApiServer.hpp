@@ -13,6 +13,7 @@
 #include "http/EventRoutes.hpp"
 #include "http/FeedRoutes.hpp"
 #include "http/Metrics.hpp"
+#include "http/OperatorRoutes.hpp"
 #include "http/StaticFiles.hpp"
 #include "security/ServerKeys.hpp"
 #include "store/EncryptedFileBlobStore.hpp"
@@ -39,6 +40,7 @@ struct ServerOptions {
     ContentIndexOptions content;
     size_t maxRequestBytes = size_t{8} << 20;  // every route but the streaming feed routes
     ShopRoutesOptions shops;
+    OperatorConsoleOptions console;  // the operator API and console (docs/adr/0039-0041)
 };
 
 class ApiServer {
@@ -90,6 +92,7 @@ private:
     Metrics metrics_;
     std::unique_ptr<ShopRoutes> shopRoutes_;  // shop plugin registration (docs/adr/0035)
     std::unique_ptr<WidgetPresentation> presentation_;  // texts, CSS, 30-day prices (docs/adr/0028-0030)
+    std::unique_ptr<OperatorRoutes> operatorRoutes_;    // /operator/api/ and /console/
     httplib::Server server_;
     int port_ = 0;
 };

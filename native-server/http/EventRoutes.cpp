@@ -91,6 +91,7 @@ Result<int64_t> EventRoutes::tenantOf(const httplib::Request& request) {
     auto tenant = tenants_.findByApiId(apiId);
     if (!tenant) return tenant.error();
     if (!*tenant) return Error::unauthenticated("x-api-id: unknown API ID");
+    if ((*tenant)->disabled) return Error::permissionDenied("x-api-id: the tenant is disabled");
     return (*tenant)->id;
 }
 

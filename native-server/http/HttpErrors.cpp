@@ -32,4 +32,21 @@ void sendError(httplib::Response& response, const Error& error) {
     response.set_content(body.dump(), "application/json");
 }
 
+void sendFieldErrors(httplib::Response& response, const std::vector<Error>& errors) {
+    if (errors.empty()) return;
+    nlohmann::json fields = nlohmann::json::array();
+    for (const auto& error : errors) {
+        size_t colon = error.message.find(": ");
+        std::string field = colon == std::string::npos ? "" : error.message.substr(0, colon);
+        std::string message = colon == std::string::npos ? error.message : error.message.substr(colon + 2);
+        fields.push_back({{"field", field}, {"message", message}});
+    }
+    response.status = httpStatusFor(errors.front().code);
+    nlohmann::json body{{"error", {{"code", errorCodeName(errors.front().code)},
+                                   {"message", errors.front().message},
+                                   {"field", fields.front()["field"]},
+                                   {"fields", fields}}}};
+    response.set_content(body.dump(), "application/json");
+}
+
 }  // namespace svc

@@ -23,6 +23,11 @@ Result<std::shared_ptr<const WidgetSettings>> WidgetPresentation::settingsOf(int
     return settings;
 }
 
+void WidgetPresentation::forget(int64_t tenantId) {
+    std::lock_guard lock(mutex_);
+    cache_.erase(tenantId);
+}
+
 Status WidgetPresentation::decorate(const Tenant& tenant, const PageHints& hints, ContentResponse& content) {
     auto settings = settingsOf(tenant.id);
     if (!settings) return settings.error();

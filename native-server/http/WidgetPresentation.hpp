@@ -32,6 +32,8 @@ public:
     Status decorate(const Tenant& tenant, const PageHints& hints, ContentResponse& content);
     // The stylesheet served at /<apiId>/widgets.css.
     Result<std::string> stylesheet(const Tenant& tenant, const std::string& baseCss);
+    // Drops the cached settings of a tenant: the operator console's saves show at once.
+    void forget(int64_t tenantId);
 
 private:
     Result<std::shared_ptr<const WidgetSettings>> settingsOf(int64_t tenantId);

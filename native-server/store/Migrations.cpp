@@ -161,6 +161,32 @@ CREATE TABLE shop_registrations (
 ) WITHOUT ROWID;
 ALTER TABLE pull_sources ADD COLUMN kind TEXT NOT NULL DEFAULT 'file' CHECK (kind IN ('file', 'plugin'));
 )sql"},
+        // ---- Operator console (docs/adr/0039-0041); version 7 belongs to the image bot. ----
+        // 8: tenants the operator disabled (0: enabled; else when): refused by every tenant-facing endpoint.
+        {8, R"sql(
+ALTER TABLE tenants ADD COLUMN disabled_at INTEGER NOT NULL DEFAULT 0;
+)sql"},
+        // 9: operator accounts (Argon2id hashes, lock-out state) and their sessions (the token's
+        // BLAKE2b hash only; the CSRF token is not a credential on its own).
+        {9, R"sql(
+CREATE TABLE operators (
+    id INTEGER PRIMARY KEY,
+    email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    password_hash TEXT NOT NULL,
+    failed_sign_ins INTEGER NOT NULL DEFAULT 0,
+    locked_until INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL
+);
+CREATE TABLE operator_sessions (
+    token_hash TEXT PRIMARY KEY,
+    operator_id INTEGER NOT NULL REFERENCES operators(id) ON DELETE CASCADE,
+    csrf_token TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX operator_sessions_expiry ON operator_sessions(expires_at);
+)sql"},
+        // ---- end of the operator console's migrations ----
     };
     return list;
 }

@@ -6,7 +6,7 @@ namespace svc {
 namespace {
 
 constexpr const char* kColumns =
-    "id, api_id, name, feed_id, secret_hash, currency, locale, max_delete_share, attribution_window_days, commission_rates";
+    "id, api_id, name, feed_id, secret_hash, currency, locale, max_delete_share, attribution_window_days, commission_rates, disabled_at";
 
 Tenant readTenant(const SqliteStatement& row) {
     Tenant tenant;
@@ -20,6 +20,7 @@ Tenant readTenant(const SqliteStatement& row) {
     tenant.maxDeleteShare = sqlite3_column_double(row.handle(), 7);
     tenant.attributionWindowDays = row.integer(8);
     tenant.commissionRates = row.text(9);
+    tenant.disabled = row.integer(10) != 0;
     return tenant;
 }
 
@@ -72,6 +73,33 @@ Status SqliteTenantStore::setCommission(int64_t tenantId, int64_t attributionWin
     statement->bind(1, attributionWindowDays).bind(2, commissionRates).bind(3, tenantId);
     auto status = statement->run();
     byApiId_.clear();  // after the write: a lookup in between would cache the old row again
+    return status;
+}
+
+Status SqliteTenantStore::setColumn(int64_t tenantId, const char* column, const std::string& value) {
+    std::lock_guard lock(mutex_);
+    auto statement = db_.prepare(std::string("UPDATE tenants SET ") + column + " = ? WHERE id = ?");
+    if (!statement) return statement.error();
+    statement->bind(1, value).bind(2, tenantId);
+    auto status = statement->run();
+    byApiId_.clear();  // after the write: a lookup in between would cache the old row again
+    return status;
+}
+
+Status SqliteTenantStore::setLocale(int64_t tenantId, const std::string& locale) { return setColumn(tenantId, "locale", locale); }
+
+Status SqliteTenantStore::setSecretHash(int64_t tenantId, const std::string& secretHash) {
+    return setColumn(tenantId, "secret_hash", secretHash);
+}
+
+Status SqliteTenantStore::setDisabled(int64_t tenantId, bool disabled) {
+    std::lock_guard lock(mutex_);
+    // When it was disabled, for the operator's records; 0 while enabled.
+    auto statement = db_.prepare("UPDATE tenants SET disabled_at = ? WHERE id = ?");
+    if (!statement) return statement.error();
+    statement->bind(1, disabled ? static_cast<int64_t>(std::time(nullptr)) : int64_t{0}).bind(2, tenantId);
+    auto status = statement->run();
+    byApiId_.clear();
     return status;
 }
 

@@ -17,8 +17,13 @@ public:
     Status setMaxDeleteShare(int64_t tenantId, double share) override;
     Status setCurrency(int64_t tenantId, const std::string& currencyCode) override;
     Status setCommission(int64_t tenantId, int64_t attributionWindowDays, const std::string& commissionRates) override;
+    Status setLocale(int64_t tenantId, const std::string& locale) override;
+    Status setDisabled(int64_t tenantId, bool disabled) override;
+    Status setSecretHash(int64_t tenantId, const std::string& secretHash) override;
 
 private:
+    // One column of one tenant; `column` is a constant of this file, never input.
+    Status setColumn(int64_t tenantId, const char* column, const std::string& value);
     // The tenant whose `column` (a constant of this file, never input) equals `key`.
     template <typename Key>
     Result<std::optional<Tenant>> findWhere(const char* column, const Key& key);

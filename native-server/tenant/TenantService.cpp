@@ -29,7 +29,14 @@ Result<Tenant> TenantService::authenticate(const std::string& apiId, const std::
     if (!*tenant || !SecretHasher::matches(apiSecret, (*tenant)->secretHash)) {
         return Error::unauthenticated("x-api-id or x-api-secret is not valid");
     }
+    if ((*tenant)->disabled) return Error::permissionDenied("the tenant is disabled: ask the service operator");
     return **tenant;
+}
+
+Result<std::string> TenantService::rotateSecret(int64_t tenantId) {
+    std::string secret = randomSecret();
+    if (auto status = store_.setSecretHash(tenantId, SecretHasher::hash(secret)); !status) return status.error();
+    return secret;
 }
 
 }  // namespace svc

@@ -17,7 +17,11 @@ public:
     Result<CreatedTenant> create(const std::string& name);
     // The tenant whose API ID and secret both match; Unauthenticated otherwise
     // (the message never says which of the two was wrong).
+    // A disabled tenant is PermissionDenied (docs/adr/0041).
     Result<Tenant> authenticate(const std::string& apiId, const std::string& apiSecret);
+    // A new API secret for the tenant (returned once; only its hash is stored): the old one
+    // is refused from now on.
+    Result<std::string> rotateSecret(int64_t tenantId);
     Result<std::optional<Tenant>> findByApiId(const std::string& apiId) { return store_.findByApiId(apiId); }
 
 private:

@@ -23,6 +23,12 @@ public:
     virtual Status setCurrency(int64_t tenantId, const std::string& currencyCode) = 0;
     // The commission contract: attribution window in days and rates ("500,SET=750").
     virtual Status setCommission(int64_t tenantId, int64_t attributionWindowDays, const std::string& commissionRates) = 0;
+    // The BCP 47 locale prices are formatted in ("de-DE").
+    virtual Status setLocale(int64_t tenantId, const std::string& locale) = 0;
+    // Disabled tenants are refused by every tenant-facing endpoint; their data stays.
+    virtual Status setDisabled(int64_t tenantId, bool disabled) = 0;
+    // A rotated API secret: only its hash is stored; the old secret stops working at once.
+    virtual Status setSecretHash(int64_t tenantId, const std::string& secretHash) = 0;
 };
 
 }  // namespace svc

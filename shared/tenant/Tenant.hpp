@@ -17,6 +17,9 @@ struct Tenant {
     // The commission contract (docs/adr/0021).
     int64_t attributionWindowDays = 30;
     std::string commissionRates = "0";  // basis points, "default[,WIDGET=bp...]" (tracking/CommissionRates)
+    // Set by the operator (console or API): every tenant-facing endpoint refuses the tenant,
+    // its data stays (docs/adr/0041).
+    bool disabled = false;
 };
 
 }  // namespace svc

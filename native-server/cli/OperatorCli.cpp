@@ -1,0 +1,77 @@
+#include "cli/OperatorCli.hpp"
+
+#include <termios.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "operator/OperatorAccounts.hpp"
+#include "store/SqliteStorage.hpp"
+
+namespace svc {
+namespace {
+
+int failWith(const std::string& message) {
+    std::cerr << "svc-server: error: " << message << "\n";
+    return 1;
+}
+
+// One line of standard input; on a terminal without echo, so the password never shows.
+std::string readPassword() {
+    bool terminal = isatty(STDIN_FILENO);
+    termios saved{};
+    if (terminal) {
+        std::cerr << "Password (at least 12 characters): " << std::flush;
+        tcgetattr(STDIN_FILENO, &saved);
+        termios quiet = saved;
+        quiet.c_lflag &= ~static_cast<tcflag_t>(ECHO);
+        tcsetattr(STDIN_FILENO, TCSANOW, &quiet);
+    }
+    std::string line;
+    std::getline(std::cin, line);
+    if (terminal) {
+        tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+        std::cerr << "\n";
+    }
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    return line;
+}
+
+}  // namespace
+
+void OperatorCli::addTo(CLI::App& app, std::string& dataDir) {
+    auto* command = app.add_subcommand("operator", "Operator accounts of the console (/console/)");
+    command->require_subcommand(1);
+    create_ = command->add_subcommand("create",
+                                      "Create an operator account; the password is read from SVC_OPERATOR_PASSWORD or standard input");
+    create_->add_option("--data-dir", dataDir, "Data directory")->required();
+    create_->add_option("--email", email_, "The operator's e-mail address, used to sign in")->required();
+}
+
+bool OperatorCli::parsed() const { return create_ && create_->parsed(); }
+
+int OperatorCli::run(const std::string& dataDir) {
+    auto storage = SqliteStorage::open(dataDir);  // migrates the main database
+    if (!storage) return failWith(storage.error().message);
+    auto store = SqliteOperatorStore::open(dataDir + "/svc.sqlite3");
+    if (!store) return failWith(store.error().message);
+    if (auto valid = OperatorAccounts::validEmail(email_, "--email"); !valid) return failWith(valid.error().message);
+    const char* fromEnvironment = std::getenv("SVC_OPERATOR_PASSWORD");
+    std::string password = fromEnvironment ? fromEnvironment : readPassword();
+    if (password.empty()) return failWith("password: give it in SVC_OPERATOR_PASSWORD or on standard input");
+    if (auto valid = PasswordHasher::validNew(password, "password"); !valid) return failWith(valid.error().message);
+    OperatorAccounts accounts(std::move(*store), (*storage)->clock(), PasswordCost::interactive());
+    auto created = accounts.createOperator(email_, password);
+    if (!created) {
+        std::string message = created.error().message;
+        if (message.rfind("email:", 0) == 0) message = "--email:" + message.substr(6);
+        return failWith(message);
+    }
+    std::cout << nlohmann::ordered_json{{"email", created->email}, {"console", "/console/"}}.dump(2) << std::endl;
+    return 0;
+}
+
+}  // namespace svc

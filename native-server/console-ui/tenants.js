@@ -1,0 +1,70 @@
+import { call, requireOperator } from "./api.js";
+import { busy, clearErrors, showErrors } from "./forms.js";
+
+const table = document.getElementById("tenant-table");
+const status = document.getElementById("list-status");
+
+function cell(row, content) {
+  const td = document.createElement("td");
+  if (content instanceof Node) td.appendChild(content);
+  else td.textContent = content;
+  row.appendChild(td);
+}
+
+async function load() {
+  const { tenants } = await call("GET", "/tenants");
+  const body = table.tBodies[0];
+  body.replaceChildren();
+  for (const tenant of tenants) {
+    const row = document.createElement("tr");
+    const link = document.createElement("a");
+    link.href = "tenant.html?apiId=" + encodeURIComponent(tenant.apiId);
+    link.textContent = tenant.name;
+    cell(row, link);
+    const id = document.createElement("code");
+    id.textContent = tenant.apiId;
+    cell(row, id);
+    cell(row, tenant.currency);
+    cell(row, tenant.locale);
+    cell(row, tenant.country || "—");
+    const state = document.createElement("span");
+    state.className = tenant.disabled ? "badge off" : "badge";
+    state.textContent = tenant.disabled ? "disabled" : "active";
+    cell(row, state);
+    body.appendChild(row);
+  }
+  table.hidden = tenants.length === 0;
+  status.textContent = tenants.length === 0 ? "No tenants yet." : tenants.length + (tenants.length === 1 ? " tenant" : " tenants");
+}
+
+const form = document.getElementById("create-form");
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  clearErrors(form);
+  const name = form.elements.name.value.trim();
+  if (!name) return showErrors(form, { fields: [{ field: "name", message: "required: the shop's name" }] });
+  try {
+    const created = await busy(form, "Creating…", () => call("POST", "/tenants", { name }));
+    form.reset();
+    document.getElementById("secret-tenant").textContent = created.tenant.name;
+    document.getElementById("secret-api-id").textContent = created.tenant.apiId;
+    document.getElementById("secret-value").textContent = created.apiSecret;
+    const box = document.getElementById("secret-box");
+    box.hidden = false;
+    box.focus();
+    await load();
+  } catch (error) {
+    showErrors(form, error);
+  }
+});
+
+document.getElementById("secret-done").addEventListener("click", () => {
+  // Gone from the page as well: it cannot be shown again.
+  document.getElementById("secret-value").textContent = "";
+  document.getElementById("secret-box").hidden = true;
+  form.elements.name.focus();
+});
+
+requireOperator().then(load).catch((error) => {
+  status.textContent = "Could not load the tenants: " + error.message;
+});

@@ -1,0 +1,525 @@
+#include "http/OperatorRoutes.hpp"
+
+#include <sodium.h>
+
+#include <nlohmann/json.hpp>
+
+#include "feed/ImportJson.hpp"
+#include "http/HttpErrors.hpp"
+#include "http/RequestContext.hpp"
+#include "tenant/SecretHasher.hpp"
+#include "text/StringUtil.hpp"
+#include "tracking/Commission.hpp"
+#include "widget/WidgetTexts.hpp"
+
+namespace svc {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kApiId = "([A-Za-z0-9-]{1,64})";
+
+// The console's pages load only their own files: no inline script or style, no other origin;
+// frames only from svc itself (the widget preview), and no one may frame the console.
+constexpr const char* kConsolePolicy =
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+void sendJson(httplib::Response& response, int status, const json& body) {
+    response.status = status;
+    // Answers carry tenant settings and, once, secrets: never kept by any cache.
+    response.set_header("Cache-Control", "no-store");
+    response.set_content(body.dump(), "application/json");
+}
+
+Result<json> jsonBody(const httplib::Request& request) {
+    std::string type = request.get_header_value("Content-Type");
+    if (type.find("application/json") == std::string::npos) return Error::invalidArgument("Content-Type: must be application/json");
+    json body = json::parse(request.body, nullptr, false);
+    if (body.is_discarded()) return Error::invalidArgument("body: not valid JSON");
+    if (!body.is_object()) return Error::invalidArgument("body: must be a JSON object");
+    return body;
+}
+
+// A string member, or an error naming it.
+Result<std::string> stringField(const json& body, const std::string& field) {
+    const auto& value = body.at(field);
+    if (!value.is_string()) return Error::invalidArgument(field + ": must be a string");
+    return value.get<std::string>();
+}
+
+std::string cookieValue(const httplib::Request& request, const std::string& name) {
+    std::string header = request.get_header_value("Cookie");
+    for (const auto& part : splitList(header, ';')) {
+        if (part.size() > name.size() && part.compare(0, name.size() + 1, name + "=") == 0) return part.substr(name.size() + 1);
+    }
+    return "";
+}
+
+bool sameToken(const std::string& a, const std::string& b) {
+    return a.size() == b.size() && !a.empty() && sodium_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+// The host part of an Origin ("https://ops.example:8443" -> "ops.example:8443").
+std::string originHost(const std::string& origin) {
+    size_t scheme = origin.find("://");
+    return scheme == std::string::npos ? origin : origin.substr(scheme + 3);
+}
+
+Status validCurrency(const std::string& currency) {
+    bool valid = currency.size() == 3;
+    for (char c : currency) valid = valid && c >= 'A' && c <= 'Z';
+    if (!valid) return Error::invalidArgument("currency: '" + currency + "' is not an ISO 4217 code of three capital letters, e.g. EUR");
+    return {};
+}
+
+// "de-DE", "en", "fr-CH": a language subtag, optionally a region.
+Status validLocale(const std::string& locale) {
+    size_t dash = locale.find('-');
+    std::string language = locale.substr(0, dash);
+    bool valid = language.size() >= 2 && language.size() <= 3;
+    for (char c : language) valid = valid && c >= 'a' && c <= 'z';
+    if (dash != std::string::npos) {
+        std::string region = locale.substr(dash + 1);
+        valid = valid && region.size() == 2;
+        for (char c : region) valid = valid && c >= 'A' && c <= 'Z';
+    }
+    if (!valid) return Error::invalidArgument("locale: '" + locale + "' is not a locale such as de-DE or en");
+    return {};
+}
+
+json tenantJson(const Tenant& tenant, const std::string& country) {
+    return {{"apiId", tenant.apiId},
+            {"name", tenant.name},
+            {"feedId", tenant.feedId},
+            {"currency", tenant.currency},
+            {"locale", tenant.locale},
+            {"country", country},
+            {"commissionRates", tenant.commissionRates},
+            {"attributionWindowDays", tenant.attributionWindowDays},
+            {"disabled", tenant.disabled}};
+}
+
+}  // namespace
+
+OperatorRoutes::OperatorRoutes(TenantStore& tenants, OperatorKeyStore& keys, FeedImportStore& history, FeedImportService& imports,
+                               std::unique_ptr<OperatorAccounts> accounts,
+                               std::unique_ptr<SqliteWidgetSettingsStore> widgetSettings, std::string consoleDir,
+                               OperatorConsoleOptions options, const Clock& clock, std::function<void(int64_t)> widgetSettingsChanged)
+    : tenants_(tenants),
+      tenantService_(tenants),
+      keys_(keys),
+      history_(history),
+      imports_(imports),
+      accounts_(std::move(accounts)),
+      widgetSettings_(std::move(widgetSettings)),
+      consoleFiles_(std::move(consoleDir)),
+      options_(options),
+      clock_(clock),
+      widgetSettingsChanged_(std::move(widgetSettingsChanged)) {}
+
+void OperatorRoutes::registerOn(httplib::Server& server) {
+    const std::string tenant = std::string("/operator/api/tenants/") + kApiId;
+    server.Post("/operator/api/session", [this](const httplib::Request& q, httplib::Response& r) { signIn(q, r); });
+    server.Delete("/operator/api/session", [this](const httplib::Request& q, httplib::Response& r) { signOut(q, r); });
+    server.Get("/operator/api/me", [this](const httplib::Request& q, httplib::Response& r) { me(q, r); });
+    server.Get("/operator/api/tenants", [this](const httplib::Request& q, httplib::Response& r) { listTenants(q, r); });
+    server.Post("/operator/api/tenants", [this](const httplib::Request& q, httplib::Response& r) { createTenant(q, r); });
+    server.Get(tenant, [this](const httplib::Request& q, httplib::Response& r) { getTenant(q, r); });
+    server.Patch(tenant, [this](const httplib::Request& q, httplib::Response& r) { updateTenant(q, r); });
+    server.Post(tenant + "/secret", [this](const httplib::Request& q, httplib::Response& r) { rotateSecret(q, r); });
+    server.Post(tenant + "/disable", [this](const httplib::Request& q, httplib::Response& r) { setDisabled(q, r, true); });
+    server.Post(tenant + "/enable", [this](const httplib::Request& q, httplib::Response& r) { setDisabled(q, r, false); });
+    server.Get(tenant + "/widgets", [this](const httplib::Request& q, httplib::Response& r) { getWidgets(q, r); });
+    server.Put(tenant + "/widgets", [this](const httplib::Request& q, httplib::Response& r) { putWidgets(q, r); });
+    server.Get(tenant + "/imports", [this](const httplib::Request& q, httplib::Response& r) { listImports(q, r); });
+    server.Get(tenant + "/imports/([0-9]{1,18})/errors\\.csv", [this](const httplib::Request& q, httplib::Response& r) { rowErrorsCsv(q, r); });
+    server.Post(tenant + "/imports/([0-9]{1,18})/confirm", [this](const httplib::Request& q, httplib::Response& r) { decideHeld(q, r, true); });
+    server.Post(tenant + "/imports/([0-9]{1,18})/discard", [this](const httplib::Request& q, httplib::Response& r) { decideHeld(q, r, false); });
+    server.Get("/console", [](const httplib::Request&, httplib::Response& r) { r.set_redirect("/console/"); });
+    server.Get("/console/(.*)", [this](const httplib::Request& q, httplib::Response& r) { serveConsole(q, r); });
+}
+
+Result<OperatorRoutes::Caller> OperatorRoutes::authenticate(const httplib::Request& request, bool stateChanging) {
+    std::string authorization = request.get_header_value("Authorization");
+    const std::string bearer = "Bearer ";
+    if (authorization.rfind(bearer, 0) == 0) {
+        // A key is no ambient credential (a browser never adds it by itself): no CSRF check needed.
+        auto keys = keys_.operatorKeys();
+        if (!keys) return keys.error();
+        std::string key = authorization.substr(bearer.size());
+        for (const auto& stored : *keys) {
+            if (SecretHasher::matches(key, stored.keyHash)) return Caller{};
+        }
+        return Error::unauthenticated("Authorization: not a valid operator key");
+    }
+    auto session = accounts_->authenticate(cookieValue(request, kSessionCookie));
+    if (!session) return session.error();
+    if (stateChanging) {
+        // SameSite=Strict already keeps the cookie off other sites' requests; the origin and the
+        // synchronizer token also hold when a browser ignores SameSite.
+        std::string origin = request.get_header_value("Origin");
+        if (!origin.empty() && originHost(origin) != request.get_header_value("Host")) {
+            return Error::permissionDenied("Origin: " + origin + " is not this server");
+        }
+        if (!sameToken(request.get_header_value("X-CSRF-Token"), session->csrfToken)) {
+            return Error::permissionDenied("X-CSRF-Token: missing or not this session's token (reload the console)");
+        }
+    }
+    return Caller{session->email, session->csrfToken};
+}
+
+Result<Tenant> OperatorRoutes::tenantOf(const httplib::Request& request) {
+    std::string apiId = request.matches[1];
+    auto found = tenants_.findByApiId(apiId);
+    if (!found) return found.error();
+    if (!*found) return Error::notFound("apiId: no tenant " + apiId);
+    return **found;
+}
+
+void OperatorRoutes::signIn(const httplib::Request& request, httplib::Response& response) {
+    // No other site may sign a browser in (into an account of the attacker's, say).
+    std::string origin = request.get_header_value("Origin");
+    if (!origin.empty() && originHost(origin) != request.get_header_value("Host")) {
+        return sendError(response, Error::permissionDenied("Origin: " + origin + " is not this server"));
+    }
+    auto body = jsonBody(request);
+    if (!body) return sendError(response, body.error());
+    std::vector<Error> errors;
+    std::string email = body->value("email", json()).is_string() ? (*body)["email"].get<std::string>() : "";
+    std::string password = body->value("password", json()).is_string() ? (*body)["password"].get<std::string>() : "";
+    if (trim(email).empty()) errors.push_back(Error::invalidArgument("email: required"));
+    if (password.empty()) errors.push_back(Error::invalidArgument("password: required"));
+    if (!errors.empty()) return sendFieldErrors(response, errors);
+    auto signedIn = accounts_->signIn(email, password, request.remote_addr);
+    if (!signedIn) {
+        sendError(response, signedIn.error());
+        if (signedIn.error().code == ErrorCode::ResourceExhausted) {
+            response.status = 429;  // a lock-out, not a body limit
+            response.set_header("Retry-After", std::to_string(OperatorAccounts::kLockSeconds));
+        }
+        return;
+    }
+    bool secure = options_.secureCookies || request.get_header_value("X-Forwarded-Proto") == "https";
+    // HttpOnly: no script reads it; SameSite=Strict: no other site's page sends it; Path: only the API gets it.
+    response.set_header("Set-Cookie", std::string(kSessionCookie) + "=" + signedIn->token + "; Path=/operator/api; Max-Age=" +
+                                          std::to_string(OperatorAccounts::kSessionSeconds) + "; HttpOnly; SameSite=Strict" +
+                                          (secure ? "; Secure" : ""));
+    sendJson(response, 200, {{"email", signedIn->session.email}, {"csrfToken", signedIn->session.csrfToken},
+                             {"expiresAt", signedIn->session.expiresAt}});
+}
+
+void OperatorRoutes::signOut(const httplib::Request& request, httplib::Response& response) {
+    auto caller = authenticate(request, true);
+    if (!caller) return sendError(response, caller.error());
+    if (auto status = accounts_->signOut(cookieValue(request, kSessionCookie)); !status) return sendError(response, status.error());
+    response.set_header("Set-Cookie", std::string(kSessionCookie) + "=; Path=/operator/api; Max-Age=0; HttpOnly; SameSite=Strict");
+    response.status = 204;
+}
+
+void OperatorRoutes::me(const httplib::Request& request, httplib::Response& response) {
+    auto caller = authenticate(request, false);
+    if (!caller) return sendError(response, caller.error());
+    if (caller->email.empty()) return sendJson(response, 200, {{"email", nullptr}, {"via", "operator-key"}});
+    sendJson(response, 200, {{"email", caller->email}, {"csrfToken", caller->csrfToken}, {"via", "session"}});
+}
+
+void OperatorRoutes::listTenants(const httplib::Request& request, httplib::Response& response) {
+    auto caller = authenticate(request, false);
+    if (!caller) return sendError(response, caller.error());
+    auto all = tenants_.list();
+    if (!all) return sendError(response, all.error());
+    json items = json::array();
+    for (const auto& tenant : *all) {
+        auto settings = widgetSettings_->load(tenant.id);
+        if (!settings) return sendError(response, settings.error());
+        items.push_back(tenantJson(tenant, settings->country));
+    }
+    sendJson(response, 200, {{"tenants", items}});
+}
+
+void OperatorRoutes::createTenant(const httplib::Request& request, httplib::Response& response) {
+    auto caller = authenticate(request, true);
+    if (!caller) return sendError(response, caller.error());
+    auto body = jsonBody(request);
+    if (!body) return sendError(response, body.error());
+    if (!body->contains("name")) return sendFieldErrors(response, {Error::invalidArgument("name: required")});
+    auto name = stringField(*body, "name");
+    if (!name) return sendFieldErrors(response, {name.error()});
+    auto created = tenantService_.create(*name);
+    if (!created) return sendFieldErrors(response, {created.error()});
+    // The only time the secret is ever shown: only its hash is stored.
+    sendJson(response, 201, {{"tenant", tenantJson(created->tenant, "")}, {"apiSecret", created->apiSecret}});
+}
+
+void OperatorRoutes::getTenant(const httplib::Request& request, httplib::Response& response) {
+    auto caller = authenticate(request, false);
+    if (!caller) return sendError(response, caller.error());
+    auto tenant = tenantOf(request);
+    if (!tenant) return sendError(response, tenant.error());
+    auto settings = widgetSettings_->load(tenant->id);
+    if (!settings) return sendError(response, settings.error());
+    sendJson(response, 200, tenantJson(*tenant, settings->country));
+}
+
+void OperatorRoutes::updateTenant(const httplib::Request& request, httplib::Response& response) {
+    auto caller = authenticate(request, true);
+    if (!caller) return sendError(response, caller.error());
+    auto tenant = tenantOf(request);
+    if (!tenant) return sendError(response, tenant.error());
+    auto body = jsonBody(request);
+    if (!body) return sendError(response, body.error());
+
+    // Every field is checked before anything is written; all problems are answered at once.
+    std::vector<Error> errors;
+    auto text = [&](const char* field) -> std::optional<std::string> {
+        if (!body->contains(field)) return std::nullopt;
+        auto value = stringField(*body, field);
+        if (!value) {
+            errors.push_back(value.error());
+            return std::nullopt;
+        }
+        return std::string(trim(*value));
+    };
+    auto currency = text("currency");
+    if (currency) {
+        if (auto valid = validCurrency(*currency); !valid) errors.push_back(valid.error());
+    }
+    auto locale = text("locale");
+    if (locale) {
+        if (auto valid = validLocale(*locale); !valid) errors.push_back(valid.error());
+    }
+    auto country = text("country");
+    if (country && !country->empty()) {
+        auto valid = WidgetSettings::validCountry(*country, "country");
+        if (!valid) errors.push_back(valid.error());
+        else country = *valid;
+    }
+    auto rates = text("commissionRates");
+    if (rates) {
+        auto parsed = CommissionRates::fromText(*rates);
+        if (!parsed) errors.push_back(Error::invalidArgument("commissionRates: " + *rates + " is not basis points such as 500 (5 %) or 500,SET=750"));
+        else rates = parsed->toText();
+    }
+    std::optional<int64_t> window;
+    if (body->contains("attributionWindowDays")) {
+        const auto& value = (*body)["attributionWindowDays"];
+        if (!value.is_number_integer() || value.get<int64_t>() < 1 || value.get<int64_t>() > 365) {
+            errors.push_back(Error::invalidArgument("attributionWindowDays: a whole number of days from 1 to 365"));
+        } else {
+            window = value.get<int64_t>();
+        }
+    }
+    if (!errors.empty()) return sendFieldErrors(response, errors);
+
+    if (currency) {
+        if (auto status = tenants_.setCurrency(tenant->id, *currency); !status) return sendError(response, status.error());
+    }
+    if (locale) {
+        if (auto status = tenants_.setLocale(tenant->id, *locale); !status) return sendError(response, status.error());
+    }
+    if (rates || window) {
+        auto status = tenants_.setCommission(tenant->id, window.value_or(tenant->attributionWindowDays), rates.value_or(tenant->commissionRates));
+        if (!status) return sendError(response, status.error());
+    }
+    if (country) {
+        WidgetSettingsChange change;
+        change.country = *country;
+        if (auto status = widgetSettings_->change(tenant->id, change, clock_.nowSeconds()); !status) return sendError(response, status.error());
+        widgetSettingsChanged_(tenant->id);
+    }
+    getTenant(request, response);
+}
+
+void OperatorRoutes::rotateSecret(const httplib::Request& request, httplib::Response& response) {
+    auto caller = authenticate(request, true);
+    if (!caller) return sendError(response, caller.error());
+    auto tenant = tenantOf(request);
+    if (!tenant) return sendError(response, tenant.error());
+    auto secret = tenantService_.rotateSecret(tenant->id);
+    if (!secret) return sendError(response, secret.error());
+    sendJson(response, 200, {{"apiId", tenant->apiId}, {"apiSecret", *secret}});
+}
+
+void OperatorRoutes::setDisabled(const httplib::Request& request, httplib::Response& response, bool disabled) {
+    auto caller = authenticate(request, true);
+    if (!caller) return sendError(response, caller.error());
+    auto tenant = tenantOf(request);
+    if (!tenant) return sendError(response, tenant.error());
+    if (auto status = tenants_.setDisabled(tenant->id, disabled); !status) return sendError(response, status.error());
+    getTenant(request, response);
+}
+
+void OperatorRoutes::getWidgets(const httplib::Request& request, httplib::Response& response) {
+    auto caller = authenticate(request, false);
+    if (!caller) return sendError(response, caller.error());
+    auto tenant = tenantOf(request);
+    if (!tenant) return sendError(response, tenant.error());
+    auto settings = widgetSettings_->load(tenant->id);
+    if (!settings) return sendError(response, settings.error());
+    json texts = json::object();
+    for (const auto& [language, bundle] : settings->textBundles) texts[language] = json::parse(bundle, nullptr, false);
+    json keys = json::array();
+    for (size_t i = 0; i < kTextKeyCount; ++i) keys.push_back(WidgetTexts::nameOf(static_cast<TextKey>(i)));
+    json builtIn = json::object();
+    for (const char* language : {"en", "de"}) {
+        if (auto bundle = WidgetTexts::builtIn(language)) builtIn[language] = json::parse(bundle->toJson());
+    }
+    sendJson(response, 200, {{"languageRule", LanguageRule::sourceName(settings->languageRule.source)},
+                             {"defaultLanguage", settings->languageRule.defaultLanguage},
+                             {"css", settings->css},
+                             {"texts", texts},
+                             {"textKeys", keys},
+                             {"builtInTexts", builtIn}});
+}
+
+void OperatorRoutes::putWidgets(const httplib::Request& request, httplib::Response& response) {
+    auto caller = authenticate(request, true);
+    if (!caller) return sendError(response, caller.error());
+    auto tenant = tenantOf(request);
+    if (!tenant) return sendError(response, tenant.error());
+    auto body = jsonBody(request);
+    if (!body) return sendError(response, body.error());
+
+    std::vector<Error> errors;
+    WidgetSettingsChange change;
+    if (body->contains("languageRule")) {
+        auto text = stringField(*body, "languageRule");
+        auto source = text ? LanguageRule::parseSource(*text, "languageRule") : Result<LanguageSource>(text.error());
+        if (!source) errors.push_back(source.error());
+        else change.languageSource = *source;
+    }
+    if (body->contains("defaultLanguage")) {
+        auto text = stringField(*body, "defaultLanguage");
+        auto language = text ? LanguageRule::primaryLanguage(*text) : std::nullopt;
+        if (!text || !language || *language != *text) {
+            errors.push_back(Error::invalidArgument("defaultLanguage: '" + (text ? *text : std::string()) +
+                                                    "' is not a lower-case language code such as en or de"));
+        } else {
+            change.defaultLanguage = *text;
+        }
+    }
+    if (body->contains("css")) {
+        auto css = stringField(*body, "css");
+        if (!css) errors.push_back(css.error());
+        else if (auto valid = WidgetSettings::validCss(*css, "css"); !valid) errors.push_back(valid.error());
+        else change.css = *css;
+    }
+    std::optional<std::map<std::string, std::string>> bundles;
+    if (body->contains("texts")) {
+        const json& texts = (*body)["texts"];
+        if (!texts.is_object()) {
+            errors.push_back(Error::invalidArgument("texts: must be an object of language to texts"));
+        } else {
+            bundles.emplace();
+            for (const auto& [language, bundle] : texts.items()) {
+                auto primary = LanguageRule::primaryLanguage(language);
+                if (!primary || *primary != language) {
+                    errors.push_back(Error::invalidArgument("texts." + language + ": not a lower-case language code such as en or de"));
+                    continue;
+                }
+                // Every text checked here, so nothing is written when one is wrong; the field
+                // names the language too: "texts.de.addToCart".
+                WidgetTexts check;
+                if (auto valid = check.applyJson(bundle.dump()); !valid) {
+                    std::string message = valid.error().message;
+                    if (message.rfind("texts", 0) == 0) message = "texts." + language + message.substr(5);
+                    errors.push_back(Error::invalidArgument(message));
+                    continue;
+                }
+                (*bundles)[language] = bundle.dump();
+            }
+        }
+    }
+    if (!errors.empty()) return sendFieldErrors(response, errors);
+
+    int64_t now = clock_.nowSeconds();
+    if (auto status = widgetSettings_->change(tenant->id, change, now); !status) return sendFieldErrors(response, {status.error()});
+    if (bundles) {
+        // The body's bundles replace the tenant's: languages it leaves out are removed.
+        auto current = widgetSettings_->load(tenant->id);
+        if (!current) return sendError(response, current.error());
+        for (const auto& [language, unused] : current->textBundles) {
+            if (!bundles->count(language)) {
+                if (auto status = widgetSettings_->removeTexts(tenant->id, language); !status) return sendError(response, status.error());
+            }
+        }
+        for (const auto& [language, bundle] : *bundles) {
+            if (auto status = widgetSettings_->setTexts(tenant->id, language, bundle, now); !status) return sendFieldErrors(response, {status.error()});
+        }
+    }
+    widgetSettingsChanged_(tenant->id);
+    getWidgets(request, response);
+}
+
+void OperatorRoutes::listImports(const httplib::Request& request, httplib::Response& response) {
+    auto caller = authenticate(request, false);
+    if (!caller) return sendError(response, caller.error());
+    auto tenant = tenantOf(request);
+    if (!tenant) return sendError(response, tenant.error());
+    auto records = history_.list(tenant->id, "", 100);
+    if (!records) return sendError(response, records.error());
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const auto& record : *records) list.push_back(importRecordJson(record, false));
+    response.set_header("Cache-Control", "no-store");
+    response.set_content(nlohmann::ordered_json{{"imports", list}}.dump(), "application/json");
+}
+
+void OperatorRoutes::rowErrorsCsv(const httplib::Request& request, httplib::Response& response) {
+    auto caller = authenticate(request, false);
+    if (!caller) return sendError(response, caller.error());
+    auto tenant = tenantOf(request);
+    if (!tenant) return sendError(response, tenant.error());
+    auto id = parseInt64(std::string(request.matches[2]));
+    auto record = history_.find(tenant->id, id.value_or(0));
+    if (!record) return sendError(response, record.error());
+    if (!*record) return sendError(response, Error::notFound("import " + std::string(request.matches[2]) + " does not exist"));
+    // Quoted fields, so a message with a comma or quote stays one field; a message quoting the
+    // feed that starts like a formula gets a leading ' so no spreadsheet evaluates it.
+    auto quoted = [](const std::string& text) {
+        std::string out = "\"";
+        if (!text.empty() && std::string_view("=+-@").find(text.front()) != std::string_view::npos) out += '\'';
+        for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+        return out + "\"";
+    };
+    std::string csv = "line,column,kind,message\r\n";
+    for (const auto& error : (*record)->rowErrors) {
+        csv += std::to_string(error.line) + "," + std::to_string(error.column) + "," + quoted(std::string(rowErrorKindName(error.kind))) + "," +
+               quoted(error.message) + "\r\n";
+    }
+    response.set_header("Cache-Control", "no-store");
+    response.set_header("Content-Disposition",
+                        "attachment; filename=\"import-" + std::to_string((*record)->id) + "-row-errors.csv\"");
+    response.set_content(csv, "text/csv; charset=utf-8");
+}
+
+void OperatorRoutes::decideHeld(const httplib::Request& request, httplib::Response& response, bool confirm) {
+    auto caller = authenticate(request, true);
+    if (!caller) return sendError(response, caller.error());
+    auto tenant = tenantOf(request);
+    if (!tenant) return sendError(response, tenant.error());
+    int64_t id = parseInt64(std::string(request.matches[2])).value_or(0);
+    if (confirm) {
+        // Applies the held file now; the answer comes when the import is done.
+        auto outcome = imports_.confirm(*tenant, id);
+        if (!outcome) return sendError(response, outcome.error());
+        return sendJson(response, 200, json::parse(importRecordJson(outcome->record, false).dump()));
+    }
+    auto record = imports_.discard(*tenant, id);
+    if (!record) return sendError(response, record.error());
+    sendJson(response, 200, json::parse(importRecordJson(*record, false).dump()));
+}
+
+void OperatorRoutes::serveConsole(const httplib::Request& request, httplib::Response& response) {
+    std::string path = request.matches[1];
+    if (path.empty()) path = "index.html";
+    auto file = consoleFiles_.read(path);
+    if (!file) return sendError(response, Error::notFound("no such console file"));
+    response.set_header("Content-Security-Policy", kConsolePolicy);
+    response.set_header("X-Content-Type-Options", "nosniff");
+    response.set_header("Referrer-Policy", "same-origin");
+    response.set_header("Cache-Control", "no-cache");
+    response.set_content(file->content, file->contentType);
+}
+
+}  // namespace svc

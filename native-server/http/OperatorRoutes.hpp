@@ -1,0 +1,80 @@
+#pragma once
+// The operator API under /operator/api/ and the console's files under /console/
+// (docs/api/operator.openapi.yaml, docs/adr/0039-0041). Every call is authenticated: a
+// console session (cookie, plus X-CSRF-Token and a same-origin Origin on state-changing
+// calls) or an operator key (Authorization: Bearer), so whatever the console does can be scripted.
+#include <httplib.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/Clock.hpp"
+#include "feed/FeedImportService.hpp"
+#include "store/FeedImportStore.hpp"
+#include "http/StaticFiles.hpp"
+#include "operator/OperatorAccounts.hpp"
+#include "store/OperatorKeyStore.hpp"
+#include "store/SqliteWidgetSettingsStore.hpp"
+#include "store/TenantStore.hpp"
+#include "tenant/TenantService.hpp"
+
+namespace svc {
+
+struct OperatorConsoleOptions {
+    // Adds `Secure` to the session cookie. svc-server speaks plain HTTP; behind a TLS proxy the
+    // operator sets this (`serve --secure-cookies`), or the proxy sends X-Forwarded-Proto: https.
+    bool secureCookies = false;
+    // Of passwords hashed by this process (tests lower it; verification reads the stored hash's own).
+    PasswordCost passwordCost = PasswordCost::interactive();
+};
+
+class OperatorRoutes {
+public:
+    static constexpr const char* kSessionCookie = "svc_operator_session";
+
+    OperatorRoutes(TenantStore& tenants, OperatorKeyStore& keys, FeedImportStore& history, FeedImportService& imports,
+                   std::unique_ptr<OperatorAccounts> accounts,
+                   std::unique_ptr<SqliteWidgetSettingsStore> widgetSettings, std::string consoleDir, OperatorConsoleOptions options,
+                   const Clock& clock, std::function<void(int64_t)> widgetSettingsChanged);
+    void registerOn(httplib::Server& server);
+
+private:
+    struct Caller {
+        std::string email;  // "" for an operator key
+        std::string csrfToken;
+    };
+    // Session or operator key; state-changing calls by session also need the CSRF token and origin.
+    Result<Caller> authenticate(const httplib::Request& request, bool stateChanging);
+    Result<Tenant> tenantOf(const httplib::Request& request);
+
+    void signIn(const httplib::Request& request, httplib::Response& response);
+    void signOut(const httplib::Request& request, httplib::Response& response);
+    void me(const httplib::Request& request, httplib::Response& response);
+    void listTenants(const httplib::Request& request, httplib::Response& response);
+    void createTenant(const httplib::Request& request, httplib::Response& response);
+    void getTenant(const httplib::Request& request, httplib::Response& response);
+    void updateTenant(const httplib::Request& request, httplib::Response& response);
+    void rotateSecret(const httplib::Request& request, httplib::Response& response);
+    void setDisabled(const httplib::Request& request, httplib::Response& response, bool disabled);
+    void getWidgets(const httplib::Request& request, httplib::Response& response);
+    void putWidgets(const httplib::Request& request, httplib::Response& response);
+    void listImports(const httplib::Request& request, httplib::Response& response);
+    void rowErrorsCsv(const httplib::Request& request, httplib::Response& response);
+    void decideHeld(const httplib::Request& request, httplib::Response& response, bool confirm);
+    void serveConsole(const httplib::Request& request, httplib::Response& response);
+
+    TenantStore& tenants_;
+    TenantService tenantService_;
+    OperatorKeyStore& keys_;
+    FeedImportStore& history_;
+    FeedImportService& imports_;
+    std::unique_ptr<OperatorAccounts> accounts_;
+    std::unique_ptr<SqliteWidgetSettingsStore> widgetSettings_;
+    StaticFiles consoleFiles_;
+    OperatorConsoleOptions options_;
+    const Clock& clock_;
+    std::function<void(int64_t)> widgetSettingsChanged_;
+};
+
+}  // namespace svc

@@ -1,0 +1,101 @@
+#include "operator/OperatorAccounts.hpp"
+
+#include "tenant/SecretHasher.hpp"
+#include "text/StringUtil.hpp"
+
+namespace svc {
+
+OperatorAccounts::OperatorAccounts(std::unique_ptr<SqliteOperatorStore> store, const Clock& clock, PasswordCost cost)
+    : store_(std::move(store)), clock_(clock), hasher_(cost) {
+    auto dummy = hasher_.hash(randomSecret());
+    if (dummy) unknownAccountHash_ = *dummy;
+}
+
+Status OperatorAccounts::validEmail(const std::string& email, const std::string& field) {
+    size_t at = email.find('@');
+    bool plain = email.find_first_of(" \t\r\n<>\"") == std::string::npos;
+    if (email.empty()) return Error::invalidArgument(field + ": required");
+    if (email.size() > 254 || !plain || at == std::string::npos || at == 0 || at + 1 >= email.size() ||
+        email.find('@', at + 1) != std::string::npos) {
+        return Error::invalidArgument(field + ": '" + email + "' is not an e-mail address such as ops@example.com");
+    }
+    return {};
+}
+
+Result<OperatorAccount> OperatorAccounts::createOperator(const std::string& email, const std::string& password) {
+    std::string address(trim(email));
+    if (auto valid = validEmail(address, "email"); !valid) return valid.error();
+    if (auto valid = PasswordHasher::validNew(password, "password"); !valid) return valid.error();
+    auto hash = hasher_.hash(password);
+    if (!hash) return hash.error();
+    return store_->createOperator(address, *hash, clock_.nowSeconds());
+}
+
+Error OperatorAccounts::lockedError(int64_t until) const {
+    int64_t minutes = (until - clock_.nowSeconds() + 59) / 60;
+    if (minutes < 1) minutes = 1;
+    return Error::resourceExhausted("too many failed sign-ins: signing in is locked for " + std::to_string(minutes) +
+                                    (minutes == 1 ? " minute" : " minutes"));
+}
+
+bool OperatorAccounts::addressLocked(const std::string& clientAddress, bool countFailure) {
+    std::lock_guard lock(addressMutex_);
+    int64_t now = clock_.nowSeconds();
+    auto& failures = addressFailures_[clientAddress];
+    if (now - failures.windowStart >= kLockSeconds) failures = {0, now};
+    if (countFailure) ++failures.count;
+    // Bounded: addresses whose window has passed are forgotten once the map grows.
+    if (addressFailures_.size() > 10000) {
+        std::erase_if(addressFailures_, [now](const auto& entry) { return now - entry.second.windowStart >= kLockSeconds; });
+    }
+    return failures.count >= kMaxFailuresPerAddress;
+}
+
+Result<SignedIn> OperatorAccounts::signIn(const std::string& email, const std::string& password, const std::string& clientAddress) {
+    int64_t now = clock_.nowSeconds();
+    if (addressLocked(clientAddress, false)) return lockedError(now + kLockSeconds);
+    auto found = store_->findOperator(std::string(trim(email)));
+    if (!found) return found.error();
+    if (!*found) {
+        (void)PasswordHasher::verify(password, unknownAccountHash_);
+        addressLocked(clientAddress, true);
+        return Error::unauthenticated("email or password is not valid");
+    }
+    OperatorAccount account = **found;
+    if (account.lockedUntil > now) return lockedError(account.lockedUntil);
+    if (!PasswordHasher::verify(password, account.passwordHash)) {
+        bool addressNowLocked = addressLocked(clientAddress, true);
+        int64_t failures = account.failedSignIns + 1;
+        if (failures >= kMaxFailures) {
+            if (auto status = store_->setSignInState(account.id, 0, now + kLockSeconds); !status) return status.error();
+            return lockedError(now + kLockSeconds);
+        }
+        if (auto status = store_->setSignInState(account.id, failures, 0); !status) return status.error();
+        if (addressNowLocked) return lockedError(now + kLockSeconds);
+        return Error::unauthenticated("email or password is not valid");
+    }
+    if (auto status = store_->setSignInState(account.id, 0, 0); !status) return status.error();
+    (void)store_->deleteExpiredSessions(now);
+    SignedIn signedIn;
+    signedIn.token = randomSecret();
+    signedIn.session.tokenHash = SecretHasher::hash(signedIn.token);
+    signedIn.session.operatorId = account.id;
+    signedIn.session.email = account.email;
+    signedIn.session.csrfToken = randomSecret();
+    signedIn.session.createdAt = now;
+    signedIn.session.expiresAt = now + kSessionSeconds;
+    if (auto status = store_->createSession(signedIn.session); !status) return status.error();
+    return signedIn;
+}
+
+Result<OperatorSession> OperatorAccounts::authenticate(const std::string& token) {
+    if (token.empty()) return Error::unauthenticated("sign in first (no session)");
+    auto session = store_->findSession(SecretHasher::hash(token), clock_.nowSeconds());
+    if (!session) return session.error();
+    if (!*session) return Error::unauthenticated("the session has ended: sign in again");
+    return **session;
+}
+
+Status OperatorAccounts::signOut(const std::string& token) { return store_->deleteSession(SecretHasher::hash(token)); }
+
+}  // namespace svc

@@ -1,0 +1,61 @@
+#pragma once
+// Operator sign-in (docs/adr/0039): Argon2id passwords, sessions as random tokens stored
+// hashed, and lock-out of guessing: 5 failed sign-ins lock the account for 15 minutes, 20
+// failures from one client address within 15 minutes lock that address. A locked account
+// refuses even the right password until the time is up, and says so.
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "core/Clock.hpp"
+#include "core/Result.hpp"
+#include "security/PasswordHasher.hpp"
+#include "store/SqliteOperatorStore.hpp"
+
+namespace svc {
+
+struct SignedIn {
+    std::string token;  // the cookie's value; only its hash is stored
+    OperatorSession session;
+};
+
+class OperatorAccounts {
+public:
+    static constexpr int kMaxFailures = 5;
+    static constexpr int64_t kLockSeconds = 15 * 60;
+    static constexpr int kMaxFailuresPerAddress = 20;
+    static constexpr int64_t kSessionSeconds = 8 * 60 * 60;
+
+    OperatorAccounts(std::unique_ptr<SqliteOperatorStore> store, const Clock& clock, PasswordCost cost);
+
+    // Errors name the field: "email: ...", "password: ...".
+    Result<OperatorAccount> createOperator(const std::string& email, const std::string& password);
+    // Unauthenticated for a wrong e-mail address or password (never saying which);
+    // ResourceExhausted while the account or the client address is locked.
+    Result<SignedIn> signIn(const std::string& email, const std::string& password, const std::string& clientAddress);
+    // The live session of a cookie's token; Unauthenticated when there is none.
+    Result<OperatorSession> authenticate(const std::string& token);
+    Status signOut(const std::string& token);
+
+    static Status validEmail(const std::string& email, const std::string& field);
+
+private:
+    Error lockedError(int64_t until) const;
+    // Counts a failure of `clientAddress`; true when the address is locked now.
+    bool addressLocked(const std::string& clientAddress, bool countFailure);
+
+    std::unique_ptr<SqliteOperatorStore> store_;
+    const Clock& clock_;
+    PasswordHasher hasher_;
+    std::string unknownAccountHash_;  // verified against for unknown e-mail addresses: same time as a known one
+
+    struct AddressFailures {
+        int count = 0;
+        int64_t windowStart = 0;
+    };
+    std::mutex addressMutex_;
+    std::map<std::string, AddressFailures> addressFailures_;
+};
+
+}  // namespace svc

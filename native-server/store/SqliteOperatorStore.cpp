@@ -1,0 +1,85 @@
+#include "store/SqliteOperatorStore.hpp"
+
+namespace svc {
+
+Result<std::unique_ptr<SqliteOperatorStore>> SqliteOperatorStore::open(const std::string& mainDatabasePath) {
+    auto db = SqliteDatabase::open(mainDatabasePath);
+    if (!db) return db.error();
+    return std::unique_ptr<SqliteOperatorStore>(new SqliteOperatorStore(std::move(*db)));
+}
+
+Result<OperatorAccount> SqliteOperatorStore::createOperator(const std::string& email, const std::string& passwordHash, int64_t now) {
+    std::lock_guard lock(mutex_);
+    auto existing = db_->prepare("SELECT 1 FROM operators WHERE email = ?");
+    if (!existing) return existing.error();
+    existing->bind(1, email);
+    auto found = existing->step();
+    if (!found) return found.error();
+    if (*found) return Error::alreadyExists("--email: an operator with e-mail address " + email + " exists");
+    auto insert = db_->prepare("INSERT INTO operators(email, password_hash, created_at) VALUES (?, ?, ?)");
+    if (!insert) return insert.error();
+    insert->bind(1, email).bind(2, passwordHash).bind(3, now);
+    if (auto status = insert->run(); !status) return status.error();
+    return OperatorAccount{db_->lastInsertRowId(), email, passwordHash, 0, 0};
+}
+
+Result<std::optional<OperatorAccount>> SqliteOperatorStore::findOperator(const std::string& email) {
+    std::lock_guard lock(mutex_);
+    auto query = db_->prepare("SELECT id, email, password_hash, failed_sign_ins, locked_until FROM operators WHERE email = ?");
+    if (!query) return query.error();
+    query->bind(1, email);
+    auto row = query->step();
+    if (!row) return row.error();
+    if (!*row) return std::optional<OperatorAccount>{};
+    return std::optional<OperatorAccount>{OperatorAccount{query->integer(0), query->text(1), query->text(2), query->integer(3), query->integer(4)}};
+}
+
+Status SqliteOperatorStore::setSignInState(int64_t operatorId, int64_t failedSignIns, int64_t lockedUntil) {
+    std::lock_guard lock(mutex_);
+    auto statement = db_->prepare("UPDATE operators SET failed_sign_ins = ?, locked_until = ? WHERE id = ?");
+    if (!statement) return statement.error();
+    statement->bind(1, failedSignIns).bind(2, lockedUntil).bind(3, operatorId);
+    return statement->run();
+}
+
+Status SqliteOperatorStore::createSession(const OperatorSession& session) {
+    std::lock_guard lock(mutex_);
+    auto insert = db_->prepare(
+        "INSERT INTO operator_sessions(token_hash, operator_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)");
+    if (!insert) return insert.error();
+    insert->bind(1, session.tokenHash).bind(2, session.operatorId).bind(3, session.csrfToken);
+    insert->bind(4, session.createdAt).bind(5, session.expiresAt);
+    return insert->run();
+}
+
+Result<std::optional<OperatorSession>> SqliteOperatorStore::findSession(const std::string& tokenHash, int64_t now) {
+    std::lock_guard lock(mutex_);
+    auto query = db_->prepare(
+        "SELECT s.operator_id, o.email, s.csrf_token, s.created_at, s.expires_at FROM operator_sessions s "
+        "JOIN operators o ON o.id = s.operator_id WHERE s.token_hash = ? AND s.expires_at > ?");
+    if (!query) return query.error();
+    query->bind(1, tokenHash).bind(2, now);
+    auto row = query->step();
+    if (!row) return row.error();
+    if (!*row) return std::optional<OperatorSession>{};
+    return std::optional<OperatorSession>{
+        OperatorSession{tokenHash, query->integer(0), query->text(1), query->text(2), query->integer(3), query->integer(4)}};
+}
+
+Status SqliteOperatorStore::deleteSession(const std::string& tokenHash) {
+    std::lock_guard lock(mutex_);
+    auto statement = db_->prepare("DELETE FROM operator_sessions WHERE token_hash = ?");
+    if (!statement) return statement.error();
+    statement->bind(1, tokenHash);
+    return statement->run();
+}
+
+Status SqliteOperatorStore::deleteExpiredSessions(int64_t now) {
+    std::lock_guard lock(mutex_);
+    auto statement = db_->prepare("DELETE FROM operator_sessions WHERE expires_at <= ?");
+    if (!statement) return statement.error();
+    statement->bind(1, now);
+    return statement->run();
+}
+
+}  // namespace svc
