@@ -43,6 +43,8 @@ void ShopRoutes::registerShop(const httplib::Request& request, httplib::Response
     auto tenant = tenants_.findByApiId(apiId);
     if (!tenant) return sendError(response, tenant.error());
     if (!*tenant || !sameSecret((*tenant)->feedId, feedId)) return sendError(response, unknown);
+    // A tenant the operator disabled takes no registrations, like every other tenant-facing endpoint.
+    if ((*tenant)->disabled) return sendError(response, Error::permissionDenied("the tenant is disabled: ask the service operator"));
 
     if (request.body.size() > options_.maxBodyBytes) {
         return sendError(response, Error::resourceExhausted("the body is larger than " + std::to_string(options_.maxBodyBytes) + " bytes"));

@@ -194,6 +194,26 @@ TEST_CASE("shop registration: headers, tenant, feed and body decide the status; 
     shop.waitForPulls(1);  // the prompt pull, before the plugin goes away
 }
 
+TEST_CASE("shop registration: a tenant the operator disabled takes no registration") {
+    ShopServer shop;
+    test::ReferenceShopPlugin plugin(shop.tenant.apiId, shop.tenant.feedId);
+    plugin.setCatalog(attributes(), dimensions(), products(2));
+    REQUIRE(shop.server->storage->tenants().setDisabled(shop.tenant.id, true));
+    auto response = shop.registerShop(plugin.registration());
+    REQUIRE(response);
+    CHECK(response->status == 403);
+    CHECK(errorMessage(response) == "the tenant is disabled: ask the service operator");
+    auto none = shop.runtime->registrations().find(shop.tenant.id);
+    REQUIRE(none);
+    CHECK_FALSE(*none);
+    // Enabled again, it does.
+    REQUIRE(shop.server->storage->tenants().setDisabled(shop.tenant.id, false));
+    response = shop.registerShop(plugin.registration());
+    REQUIRE(response);
+    CHECK(response->status == 200);
+    shop.waitForPulls(1);  // the prompt pull, before the plugin goes away
+}
+
 TEST_CASE("shop registration: a registration is followed by a prompt pull that imports the plugin's products") {
     ShopServer shop;
     test::ReferenceShopPlugin plugin(shop.tenant.apiId, shop.tenant.feedId);
