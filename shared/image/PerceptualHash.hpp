@@ -1,0 +1,22 @@
+#pragma once
+// A 64-bit perceptual hash (DCT pHash): the image is reduced to 32 x 32 grey pixels, the 8 x 8
+// lowest frequencies of its 2-D DCT are compared with their median, one bit each. Resizing,
+// re-encoding and small colour changes move few bits; a different photo differs in about half.
+// The recommender treats a small Hamming distance as "the same picture" (near-duplicates).
+#include <cstdint>
+
+#include "image/RgbImage.hpp"
+
+namespace svc {
+
+class PerceptualHash {
+public:
+    static uint64_t of(const RgbImage& image);
+    static int distance(uint64_t a, uint64_t b);
+    // At most this many differing bits: the same picture. Measured on 60 fashion photos (same
+    // pose, white background): 320-px JPEG copies differ in at most 4 bits; of 1770 pairs of
+    // different photos, 5 are within 5 bits and the median is 30.
+    static constexpr int kNearDuplicateDistance = 5;
+};
+
+}  // namespace svc
