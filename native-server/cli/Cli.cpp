@@ -58,7 +58,7 @@ Result<std::pair<std::string, int>> parseListen(const std::string& listen) {
 }
 
 int serve(const std::string& dataDir, const std::string& listen, const std::string& assetsDir, int threads, double eventsRateLimit,
-          const std::vector<std::string>& outboundAllow) {
+          const std::vector<std::string>& outboundAllow, bool imageBot, const std::string& imageBotInfoUrl) {
     // Signals are taken by one thread with sigwait, so shutdown runs as normal code. Blocked
     // before anything starts a thread: threads inherit the mask, and one that does not block
     // them (the events file's checkpointer starts in SqliteStorage::open) would take a
@@ -87,6 +87,13 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     options.threads = threads;
     options.events.rateLimit.perSecond = eventsRateLimit;
     options.events.rateLimit.burst = eventsRateLimit * 4;
+    if (imageBot) {
+        ImageBotOptions bot;
+        bot.allowList = outboundAllow;
+        // The page this server serves about the bot; behind a proxy, --imagebot-info-url names the public one.
+        bot.infoUrl = imageBotInfoUrl.empty() ? "http://" + listen + "/imagebot" : imageBotInfoUrl;
+        options.imageBot = bot;
+    }
     ApiServer server(options, **storage, *keys);
     auto port = server.bind();
     if (!port) return fail(port.error());
@@ -95,6 +102,7 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     (*pulls)->imports().setAppliedListener([&server, pulledStorage](int64_t tenantId, CatalogChange change) {
         server.contentIndex().catalogChanged(tenantId, std::move(change));
         (void)pulledStorage->content().bumpGeneration(tenantId);
+        if (auto* bot = server.imageBot()) bot->catalogChanged(tenantId);
     });
     (*pulls)->scheduler().start(std::chrono::seconds(30));
     std::cout << "svc-server: listening on http://" << options.host << ":" << *port << std::endl;
@@ -183,8 +191,13 @@ int runCli(int argc, char** argv) {
         ->capture_default_str();
     std::vector<std::string> outboundAllow;
     serveCommand->add_option("--outbound-allow", outboundAllow,
-                             "Host or network (CIDR) that feed pulls may reach although it is private or loopback (repeatable; "
+                             "Host or network (CIDR) that feed pulls and the image bot may reach although it is private or loopback (repeatable; "
                              "docs/operations.md, Pulled feeds)");
+    bool noImageBot = false;
+    serveCommand->add_flag("--no-image-bot", noImageBot, "Do not fetch product images (no svc thumbnails, no image facts)");
+    std::string imageBotInfoUrl;
+    serveCommand->add_option("--imagebot-info-url", imageBotInfoUrl,
+                             "Page about the image bot named in its User-Agent (default: http://<listen>/imagebot; docs/operations.md, Image bot)");
 
     auto* tenantCommand = app.add_subcommand("tenant", "Manage tenants (shops)");
     tenantCommand->require_subcommand(1);
@@ -324,7 +337,7 @@ int runCli(int argc, char** argv) {
         return app.exit(error) == 0 ? 0 : 2;
     }
 
-    if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, outboundAllow);
+    if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, outboundAllow, !noImageBot, imageBotInfoUrl);
     if (feedSources.parsed()) return feedSources.run();
 
     auto context = DataDirContext::open(dataDir);

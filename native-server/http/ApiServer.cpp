@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -68,7 +69,19 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
     imports_.setAppliedListener([this, &storage](int64_t tenantId, CatalogChange change) {
         contentIndex_.catalogChanged(tenantId, std::move(change));
         (void)storage.content().bumpGeneration(tenantId);
+        if (imageBot_) imageBot_->catalogChanged(tenantId);  // only queues a scan
     });
+    if (options_.imageBot) {
+        ImageBotOptions botOptions = *options_.imageBot;
+        if (botOptions.dataDir.empty()) botOptions.dataDir = options_.dataDir;
+        auto bot = ImageBot::open(std::move(botOptions), storage.catalog(), storage.tenants(), storage.clock());
+        if (bot) {
+            imageBot_ = std::move(*bot);
+            thumbnailRoutes_ = std::make_unique<ThumbnailRoutes>(tenants_, *imageBot_);
+        } else {
+            std::cerr << "svc-server: image bot off: " << bot.error().message << std::endl;
+        }
+    }
     if (auto settings = SqliteWidgetSettingsStore::open(options_.dataDir + "/svc.sqlite3")) {
         presentation_ = std::make_unique<WidgetPresentation>(std::move(*settings), options_.dataDir + "/catalog");
     }
@@ -90,10 +103,12 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
     registerRoutes();
     worker_.start();
     attributor_.start();
+    if (imageBot_) imageBot_->start();
 }
 
 ApiServer::~ApiServer() {
     stop();
+    if (imageBot_) imageBot_->stop();
     attributor_.stop();
     worker_.stop();
     contentIndex_.stop();
@@ -202,6 +217,8 @@ void ApiServer::registerRoutes() {
     eventRoutes_.registerOn(server_);
     setRoutes_.registerOn(server_);
     reportRoutes_.registerOn(server_);
+    if (thumbnailRoutes_) thumbnailRoutes_->registerOn(server_);
+    server_.Get("/imagebot", [](const httplib::Request&, httplib::Response& response) { ThumbnailRoutes::serveInfoPage(response); });
     server_.Get("/demo", [](const httplib::Request&, httplib::Response& response) { response.set_redirect("/demo/"); });
     server_.Get("/demo/(.*)", [this](const httplib::Request& request, httplib::Response& response) { serveDemo(request, response); });
 }

@@ -20,6 +20,8 @@
 #include "recommend/RecommendationService.hpp"
 #include "http/ReportRoutes.hpp"
 #include "http/SetRoutes.hpp"
+#include "http/ThumbnailRoutes.hpp"
+#include "imagebot/ImageBot.hpp"
 #include "http/WidgetPresentation.hpp"
 #include "recommend/WidgetContentService.hpp"
 #include "store/SqliteStorage.hpp"
@@ -37,6 +39,9 @@ struct ServerOptions {
     EventRoutesOptions events;
     ContentIndexOptions content;
     size_t maxRequestBytes = size_t{8} << 20;  // every route but the streaming feed routes
+    // The image bot (docs/adr/0038); off unless set (tests that do not test it fetch nothing).
+    // Its dataDir defaults to dataDir.
+    std::optional<ImageBotOptions> imageBot;
 };
 
 class ApiServer {
@@ -51,6 +56,7 @@ public:
     int port() const { return port_; }
     ContentIndex& contentIndex() { return contentIndex_; }
     Attributor& attributor() { return attributor_; }
+    ImageBot* imageBot() { return imageBot_.get(); }  // null when off
 
 private:
     void registerRoutes();
@@ -83,7 +89,9 @@ private:
     Attributor attributor_;
     ReportRoutes reportRoutes_;
     Metrics metrics_;
-    std::unique_ptr<WidgetPresentation> presentation_;  // texts, CSS, 30-day prices (docs/adr/0028-0030)
+    std::unique_ptr<WidgetPresentation> presentation_;
+    std::unique_ptr<ImageBot> imageBot_;
+    std::unique_ptr<ThumbnailRoutes> thumbnailRoutes_;  // texts, CSS, 30-day prices (docs/adr/0028-0030)
     httplib::Server server_;
     int port_ = 0;
 };

@@ -30,6 +30,10 @@ struct FetchRequest {
     std::string ifNoneMatch;
     std::string ifModifiedSince;
     std::string bodyPath;  // the body is written here (created 0600, truncated)
+    std::string userAgent;  // "" : svc-feedpull/1.0
+    // 429 and 503 come back as a response (status, retryAfter) instead of an error, for callers
+    // that wait as the server asks (the image bot).
+    bool throttlingAsResponse = false;
 };
 
 struct FetchResponse {
@@ -40,6 +44,7 @@ struct FetchResponse {
     std::string contentEncoding;  // as sent; the file holds the decoded body
     std::string etag;
     std::string lastModified;
+    std::string retryAfter;       // as sent
     int64_t bodyBytes = 0;        // decoded
     int redirects = 0;
 };

@@ -142,6 +142,31 @@ CREATE TABLE widget_texts (
     PRIMARY KEY (tenant_id, language)
 ) WITHOUT ROWID;
 )sql"},
+        // 7: what the image bot learnt about each image URL (docs/adr/0038). Per tenant and URL:
+        // an unchanged URL is never fetched again; the thumbnail key is the SHA-256 of the URL.
+        {7, R"sql(
+CREATE TABLE image_facts (
+    tenant_id INTEGER NOT NULL,
+    url TEXT NOT NULL,
+    thumb_key TEXT NOT NULL,
+    status TEXT NOT NULL,                 -- 'ok' or 'failed'
+    reason TEXT NOT NULL DEFAULT '',      -- why it failed, e.g. "image: an HTML page"
+    http_status INTEGER NOT NULL DEFAULT 0,
+    etag TEXT NOT NULL DEFAULT '',
+    content_sha256 TEXT NOT NULL DEFAULT '',
+    content_type TEXT NOT NULL DEFAULT '',
+    bytes INTEGER NOT NULL DEFAULT 0,
+    width INTEGER NOT NULL DEFAULT 0,
+    height INTEGER NOT NULL DEFAULT 0,
+    colors TEXT NOT NULL DEFAULT '[]',    -- [{"hex":"#rrggbb","share":0.61}, ...], largest first
+    phash INTEGER NOT NULL DEFAULT 0,     -- 64-bit DCT hash, stored as its signed bit pattern
+    attempts INTEGER NOT NULL DEFAULT 0,
+    fetched_at INTEGER NOT NULL,
+    next_attempt_at INTEGER NOT NULL DEFAULT 0,  -- failed URLs: not before this time
+    PRIMARY KEY (tenant_id, url)
+);
+CREATE INDEX image_facts_by_key ON image_facts(tenant_id, thumb_key);
+)sql"},
     };
     return list;
 }
