@@ -221,3 +221,27 @@ TEST_CASE("Image facts on the real fashion photos: near-duplicates are found, di
     // what matters is that copies are far nearer than almost every other pair.
     CHECK(nearPairs <= pairs / 100);
 }
+
+TEST_CASE("Image codec: the fuzz seeds are one valid image of each format") {
+    const std::string dir = std::string(SVC_SOURCE_DIR) + "/tests/fuzz/corpus/image_decode/";
+    struct Case {
+        const char* file;
+        const char* format;
+        int width, height;
+    };
+    for (const auto& c : std::vector<Case>{{"product-16x12.jpg", "jpeg", 16, 12}, {"product-9x13.png", "png", 9, 13}, {"grey-1x1.jpg", "jpeg", 1, 1},
+                                           {"red-1x1.gif", "gif", 1, 1}}) {
+        CAPTURE(c.file);
+        auto bytes = test::readBytes(dir + c.file);
+        auto info = ImageCodec::probe(bytes);
+        REQUIRE(info);
+        CHECK(info->format == c.format);
+        auto image = ImageCodec::decode(bytes, 1000);
+        REQUIRE(image);
+        CHECK(image->width == c.width);
+        CHECK(image->height == c.height);
+    }
+    auto gif = ImageCodec::decode(test::readBytes(dir + "red-1x1.gif"), 1);
+    REQUIRE(gif);
+    CHECK(gif->pixels == std::vector<uint8_t>{255, 0, 0});
+}
