@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <sstream>
 
@@ -258,6 +259,17 @@ void ApiServer::serveContent(const httplib::Request& request, httplib::Response&
     if (!presentation_) return sendError(response, Error::unavailable("widget settings are unavailable"));
     PageHints hints{request.get_param_value("hl"), request.get_param_value("hp")};
     if (auto decorated = presentation_->decorate(*tenant, hints, *content); !decorated) return sendError(response, decorated.error());
+    if (imageBot_) {
+        // Large feed images are shown as svc's thumbnails once the bot has made them (ADR 0038).
+        std::string thumbs = baseUrl(request) + "/" + tenant->apiId + "/thumbs/";
+        std::function<void(ContentItem&)> useThumbnail = [&](ContentItem& item) {
+            if (auto key = imageBot_->replacementFor(tenant->id, item.image)) item.image = thumbs + *key + ".jpg";
+            for (auto& alternative : item.alternatives) useThumbnail(alternative);
+        };
+        for (auto& widget : content->widgets) {
+            for (auto& item : widget.items) useThumbnail(item);
+        }
+    }
     // Shared caches may keep content briefly; the request carries no cookie or secret.
     response.set_header("Cache-Control", "public, max-age=60");
     ResponseCompression::setBody(request, response, content->toJson(), "application/json");

@@ -121,6 +121,26 @@ std::string ImageBot::thumbnailPath(int64_t tenantId, const std::string& thumbKe
 
 std::string ImageBot::thumbKeyOf(const std::string& url) { return hexSha256(url); }
 
+std::optional<std::string> ImageBot::replacementFor(int64_t tenantId, const std::string& url) {
+    {
+        std::shared_lock lock(replacementsMutex_);
+        auto tenant = replacements_.find(tenantId);
+        if (tenant != replacements_.end()) {
+            auto found = tenant->second.find(url);
+            if (found == tenant->second.end()) return std::nullopt;
+            return found->second;
+        }
+    }
+    auto stored = facts_->largerThan(tenantId, options_.thumbnailSide);
+    if (!stored) return std::nullopt;  // the feed's URL this time; loaded on a later request
+    std::unique_lock lock(replacementsMutex_);
+    auto& keys = replacements_[tenantId];
+    for (auto& [storedUrl, key] : *stored) keys.emplace(storedUrl, key);
+    auto found = keys.find(url);
+    if (found == keys.end()) return std::nullopt;
+    return found->second;
+}
+
 bool ImageBot::validThumbKey(std::string_view key) {
     return key.size() == 64 && key.find_first_not_of("0123456789abcdef") == std::string_view::npos;
 }
@@ -210,7 +230,13 @@ void ImageBot::workLoop(int index) {
         Outcome outcome = process(job, bodyPath);
         if (outcome.facts) {
             (outcome.facts->ok() ? succeeded_ : failed_)++;
-            (void)facts_->save(*outcome.facts);  // not saved: the next scan fetches it again
+            // Not saved: the next scan fetches it again.
+            if (facts_->save(*outcome.facts) && outcome.facts->ok() &&
+                std::max(outcome.facts->width, outcome.facts->height) > options_.thumbnailSide) {
+                std::unique_lock replacements(replacementsMutex_);
+                auto tenant = replacements_.find(job.tenantId);
+                if (tenant != replacements_.end()) tenant->second[job.url] = outcome.facts->thumbKey;  // else loaded on first use
+            }
         }
         lock.lock();
         policy_.release(job.host);

@@ -116,4 +116,19 @@ Result<std::set<std::string>> ImageFactStore::settledUrls(int64_t tenantId, int6
     return urls;
 }
 
+Result<std::map<std::string, std::string>> ImageFactStore::largerThan(int64_t tenantId, int side) {
+    std::lock_guard lock(mutex_);
+    auto query = db_->prepare("SELECT url, thumb_key FROM image_facts WHERE tenant_id = ? AND status = 'ok' AND (width > ? OR height > ?)");
+    if (!query) return query.error();
+    query->bind(1, tenantId).bind(2, static_cast<int64_t>(side)).bind(3, static_cast<int64_t>(side));
+    std::map<std::string, std::string> keys;
+    while (true) {
+        auto row = query->step();
+        if (!row) return row.error();
+        if (!*row) break;
+        keys.emplace(query->text(0), query->text(1));
+    }
+    return keys;
+}
+
 }  // namespace svc

@@ -1,6 +1,7 @@
 #pragma once
 // The image bot's facts in the main database (table image_facts, main migration 7). Its own
 // connection, like the widget settings: the bot's workers write while requests read.
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -23,6 +24,8 @@ public:
     Result<std::optional<ImageFacts>> findByThumbKey(int64_t tenantId, const std::string& thumbKey);
     // URLs that need no fetch at `now`: done, or failed and not yet due again.
     Result<std::set<std::string>> settledUrls(int64_t tenantId, int64_t now);
+    // Every fetched URL whose image has a side longer than `side`, with its thumbnail key.
+    Result<std::map<std::string, std::string>> largerThan(int64_t tenantId, int side);
 
 private:
     explicit ImageFactStore(std::unique_ptr<SqliteDatabase> db) : db_(std::move(db)) {}

@@ -333,3 +333,39 @@ TEST_CASE("Image bot on the real fashion photos: 50 thumbnails served and decoda
     for (size_t i = 1; i < hashes.size(); ++i) nearOthers += PerceptualHash::distance(copy.phash, hashes[i]) <= PerceptualHash::kNearDuplicateDistance;
     CHECK(nearOthers <= 1);
 }
+
+TEST_CASE("Image bot: the content answer shows svc's thumbnail for large feed images once made, and keeps small ones and feed thumbnails") {
+    BotFixture f;
+    f.images.put("/a.jpg", test::productJpeg(600, 800, 20));
+    f.images.put("/large.jpg", test::productJpeg(800, 600, 21));
+    f.images.put("/small.jpg", test::productJpeg(150, 200, 22));
+    f.images.put("/with-thumb.jpg", test::productJpeg(900, 900, 23));
+    f.images.put("/feed-thumb.jpg", test::productJpeg(120, 120, 23));
+    auto similarImages = [&f] {
+        auto response = f.server->client().Get("/" + f.tenant.apiId + "/content?w=SIMILAR&t=product&s=A-M&i=");
+        REQUIRE(response);
+        REQUIRE(response->status == 200);
+        std::map<std::string, std::string> images;
+        json body = json::parse(response->body);
+        for (const auto& item : body["widgets"][0]["items"]) images[item["mainSku"].get<std::string>()] = item["image"].get<std::string>();
+        return images;
+    };
+    f.images.throttle("/large.jpg", 1, 503, "1");  // made a second after the others
+    f.import(f.tenant, {productRow("A", f.images.url("/a.jpg")), productRow("B", f.images.url("/large.jpg")),
+                        productRow("C", f.images.url("/small.jpg")),
+                        productRow("D", f.images.url("/with-thumb.jpg"), f.images.url("/feed-thumb.jpg"))});
+    for (int i = 0; i < 200 && f.images.requests("/small.jpg") == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    auto before = similarImages();  // B's thumbnail is not made yet: the feed's URL
+    REQUIRE(before.count("B"));
+    CHECK(before["B"] == f.images.url("/large.jpg"));
+    f.settle();
+    auto after = similarImages();
+    REQUIRE(after.size() == 3);
+    std::string base = "http://127.0.0.1:" + std::to_string(f.server->server->port()) + "/" + f.tenant.apiId + "/thumbs/";
+    CHECK(after["B"] == base + ImageBot::thumbKeyOf(f.images.url("/large.jpg")) + ".jpg");
+    CHECK(after["C"] == f.images.url("/small.jpg"));       // already thumbnail-sized
+    CHECK(after["D"] == f.images.url("/feed-thumb.jpg"));  // the feed's own thumbnail
+    auto served = f.server->client().Get(after["B"].substr(after["B"].find("/", 7)));
+    REQUIRE(served);
+    CHECK(served->status == 200);
+}
