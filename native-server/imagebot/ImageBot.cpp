@@ -111,7 +111,7 @@ void ImageBot::catalogChanged(int64_t tenantId) {
 bool ImageBot::waitIdle(std::chrono::milliseconds timeout) {
     std::unique_lock lock(mutex_);
     return idle_.wait_for(lock, timeout, [this] {
-        return stopping_ || (jobs_.empty() && inFlight_ == 0 && scansDue_.empty() && !scanAllDue_ && !scanning_);
+        return stopping_ || (queued_ == 0 && inFlight_ == 0 && scansDue_.empty() && !scanAllDue_ && !scanning_);
     });
 }
 
@@ -196,7 +196,9 @@ void ImageBot::scanTenant(int64_t tenantId) {
     std::lock_guard lock(mutex_);
     for (const auto& url : wanted) {
         if (!pending_.insert({tenantId, url}).second) continue;  // already queued or in flight
-        jobs_.push_back({tenantId, url, hostOf(url), 0, 0});
+        std::string host = hostOf(url);
+        queues_[host].fresh.push_back({tenantId, url, host, 0, 0});
+        ++queued_;
     }
     wake_.notify_all();
 }
@@ -206,24 +208,15 @@ void ImageBot::workLoop(int index) {
     std::unique_lock lock(mutex_);
     while (!stopping_) {
         int64_t now = steadyMs();
-        auto pick = jobs_.end();
         int64_t nextReadyMs = INT64_MAX;
-        for (auto it = jobs_.begin(); it != jobs_.end(); ++it) {
-            int64_t readyAt = std::max(it->notBeforeMs, policy_.pausedUntilMs(it->host));
-            if (readyAt <= now && policy_.tryAcquire(it->host, now)) {
-                pick = it;
-                break;
-            }
-            if (readyAt > now) nextReadyMs = std::min(nextReadyMs, readyAt);
-        }
-        if (pick == jobs_.end()) {
+        auto picked = takeReadyJob(now, nextReadyMs);
+        if (!picked) {
             // Woken by a new job, a released slot, stop, or when the earliest wait is over.
             if (nextReadyMs == INT64_MAX) wake_.wait(lock);
             else wake_.wait_for(lock, std::chrono::milliseconds(nextReadyMs - now));
             continue;
         }
-        Job job = std::move(*pick);
-        jobs_.erase(pick);
+        Job job = std::move(*picked);
         ++inFlight_;
         lock.unlock();
         ++job.attempt;
@@ -248,13 +241,55 @@ void ImageBot::workLoop(int index) {
             int64_t until = steadyMs() + outcome.retryDelayMs;
             if (outcome.pauseHost) policy_.pauseHost(job.host, until);
             job.notBeforeMs = until;
-            jobs_.push_back(std::move(job));
+            std::string host = job.host;
+            queues_[host].retrying.push_back(std::move(job));
+            ++queued_;
         }
         wake_.notify_all();
         idle_.notify_all();
     }
     std::error_code ignored;
     std::filesystem::remove(bodyPath, ignored);
+}
+
+std::optional<ImageBot::Job> ImageBot::takeReadyJob(int64_t nowMs, int64_t& nextReadyMs) {
+    for (auto it = queues_.begin(); it != queues_.end();) {
+        auto& [host, queue] = *it;
+        if (queue.fresh.empty() && queue.retrying.empty()) {
+            it = queues_.erase(it);
+            continue;
+        }
+        int64_t paused = policy_.pausedUntilMs(host);
+        if (paused > nowMs) {
+            nextReadyMs = std::min(nextReadyMs, paused);
+            ++it;
+            continue;
+        }
+        if (policy_.inFlight(host) >= policy_.options().perHostLimit) {
+            ++it;  // a release wakes the workers
+            continue;
+        }
+        // Retries first once due: they were queued earlier than any fresh job left.
+        auto due = std::min_element(queue.retrying.begin(), queue.retrying.end(),
+                                    [](const Job& a, const Job& b) { return a.notBeforeMs < b.notBeforeMs; });
+        std::optional<Job> job;
+        if (due != queue.retrying.end() && due->notBeforeMs <= nowMs) {
+            job = std::move(*due);
+            queue.retrying.erase(due);
+        } else if (!queue.fresh.empty()) {
+            job = std::move(queue.fresh.front());
+            queue.fresh.pop_front();
+        }
+        if (!job) {
+            nextReadyMs = std::min(nextReadyMs, due->notBeforeMs);
+            ++it;
+            continue;
+        }
+        if (!policy_.tryAcquire(host, nowMs)) return std::nullopt;  // cannot happen: checked above
+        --queued_;
+        return job;
+    }
+    return std::nullopt;
 }
 
 ImageFacts ImageBot::failure(const Job& job, long httpStatus, std::string reason) const {

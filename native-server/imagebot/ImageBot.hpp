@@ -112,7 +112,17 @@ private:
     std::condition_variable wake_;     // workers: a job or a free slot
     std::condition_variable scanWake_;
     std::condition_variable idle_;
-    std::deque<Job> jobs_;
+    // Queued jobs per host: picking one costs a walk over the hosts, not over every queued URL
+    // (a large catalog on one busy host would otherwise make each pick O(queued)).
+    struct HostQueue {
+        std::deque<Job> fresh;       // not tried yet, in scan order
+        std::vector<Job> retrying;   // waiting for their notBeforeMs (few)
+    };
+    std::map<std::string, HostQueue> queues_;
+    size_t queued_ = 0;
+    // The next job that may start now (taking a slot of its host), or nullopt and the earliest
+    // time one may (INT64_MAX: none queued).
+    std::optional<Job> takeReadyJob(int64_t nowMs, int64_t& nextReadyMs);
     std::set<std::pair<int64_t, std::string>> pending_;  // queued or in flight
     std::set<int64_t> scansDue_;
     bool scanAllDue_ = false;
