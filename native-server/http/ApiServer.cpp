@@ -16,6 +16,7 @@
 #include "text/StringUtil.hpp"
 #include "http/ResponseCompression.hpp"
 #include "http/StaticFiles.hpp"
+#include "image/PerceptualHash.hpp"
 #include "widget/ContentRequest.hpp"
 
 namespace svc {
@@ -260,14 +261,33 @@ void ApiServer::serveContent(const httplib::Request& request, httplib::Response&
     PageHints hints{request.get_param_value("hl"), request.get_param_value("hp")};
     if (auto decorated = presentation_->decorate(*tenant, hints, *content); !decorated) return sendError(response, decorated.error());
     if (imageBot_) {
-        // Large feed images are shown as svc's thumbnails once the bot has made them (ADR 0038).
+        // Visual facts (ADR 0038): a SIMILAR list never shows the same picture twice (shops list one
+        // photo under several products), and large feed images become svc's thumbnails once made.
         std::string thumbs = baseUrl(request) + "/" + tenant->apiId + "/thumbs/";
         std::function<void(ContentItem&)> useThumbnail = [&](ContentItem& item) {
-            if (auto key = imageBot_->replacementFor(tenant->id, item.image)) item.image = thumbs + *key + ".jpg";
+            if (auto visual = imageBot_->visualFor(tenant->id, item.image); visual && visual->replacementKey) {
+                item.image = thumbs + *visual->replacementKey + ".jpg";
+            }
             for (auto& alternative : item.alternatives) useThumbnail(alternative);
         };
-        for (auto& widget : content->widgets) {
-            for (auto& item : widget.items) useThumbnail(item);
+        for (size_t w = 0; w < content->widgets.size(); ++w) {
+            auto& items = content->widgets[w].items;
+            if (w < widgets->size() && (*widgets)[w].type == WidgetType::Similar) {
+                std::vector<std::optional<uint64_t>> hashes;
+                for (const auto& item : items) {
+                    auto visual = imageBot_->visualFor(tenant->id, item.image);
+                    hashes.push_back(visual ? std::optional<uint64_t>(visual->phash) : std::nullopt);
+                }
+                auto keep = PerceptualHash::firstOfEachPicture(hashes);
+                size_t kept = 0;
+                for (size_t i = 0; i < items.size(); ++i) {
+                    if (!keep[i]) continue;
+                    if (kept != i) items[kept] = std::move(items[i]);
+                    ++kept;
+                }
+                items.resize(kept);
+            }
+            for (auto& item : items) useThumbnail(item);
         }
     }
     // Shared caches may keep content briefly; the request carries no cookie or secret.

@@ -121,23 +121,29 @@ std::string ImageBot::thumbnailPath(int64_t tenantId, const std::string& thumbKe
 
 std::string ImageBot::thumbKeyOf(const std::string& url) { return hexSha256(url); }
 
-std::optional<std::string> ImageBot::replacementFor(int64_t tenantId, const std::string& url) {
+ImageBot::Visual ImageBot::visualOf(const ImageFacts& facts) const {
+    Visual visual{facts.phash, std::nullopt};
+    if (std::max(facts.width, facts.height) > options_.thumbnailSide) visual.replacementKey = facts.thumbKey;
+    return visual;
+}
+
+std::optional<ImageBot::Visual> ImageBot::visualFor(int64_t tenantId, const std::string& url) {
     {
-        std::shared_lock lock(replacementsMutex_);
-        auto tenant = replacements_.find(tenantId);
-        if (tenant != replacements_.end()) {
+        std::shared_lock lock(visualsMutex_);
+        auto tenant = visuals_.find(tenantId);
+        if (tenant != visuals_.end()) {
             auto found = tenant->second.find(url);
             if (found == tenant->second.end()) return std::nullopt;
             return found->second;
         }
     }
-    auto stored = facts_->largerThan(tenantId, options_.thumbnailSide);
+    auto stored = facts_->fetched(tenantId);
     if (!stored) return std::nullopt;  // the feed's URL this time; loaded on a later request
-    std::unique_lock lock(replacementsMutex_);
-    auto& keys = replacements_[tenantId];
-    for (auto& [storedUrl, key] : *stored) keys.emplace(storedUrl, key);
-    auto found = keys.find(url);
-    if (found == keys.end()) return std::nullopt;
+    std::unique_lock lock(visualsMutex_);
+    auto& visuals = visuals_[tenantId];
+    for (const auto& facts : *stored) visuals.emplace(facts.url, visualOf(facts));
+    auto found = visuals.find(url);
+    if (found == visuals.end()) return std::nullopt;
     return found->second;
 }
 
@@ -224,11 +230,10 @@ void ImageBot::workLoop(int index) {
         if (outcome.facts) {
             (outcome.facts->ok() ? succeeded_ : failed_)++;
             // Not saved: the next scan fetches it again.
-            if (facts_->save(*outcome.facts) && outcome.facts->ok() &&
-                std::max(outcome.facts->width, outcome.facts->height) > options_.thumbnailSide) {
-                std::unique_lock replacements(replacementsMutex_);
-                auto tenant = replacements_.find(job.tenantId);
-                if (tenant != replacements_.end()) tenant->second[job.url] = outcome.facts->thumbKey;  // else loaded on first use
+            if (facts_->save(*outcome.facts) && outcome.facts->ok()) {
+                std::unique_lock visuals(visualsMutex_);
+                auto tenant = visuals_.find(job.tenantId);
+                if (tenant != visuals_.end()) tenant->second[job.url] = visualOf(*outcome.facts);  // else loaded on first use
             }
         }
         lock.lock();

@@ -61,10 +61,15 @@ public:
     std::string thumbnailPath(int64_t tenantId, const std::string& thumbKey) const;
     const std::string& userAgent() const { return userAgent_; }
     static std::string thumbKeyOf(const std::string& url);  // hex SHA-256
-    // The key of svc's thumbnail to show instead of `url` in content answers: only when the image
-    // was fetched and is larger than a thumbnail (a feed thumbnail of that size is kept as it is).
-    // From memory (loaded once per tenant), so content requests never wait for the database.
-    std::optional<std::string> replacementFor(int64_t tenantId, const std::string& url);
+    // What content answers use of a fetched image: its pHash, and the key of svc's thumbnail to show
+    // instead of the URL, only when the image is larger than a thumbnail (a feed thumbnail of that
+    // size is kept as it is). From memory (loaded once per tenant, kept up to date by the workers),
+    // so content requests never wait for the database. nullopt: not fetched (yet) or failed.
+    struct Visual {
+        uint64_t phash = 0;
+        std::optional<std::string> replacementKey;
+    };
+    std::optional<Visual> visualFor(int64_t tenantId, const std::string& url);
     static bool validThumbKey(std::string_view key);
 
     struct Stats {
@@ -134,8 +139,9 @@ private:
     std::vector<std::thread> workers_;
     std::thread scanner_;
     std::atomic<int64_t> fetches_{0}, retries_{0}, succeeded_{0}, failed_{0};
-    std::shared_mutex replacementsMutex_;
-    std::map<int64_t, std::unordered_map<std::string, std::string>> replacements_;  // loaded tenants: url -> key
+    Visual visualOf(const ImageFacts& facts) const;
+    std::shared_mutex visualsMutex_;
+    std::map<int64_t, std::unordered_map<std::string, Visual>> visuals_;  // loaded tenants: url -> visual
 };
 
 }  // namespace svc

@@ -116,19 +116,27 @@ Result<std::set<std::string>> ImageFactStore::settledUrls(int64_t tenantId, int6
     return urls;
 }
 
-Result<std::map<std::string, std::string>> ImageFactStore::largerThan(int64_t tenantId, int side) {
+Result<std::vector<ImageFacts>> ImageFactStore::fetched(int64_t tenantId) {
     std::lock_guard lock(mutex_);
-    auto query = db_->prepare("SELECT url, thumb_key FROM image_facts WHERE tenant_id = ? AND status = 'ok' AND (width > ? OR height > ?)");
+    auto query = db_->prepare("SELECT url, thumb_key, width, height, phash FROM image_facts WHERE tenant_id = ? AND status = 'ok'");
     if (!query) return query.error();
-    query->bind(1, tenantId).bind(2, static_cast<int64_t>(side)).bind(3, static_cast<int64_t>(side));
-    std::map<std::string, std::string> keys;
+    query->bind(1, tenantId);
+    std::vector<ImageFacts> all;
     while (true) {
         auto row = query->step();
         if (!row) return row.error();
         if (!*row) break;
-        keys.emplace(query->text(0), query->text(1));
+        ImageFacts facts;
+        facts.tenantId = tenantId;
+        facts.status = ImageFactStatus::Ok;
+        facts.url = query->text(0);
+        facts.thumbKey = query->text(1);
+        facts.width = static_cast<int>(query->integer(2));
+        facts.height = static_cast<int>(query->integer(3));
+        facts.phash = static_cast<uint64_t>(query->integer(4));
+        all.push_back(std::move(facts));
     }
-    return keys;
+    return all;
 }
 
 }  // namespace svc

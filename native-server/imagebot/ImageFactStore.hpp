@@ -6,6 +6,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <vector>
 #include <string>
 
 #include "core/Result.hpp"
@@ -24,8 +25,8 @@ public:
     Result<std::optional<ImageFacts>> findByThumbKey(int64_t tenantId, const std::string& thumbKey);
     // URLs that need no fetch at `now`: done, or failed and not yet due again.
     Result<std::set<std::string>> settledUrls(int64_t tenantId, int64_t now);
-    // Every fetched URL whose image has a side longer than `side`, with its thumbnail key.
-    Result<std::map<std::string, std::string>> largerThan(int64_t tenantId, int side);
+    // Every fetched URL's facts that content answers use (thumbnail key, size, pHash).
+    Result<std::vector<ImageFacts>> fetched(int64_t tenantId);
 
 private:
     explicit ImageFactStore(std::unique_ptr<SqliteDatabase> db) : db_(std::move(db)) {}

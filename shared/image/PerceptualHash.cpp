@@ -69,4 +69,20 @@ uint64_t PerceptualHash::of(const RgbImage& image) {
 
 int PerceptualHash::distance(uint64_t a, uint64_t b) { return std::popcount(a ^ b); }
 
+std::vector<bool> PerceptualHash::firstOfEachPicture(const std::vector<std::optional<uint64_t>>& hashes) {
+    std::vector<bool> keep(hashes.size(), true);
+    std::vector<uint64_t> kept;
+    for (size_t i = 0; i < hashes.size(); ++i) {
+        if (!hashes[i]) continue;
+        for (uint64_t earlier : kept) {
+            if (distance(*hashes[i], earlier) <= kNearDuplicateDistance) {
+                keep[i] = false;
+                break;
+            }
+        }
+        if (keep[i]) kept.push_back(*hashes[i]);
+    }
+    return keep;
+}
+
 }  // namespace svc

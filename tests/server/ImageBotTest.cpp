@@ -369,3 +369,28 @@ TEST_CASE("Image bot: the content answer shows svc's thumbnail for large feed im
     REQUIRE(served);
     CHECK(served->status == 200);
 }
+
+TEST_CASE("Image bot: a SIMILAR list does not show the same picture twice under two URLs") {
+    BotFixture f;
+    auto dress = test::productImage(400, 500, 30);
+    f.images.put("/a.jpg", test::productJpeg(400, 500, 31));
+    f.images.put("/b.jpg", ImageCodec::encodeJpeg(dress, 85));
+    // The same photo, smaller and re-encoded, as a second product's image (e.g. another size's listing).
+    f.images.put("/b-copy.jpg", ImageCodec::encodeJpeg(ImageCodec::resize(dress, 300, 375), 60));
+    f.images.put("/c.jpg", test::productJpeg(400, 500, 32));
+    f.import(f.tenant, {productRow("A", f.images.url("/a.jpg")), productRow("B", f.images.url("/b.jpg")),
+                        productRow("BB", f.images.url("/b-copy.jpg")), productRow("C", f.images.url("/c.jpg"))});
+    f.settle();
+    auto response = f.server->client().Get("/" + f.tenant.apiId + "/content?w=SIMILAR&t=product&s=A-M&i=");
+    REQUIRE(response);
+    REQUIRE(response->status == 200);
+    json body = json::parse(response->body);
+    std::vector<std::string> shown;
+    for (const auto& item : body["widgets"][0]["items"]) shown.push_back(item["mainSku"].get<std::string>());
+    CAPTURE(response->body);
+    CHECK(shown.size() == 2);
+    CHECK(std::count(shown.begin(), shown.end(), "C") == 1);
+    CHECK(std::count(shown.begin(), shown.end(), "B") + std::count(shown.begin(), shown.end(), "BB") == 1);
+    CHECK(PerceptualHash::distance(f.facts(f.images.url("/b.jpg")).phash, f.facts(f.images.url("/b-copy.jpg")).phash) <=
+          PerceptualHash::kNearDuplicateDistance);
+}

@@ -106,6 +106,26 @@ TEST_CASE("Image perceptual hash: resized and re-encoded copies are near, other 
     CHECK(PerceptualHash::distance(0, ~uint64_t{0}) == 64);
 }
 
+TEST_CASE("Image perceptual hash: a list keeps the first of each picture and every entry without a hash") {
+    const uint64_t a = 0x0123456789abcdefULL, b = ~a;
+    const uint64_t nearA = a ^ 0b101101;  // 4 bits differ
+    const uint64_t edgeB = b ^ 0x3f;      // 6 bits: still the same picture
+    const uint64_t farB = b ^ 0x7f;       // 7 bits: another
+    struct Case {
+        std::vector<std::optional<uint64_t>> hashes;
+        std::vector<bool> keep;
+    };
+    for (const auto& c : std::vector<Case>{
+             {{a, nearA, b}, {true, false, true}},
+             {{std::nullopt, a, std::nullopt, nearA}, {true, true, true, false}},
+             {{b, edgeB, farB}, {true, false, true}},
+             {{a, b, nearA, a}, {true, true, false, false}},
+             {{}, {}},
+         }) {
+        CHECK(PerceptualHash::firstOfEachPicture(c.hashes) == c.keep);
+    }
+}
+
 TEST_CASE("Image dominant colours: a red garment on white is white and red, with shares") {
     auto colors = DominantColors::of(test::productImage(300, 300, 5, 210, 20, 30));
     REQUIRE(colors.size() >= 2);
