@@ -15,20 +15,56 @@ std::string_view signatureName(std::string_view bytes) {
         return "jpeg";
     }
     if (bytes.substr(0, 8) == std::string_view("\x89PNG\r\n\x1a\n", 8)) return "png";
-    if (bytes.substr(0, 6) == "GIF87a" || bytes.substr(0, 6) == "GIF89a") return "gif";
     return {};
+}
+
+// stb 2.27 (Debian 12) writes past its Huffman tables when a DHT segment declares more than 256
+// codes (fixed upstream later; found by fuzz_image_decode). Every DHT table of the file, also
+// those between progressive scans, is checked here before stb sees the bytes.
+bool huffmanTablesFit(std::string_view bytes) {
+    auto byte = [&bytes](size_t at) { return static_cast<uint8_t>(bytes[at]); };
+    size_t at = 2;  // after SOI
+    while (at + 4 <= bytes.size()) {
+        if (byte(at) != 0xFF) {  // entropy-coded data: skip to the next marker
+            ++at;
+            continue;
+        }
+        uint8_t marker = byte(at + 1);
+        if (marker == 0xFF) {  // fill byte
+            ++at;
+            continue;
+        }
+        if (marker == 0x00 || (marker >= 0xD0 && marker <= 0xD9) || marker == 0x01) {  // stuffed byte, RSTn, SOI, EOI, TEM
+            at += 2;
+            continue;
+        }
+        size_t length = (size_t{byte(at + 2)} << 8) | byte(at + 3);
+        if (length < 2) return true;  // stb refuses this itself
+        size_t end = std::min(bytes.size(), at + 2 + length);
+        if (marker == 0xC4) {
+            for (size_t table = at + 4; table + 17 <= end;) {
+                size_t codes = 0;
+                for (size_t i = 1; i <= 16; ++i) codes += byte(table + i);
+                if (codes > 256) return false;
+                table += 17 + codes;
+            }
+        }
+        at = end;
+    }
+    return true;
 }
 
 // What a refused body looks like, so the recorded reason helps the shop ("an HTML page").
 std::string describeNonImage(std::string_view bytes) {
     if (bytes.empty()) return "an empty body";
+    if (bytes.substr(0, 6) == "GIF87a" || bytes.substr(0, 6) == "GIF89a") return "a GIF image (not supported: use JPEG or PNG)";
     if (bytes.size() >= 12 && bytes.substr(0, 4) == "RIFF" && bytes.substr(8, 4) == "WEBP") return "a WebP image (not supported: use JPEG or PNG)";
     auto head = bytes.substr(0, 512);
     auto lower = std::string(head);
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     if (lower.find("<html") != std::string::npos || lower.find("<!doctype") != std::string::npos) return "an HTML page";
     if (lower.find("<svg") != std::string::npos) return "an SVG image (not supported: use JPEG or PNG)";
-    return "not a JPEG, PNG or GIF image";
+    return "not a JPEG or PNG image";
 }
 
 }  // namespace
@@ -37,6 +73,7 @@ Result<ImageInfo> ImageCodec::probe(std::string_view bytes) {
     auto format = signatureName(bytes);
     if (format.empty()) return Error::invalidArgument("image: " + describeNonImage(bytes));
     if (bytes.size() > static_cast<size_t>(INT32_MAX)) return Error::resourceExhausted("image: larger than 2 GiB");
+    if (format == "jpeg" && !huffmanTablesFit(bytes)) return Error::invalidArgument("image: corrupt jpeg (a Huffman table with more than 256 codes)");
     int width = 0, height = 0, channels = 0;
     if (!stbi_info_from_memory(reinterpret_cast<const stbi_uc*>(bytes.data()), static_cast<int>(bytes.size()), &width, &height, &channels)) {
         return Error::invalidArgument("image: corrupt " + std::string(format) + " header (" + stbi_failure_reason() + ")");

@@ -13,7 +13,7 @@
 namespace svc {
 
 struct ImageInfo {
-    std::string format;  // "jpeg", "png" or "gif"
+    std::string format;  // "jpeg" or "png"
     int width = 0;
     int height = 0;
 };
@@ -21,7 +21,7 @@ struct ImageInfo {
 class ImageCodec {
 public:
     // The format (by its signature) and size from the header. InvalidArgument for anything that
-    // is not a JPEG, PNG or GIF (HTML error pages, WebP, truncated headers), naming what it looks like.
+    // is not a JPEG or PNG (HTML error pages, GIF, WebP, truncated headers), naming what it looks like.
     static Result<ImageInfo> probe(std::string_view bytes);
     // InvalidArgument (not an image, corrupt) or ResourceExhausted (more than maxPixels).
     static Result<RgbImage> decode(std::string_view bytes, int64_t maxPixels);

@@ -15,7 +15,7 @@
 
 using namespace svc;
 
-TEST_CASE("Image codec: decodes JPEG, PNG and GIF-less inputs, refuses what is not an image with a clear reason") {
+TEST_CASE("Image codec: decodes JPEG and PNG, refuses what is not one with a clear reason") {
     auto jpeg = test::productJpeg(120, 80, 1);
     auto decoded = ImageCodec::decode(jpeg, 1'000'000);
     REQUIRE(decoded);
@@ -37,7 +37,8 @@ TEST_CASE("Image codec: decodes JPEG, PNG and GIF-less inputs, refuses what is n
         {"", ErrorCode::InvalidArgument, "an empty body"},
         {"<!DOCTYPE html><html><body>Not found</body></html>", ErrorCode::InvalidArgument, "an HTML page"},
         {std::string("RIFF\x10\0\0\0WEBPVP8 ", 16), ErrorCode::InvalidArgument, "WebP"},
-        {"RIFF", ErrorCode::InvalidArgument, "not a JPEG, PNG or GIF"},
+        {"RIFF", ErrorCode::InvalidArgument, "not a JPEG or PNG"},
+        {"GIF89a\x01\0\x01\0", ErrorCode::InvalidArgument, "a GIF image (not supported"},
         {"<svg xmlns=\"http://www.w3.org/2000/svg\"/>", ErrorCode::InvalidArgument, "SVG"},
         {jpeg.substr(0, 40), ErrorCode::InvalidArgument, "corrupt jpeg"},
         {png.substr(0, 30), ErrorCode::InvalidArgument, "corrupt png"},
@@ -64,6 +65,22 @@ TEST_CASE("Image codec: a PNG header claiming 16000 x 16000 pixels is refused be
     REQUIRE_FALSE(result);
     CHECK(result.error().code == ErrorCode::ResourceExhausted);
     CHECK(result.error().message.find("16000 x 16000") != std::string::npos);
+}
+
+TEST_CASE("Image codec: a JPEG Huffman table with more than 256 codes is refused before stb builds it") {
+    // stb 2.27 writes past its tables for such a DHT segment (found by fuzz_image_decode).
+    auto jpeg = test::productJpeg(32, 32, 6);
+    size_t dht = jpeg.find("\xFF\xC4");
+    REQUIRE(dht != std::string::npos);
+    auto bad = jpeg;
+    for (size_t i = 0; i < 16; ++i) bad[dht + 5 + i] = static_cast<char>(0x20);  // 16 x 32 = 512 codes
+    for (const auto* bytes : {&bad}) {
+        auto probed = ImageCodec::probe(*bytes);
+        REQUIRE_FALSE(probed);
+        CHECK(probed.error().message == "image: corrupt jpeg (a Huffman table with more than 256 codes)");
+        CHECK_FALSE(ImageCodec::decode(*bytes, 1'000'000));
+    }
+    CHECK(ImageCodec::decode(jpeg, 1'000'000));  // the untouched file still decodes
 }
 
 TEST_CASE("Image codec: thumbnails keep the aspect ratio within the longest side and never enlarge") {
@@ -242,15 +259,14 @@ TEST_CASE("Image facts on the real fashion photos: near-duplicates are found, di
     CHECK(nearPairs <= pairs / 100);
 }
 
-TEST_CASE("Image codec: the fuzz seeds are one valid image of each format") {
+TEST_CASE("Image codec: the fuzz seeds are valid images of each format") {
     const std::string dir = std::string(SVC_SOURCE_DIR) + "/tests/fuzz/corpus/image_decode/";
     struct Case {
         const char* file;
         const char* format;
         int width, height;
     };
-    for (const auto& c : std::vector<Case>{{"product-16x12.jpg", "jpeg", 16, 12}, {"product-9x13.png", "png", 9, 13}, {"grey-1x1.jpg", "jpeg", 1, 1},
-                                           {"red-1x1.gif", "gif", 1, 1}}) {
+    for (const auto& c : std::vector<Case>{{"product-16x12.jpg", "jpeg", 16, 12}, {"product-9x13.png", "png", 9, 13}, {"grey-1x1.jpg", "jpeg", 1, 1}}) {
         CAPTURE(c.file);
         auto bytes = test::readBytes(dir + c.file);
         auto info = ImageCodec::probe(bytes);
@@ -261,7 +277,4 @@ TEST_CASE("Image codec: the fuzz seeds are one valid image of each format") {
         CHECK(image->width == c.width);
         CHECK(image->height == c.height);
     }
-    auto gif = ImageCodec::decode(test::readBytes(dir + "red-1x1.gif"), 1);
-    REQUIRE(gif);
-    CHECK(gif->pixels == std::vector<uint8_t>{255, 0, 0});
 }
