@@ -162,7 +162,9 @@ TEST_CASE("serve pulls a due source on its own, through the operator's allow-lis
                               "127.0.0.1"});
     REQUIRE(serve.started());
     json imports = json::array();
-    for (int attempt = 0; attempt < 100 && imports.empty(); ++attempt) {
+    // Until the pull's import has finished: history lists it while it is still running.
+    auto finished = [&imports] { return !imports.empty() && imports[0]["status"] != "running" && imports[0]["status"] != "queued"; };
+    for (int attempt = 0; attempt < 100 && !finished(); ++attempt) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         auto history = cli.run({"feed", "history", "--data-dir", cli.dir.path(), "--api-id", cli.apiId});
         if (history.exitCode == 0) imports = json::parse(history.out)["imports"];
