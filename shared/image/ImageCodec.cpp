@@ -19,37 +19,22 @@ std::string_view signatureName(std::string_view bytes) {
 }
 
 // stb 2.27 (Debian 12) writes past its Huffman tables when a DHT segment declares more than 256
-// codes (fixed upstream later; found by fuzz_image_decode). Every DHT table of the file, also
-// those between progressive scans, is checked here before stb sees the bytes.
+// codes (fixed upstream later; found by fuzz_image_decode). Every DHT stb could read starts at the
+// bytes FF C4, so every such place is checked the way stb reads it (tables while the segment length
+// lasts, bytes past the end read as 0), whether or not it is a real segment: a stray FF C4 inside
+// other data can only cause a refusal, never let a bad table through.
 bool huffmanTablesFit(std::string_view bytes) {
-    auto byte = [&bytes](size_t at) { return static_cast<uint8_t>(bytes[at]); };
-    size_t at = 2;  // after SOI
-    while (at + 4 <= bytes.size()) {
-        if (byte(at) != 0xFF) {  // entropy-coded data: skip to the next marker
-            ++at;
-            continue;
+    auto byte = [&bytes](size_t at) -> size_t { return at < bytes.size() ? static_cast<uint8_t>(bytes[at]) : 0; };
+    for (size_t marker = bytes.find("\xFF\xC4"); marker != std::string_view::npos; marker = bytes.find("\xFF\xC4", marker + 1)) {
+        int64_t remaining = static_cast<int64_t>((byte(marker + 2) << 8) | byte(marker + 3)) - 2;
+        size_t at = marker + 4;
+        while (remaining > 0 && at < bytes.size()) {
+            size_t codes = 0;
+            for (size_t i = 1; i <= 16; ++i) codes += byte(at + i);
+            if (codes > 256) return false;
+            at += 17 + codes;
+            remaining -= 17 + static_cast<int64_t>(codes);
         }
-        uint8_t marker = byte(at + 1);
-        if (marker == 0xFF) {  // fill byte
-            ++at;
-            continue;
-        }
-        if (marker == 0x00 || (marker >= 0xD0 && marker <= 0xD9) || marker == 0x01) {  // stuffed byte, RSTn, SOI, EOI, TEM
-            at += 2;
-            continue;
-        }
-        size_t length = (size_t{byte(at + 2)} << 8) | byte(at + 3);
-        if (length < 2) return true;  // stb refuses this itself
-        size_t end = std::min(bytes.size(), at + 2 + length);
-        if (marker == 0xC4) {
-            for (size_t table = at + 4; table + 17 <= end;) {
-                size_t codes = 0;
-                for (size_t i = 1; i <= 16; ++i) codes += byte(table + i);
-                if (codes > 256) return false;
-                table += 17 + codes;
-            }
-        }
-        at = end;
     }
     return true;
 }
