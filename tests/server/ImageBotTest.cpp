@@ -354,7 +354,8 @@ TEST_CASE("Image bot: the content answer shows svc's thumbnail for large feed im
     f.import(f.tenant, {productRow("A", f.images.url("/a.jpg")), productRow("B", f.images.url("/large.jpg")),
                         productRow("C", f.images.url("/small.jpg")),
                         productRow("D", f.images.url("/with-thumb.jpg"), f.images.url("/feed-thumb.jpg"))});
-    for (int i = 0; i < 200 && f.images.requests("/small.jpg") == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    // Right after B's 503: its retry (and the whole host) waits a second.
+    for (int i = 0; i < 500 && f.images.requests("/large.jpg") == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     auto before = similarImages();  // B's thumbnail is not made yet: the feed's URL
     REQUIRE(before.count("B"));
     CHECK(before["B"] == f.images.url("/large.jpg"));
