@@ -10,7 +10,7 @@ if [[ ! -f build-fuzz/CMakeCache.txt ]]; then
 fi
 cmake --build build-fuzz -j "$(nproc)" >/dev/null
 status=0
-for target in csv_reader graphql_document content_json event_json set_json json_reader plugin_json; do
+for target in csv_reader graphql_document content_json event_json set_json json_reader plugin_json image_decode; do
   work=$(mktemp -d)
   cp tests/fuzz/corpus/$target/* "$work"/
   if build-fuzz/bin/fuzz_$target -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 -timeout=10 \

@@ -10,7 +10,8 @@ DEBIAN_PACKAGES=(
   emscripten            # em++ 3.1.6 + binaryen for the Wasm SDK
   nodejs npm            # emcc's optimizer and the test tooling
   libsqlite3-dev sqlite3
-  libcurl4-openssl-dev  # outbound fetches (feed pulls)
+  libcurl4-openssl-dev  # outbound fetches (feed pulls, images)
+  libstb-dev            # image decoding, thumbnails (docs/adr/0037)
   zlib1g-dev            # .csv.gz feeds pulled over FTP
   vsftpd                # FTP server the feed pull tests start on loopback
   openssh-server        # sshd + ssh-keygen: the SFTP server the feed pull tests start on loopback

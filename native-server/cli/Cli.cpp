@@ -59,7 +59,7 @@ Result<std::pair<std::string, int>> parseListen(const std::string& listen) {
 }
 
 int serve(const std::string& dataDir, const std::string& listen, const std::string& assetsDir, int threads, double eventsRateLimit,
-          const std::vector<std::string>& outboundAllow, bool secureCookies) {
+          const std::vector<std::string>& outboundAllow, bool secureCookies, bool imageBot, const std::string& imageBotInfoUrl) {
     // Signals are taken by one thread with sigwait, so shutdown runs as normal code. Blocked
     // before anything starts a thread: threads inherit the mask, and one that does not block
     // them (the events file's checkpointer starts in SqliteStorage::open) would take a
@@ -89,6 +89,13 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     options.events.rateLimit.perSecond = eventsRateLimit;
     options.events.rateLimit.burst = eventsRateLimit * 4;
     options.console.secureCookies = secureCookies;
+    if (imageBot) {
+        ImageBotOptions bot;
+        bot.allowList = outboundAllow;
+        // The page this server serves about the bot; behind a proxy, --imagebot-info-url names the public one.
+        bot.infoUrl = imageBotInfoUrl.empty() ? "http://" + listen + "/imagebot" : imageBotInfoUrl;
+        options.imageBot = bot;
+    }
     ApiServer server(options, **storage, *keys);
     auto port = server.bind();
     if (!port) return fail(port.error());
@@ -97,6 +104,7 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     (*pulls)->imports().setAppliedListener([&server, pulledStorage](int64_t tenantId, CatalogChange change) {
         server.contentIndex().catalogChanged(tenantId, std::move(change));
         (void)pulledStorage->content().bumpGeneration(tenantId);
+        if (auto* bot = server.imageBot()) bot->catalogChanged(tenantId);
     });
     // A shop plugin's registration is pulled promptly, not at the next tick (docs/adr/0035).
     PullScheduler* scheduler = &(*pulls)->scheduler();
@@ -188,8 +196,13 @@ int runCli(int argc, char** argv) {
         ->capture_default_str();
     std::vector<std::string> outboundAllow;
     serveCommand->add_option("--outbound-allow", outboundAllow,
-                             "Host or network (CIDR) that feed pulls may reach although it is private or loopback (repeatable; "
+                             "Host or network (CIDR) that feed pulls and the image bot may reach although it is private or loopback (repeatable; "
                              "docs/operations.md, Pulled feeds)");
+    bool noImageBot = false;
+    serveCommand->add_flag("--no-image-bot", noImageBot, "Do not fetch product images (no svc thumbnails, no image facts)");
+    std::string imageBotInfoUrl;
+    serveCommand->add_option("--imagebot-info-url", imageBotInfoUrl,
+                             "Page about the image bot named in its User-Agent (default: http://<listen>/imagebot; docs/operations.md, Image bot)");
 
     bool secureCookies = false;
     serveCommand->add_flag("--secure-cookies", secureCookies,
@@ -335,7 +348,7 @@ int runCli(int argc, char** argv) {
         return app.exit(error) == 0 ? 0 : 2;
     }
 
-    if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, outboundAllow, secureCookies);
+    if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, outboundAllow, secureCookies, !noImageBot, imageBotInfoUrl);
     if (operatorAccounts.parsed()) return operatorAccounts.run(dataDir);
     if (feedSources.parsed()) return feedSources.run();
 

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <sstream>
 
@@ -15,6 +16,7 @@
 #include "text/StringUtil.hpp"
 #include "http/ResponseCompression.hpp"
 #include "http/StaticFiles.hpp"
+#include "image/PerceptualHash.hpp"
 #include "widget/ContentRequest.hpp"
 
 namespace svc {
@@ -81,7 +83,19 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
     imports_.setAppliedListener([this, &storage](int64_t tenantId, CatalogChange change) {
         contentIndex_.catalogChanged(tenantId, std::move(change));
         (void)storage.content().bumpGeneration(tenantId);
+        if (imageBot_) imageBot_->catalogChanged(tenantId);  // only queues a scan
     });
+    if (options_.imageBot) {
+        ImageBotOptions botOptions = *options_.imageBot;
+        if (botOptions.dataDir.empty()) botOptions.dataDir = options_.dataDir;
+        auto bot = ImageBot::open(std::move(botOptions), storage.catalog(), storage.tenants(), storage.clock());
+        if (bot) {
+            imageBot_ = std::move(*bot);
+            thumbnailRoutes_ = std::make_unique<ThumbnailRoutes>(tenants_, *imageBot_);
+        } else {
+            std::cerr << "svc-server: image bot off: " << bot.error().message << std::endl;
+        }
+    }
     if (auto settings = SqliteWidgetSettingsStore::open(options_.dataDir + "/svc.sqlite3")) {
         presentation_ = std::make_unique<WidgetPresentation>(std::move(*settings), options_.dataDir + "/catalog");
     }
@@ -120,10 +134,12 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
     registerRoutes();
     worker_.start();
     attributor_.start();
+    if (imageBot_) imageBot_->start();
 }
 
 ApiServer::~ApiServer() {
     stop();
+    if (imageBot_) imageBot_->stop();
     attributor_.stop();
     worker_.stop();
     contentIndex_.stop();
@@ -244,6 +260,8 @@ void ApiServer::registerRoutes() {
     setRoutes_.registerOn(server_);
     reportRoutes_.registerOn(server_);
     if (operatorRoutes_) operatorRoutes_->registerOn(server_);
+    if (thumbnailRoutes_) thumbnailRoutes_->registerOn(server_);
+    server_.Get("/imagebot", [](const httplib::Request&, httplib::Response& response) { ThumbnailRoutes::serveInfoPage(response); });
     server_.Get("/demo", [](const httplib::Request&, httplib::Response& response) { response.set_redirect("/demo/"); });
     server_.Get("/demo/(.*)", [this](const httplib::Request& request, httplib::Response& response) { serveDemo(request, response); });
 }
@@ -283,6 +301,36 @@ void ApiServer::serveContent(const httplib::Request& request, httplib::Response&
     if (!presentation_) return sendError(response, Error::unavailable("widget settings are unavailable"));
     PageHints hints{request.get_param_value("hl"), request.get_param_value("hp")};
     if (auto decorated = presentation_->decorate(*tenant, hints, *content); !decorated) return sendError(response, decorated.error());
+    if (imageBot_) {
+        // Visual facts (ADR 0038): a SIMILAR list never shows the same picture twice (shops list one
+        // photo under several products), and large feed images become svc's thumbnails once made.
+        std::string thumbs = baseUrl(request) + "/" + tenant->apiId + "/thumbs/";
+        std::function<void(ContentItem&)> useThumbnail = [&](ContentItem& item) {
+            if (auto visual = imageBot_->visualFor(tenant->id, item.image); visual && visual->replacementKey) {
+                item.image = thumbs + *visual->replacementKey + ".jpg";
+            }
+            for (auto& alternative : item.alternatives) useThumbnail(alternative);
+        };
+        for (size_t w = 0; w < content->widgets.size(); ++w) {
+            auto& items = content->widgets[w].items;
+            if (w < widgets->size() && (*widgets)[w].type == WidgetType::Similar) {
+                std::vector<std::optional<uint64_t>> hashes;
+                for (const auto& item : items) {
+                    auto visual = imageBot_->visualFor(tenant->id, item.image);
+                    hashes.push_back(visual ? std::optional<uint64_t>(visual->phash) : std::nullopt);
+                }
+                auto keep = PerceptualHash::firstOfEachPicture(hashes);
+                size_t kept = 0;
+                for (size_t i = 0; i < items.size(); ++i) {
+                    if (!keep[i]) continue;
+                    if (kept != i) items[kept] = std::move(items[i]);
+                    ++kept;
+                }
+                items.resize(kept);
+            }
+            for (auto& item : items) useThumbnail(item);
+        }
+    }
     // Shared caches may keep content briefly; the request carries no cookie or secret.
     response.set_header("Cache-Control", fromOwnPage(request) ? "no-store" : "public, max-age=60");
     ResponseCompression::setBody(request, response, content->toJson(), "application/json");

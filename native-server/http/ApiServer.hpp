@@ -22,6 +22,8 @@
 #include "http/ReportRoutes.hpp"
 #include "http/SetRoutes.hpp"
 #include "http/ShopRoutes.hpp"
+#include "http/ThumbnailRoutes.hpp"
+#include "imagebot/ImageBot.hpp"
 #include "http/WidgetPresentation.hpp"
 #include "recommend/WidgetContentService.hpp"
 #include "store/SqliteStorage.hpp"
@@ -41,6 +43,9 @@ struct ServerOptions {
     size_t maxRequestBytes = size_t{8} << 20;  // every route but the streaming feed routes
     ShopRoutesOptions shops;
     OperatorConsoleOptions console;  // the operator API and console (docs/adr/0039-0041)
+    // The image bot (docs/adr/0038); off unless set (tests that do not test it fetch nothing).
+    // Its dataDir defaults to dataDir.
+    std::optional<ImageBotOptions> imageBot;
 };
 
 class ApiServer {
@@ -58,6 +63,7 @@ public:
     // Shop plugin registrations ask for a prompt pull through this (the PullScheduler's wake);
     // set before run().
     void setPullWaker(std::function<void()> waker);
+    ImageBot* imageBot() { return imageBot_.get(); }  // null when off
 
 private:
     void registerRoutes();
@@ -93,6 +99,8 @@ private:
     std::unique_ptr<ShopRoutes> shopRoutes_;  // shop plugin registration (docs/adr/0035)
     std::unique_ptr<WidgetPresentation> presentation_;  // texts, CSS, 30-day prices (docs/adr/0028-0030)
     std::unique_ptr<OperatorRoutes> operatorRoutes_;    // /operator/api/ and /console/
+    std::unique_ptr<ImageBot> imageBot_;
+    std::unique_ptr<ThumbnailRoutes> thumbnailRoutes_;  // /<apiId>/thumbs/ (docs/adr/0038)
     httplib::Server server_;
     int port_ = 0;
 };

@@ -94,7 +94,7 @@ struct Transfer {
     int64_t maxBytes = 0;
     bool tooLarge = false;
     bool writeFailed = false;
-    std::string contentType, contentEncoding, etag, lastModified;
+    std::string contentType, contentEncoding, etag, lastModified, retryAfter;
 };
 
 curl_socket_t openCheckedSocket(void* data, curlsocktype purpose, curl_sockaddr* address) {
@@ -155,6 +155,7 @@ size_t readHeader(char* data, size_t size, size_t count, void* user) {
         transfer->contentEncoding.clear();
         transfer->etag.clear();
         transfer->lastModified.clear();
+        transfer->retryAfter.clear();
     }
     size_t colon = line.find(':');
     if (colon == std::string_view::npos) return size * count;
@@ -164,6 +165,7 @@ size_t readHeader(char* data, size_t size, size_t count, void* user) {
     else if (name == "content-encoding") transfer->contentEncoding = value;
     else if (name == "etag") transfer->etag = value;
     else if (name == "last-modified") transfer->lastModified = value;
+    else if (name == "retry-after") transfer->retryAfter = value;
     return size * count;
 }
 
@@ -304,7 +306,7 @@ Result<FetchResponse> OutboundFetcher::fetch(const FetchRequest& request) const 
         curl_easy_setopt(handle, CURLOPT_PROXY, "");  // never a proxy from the environment: it would bypass the guard
         curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
         curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, errorText);
-        curl_easy_setopt(handle, CURLOPT_USERAGENT, kUserAgent);
+        curl_easy_setopt(handle, CURLOPT_USERAGENT, request.userAgent.empty() ? kUserAgent : request.userAgent.c_str());
         curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS, std::min(limits_.connectTimeoutMs, remaining));
         curl_easy_setopt(handle, CURLOPT_TIMEOUT_MS, remaining);
         curl_easy_setopt(handle, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(maxBodyBytes));
@@ -403,11 +405,13 @@ Result<FetchResponse> OutboundFetcher::fetch(const FetchRequest& request) const 
         response.contentEncoding = transfer.contentEncoding;
         response.etag = transfer.etag;
         response.lastModified = transfer.lastModified;
+        response.retryAfter = transfer.retryAfter;
         response.bodyBytes = transfer.written;
         if (status == 304) {
             response.notModified = true;
             return response;
         }
+        if ((status == 429 || status == 503) && request.throttlingAsResponse) return response;
         // Object stores say why in the body (NoSuchKey, AccessDenied, SignatureDoesNotMatch, ...).
         std::string errorCode = status >= 400 ? xmlErrorCode(fd) : "";
         std::string where = parts->host + " answered " + std::to_string(status) + (errorCode.empty() ? "" : " (" + errorCode + ")") + " for " + url;

@@ -49,6 +49,10 @@ struct FetchRequest {
     // a shop plugin call.
     long totalTimeoutMs = 0;
     int64_t maxBodyBytes = 0;
+    std::string userAgent;  // "" : svc-feedpull/1.0
+    // 429 and 503 come back as a response (status, retryAfter) instead of an error, for callers
+    // that wait as the server asks (the image bot).
+    bool throttlingAsResponse = false;
 };
 
 struct FetchResponse {
@@ -59,6 +63,7 @@ struct FetchResponse {
     std::string contentEncoding;  // as sent; the file holds the decoded body
     std::string etag;
     std::string lastModified;
+    std::string retryAfter;       // as sent
     int64_t bodyBytes = 0;        // decoded
     int redirects = 0;
 };

@@ -161,7 +161,32 @@ CREATE TABLE shop_registrations (
 ) WITHOUT ROWID;
 ALTER TABLE pull_sources ADD COLUMN kind TEXT NOT NULL DEFAULT 'file' CHECK (kind IN ('file', 'plugin'));
 )sql"},
-        // ---- Operator console (docs/adr/0039-0041); version 7 belongs to the image bot. ----
+        // 7: what the image bot learnt about each image URL (docs/adr/0038). Per tenant and URL:
+        // an unchanged URL is never fetched again; the thumbnail key is the SHA-256 of the URL.
+        {7, R"sql(
+CREATE TABLE image_facts (
+    tenant_id INTEGER NOT NULL,
+    url TEXT NOT NULL,
+    thumb_key TEXT NOT NULL,
+    status TEXT NOT NULL,                 -- 'ok' or 'failed'
+    reason TEXT NOT NULL DEFAULT '',      -- why it failed, e.g. "image: an HTML page"
+    http_status INTEGER NOT NULL DEFAULT 0,
+    etag TEXT NOT NULL DEFAULT '',
+    content_sha256 TEXT NOT NULL DEFAULT '',
+    content_type TEXT NOT NULL DEFAULT '',
+    bytes INTEGER NOT NULL DEFAULT 0,
+    width INTEGER NOT NULL DEFAULT 0,
+    height INTEGER NOT NULL DEFAULT 0,
+    colors TEXT NOT NULL DEFAULT '[]',    -- [{"hex":"#rrggbb","share":0.61}, ...], largest first
+    phash INTEGER NOT NULL DEFAULT 0,     -- 64-bit DCT hash, stored as its signed bit pattern
+    attempts INTEGER NOT NULL DEFAULT 0,
+    fetched_at INTEGER NOT NULL,
+    next_attempt_at INTEGER NOT NULL DEFAULT 0,  -- failed URLs: not before this time
+    PRIMARY KEY (tenant_id, url)
+);
+CREATE INDEX image_facts_by_key ON image_facts(tenant_id, thumb_key);
+)sql"},
+        // ---- Operator console (docs/adr/0039-0041); versions 6 and 7 are shop registrations and the image bot. ----
         // 8: tenants the operator disabled (0: enabled; else when): refused by every tenant-facing endpoint.
         {8, R"sql(
 ALTER TABLE tenants ADD COLUMN disabled_at INTEGER NOT NULL DEFAULT 0;
