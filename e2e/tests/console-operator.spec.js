@@ -218,3 +218,34 @@ test("feeds: the import history with row errors as CSV; a held truncated feed is
   await expect(page.locator("#imports-status")).toHaveText(/^Import \d+ is applied\.$/);
   await expect(page.getByRole("row").filter({ hasText: "held" })).toHaveCount(0);
 });
+
+test("shops: a plugin's registration shows with its endpoints, last contact and the result of svc's pull, as text", async ({ page }) => {
+  await signedIn(page);
+  const { apiId } = await createTenant(page, "Plugin Registered Shop");
+  const tenant = await (await page.request.get(base() + "/operator/api/tenants/" + apiId)).json();
+  // What a shop plugin sends (spec endpoint 6); its software name tries to smuggle markup in.
+  const record = {
+    api: { attributes: "https://plugin-shop.invalid/svc/attributes", products: "https://plugin-shop.invalid/svc/products",
+           variantDimensions: "https://plugin-shop.invalid/svc/variant-dimensions" },
+    plugin: { version: "1.4.0" },
+    shop: { software: "<b>Shopware</b>", url: "https://plugin-shop.invalid", version: "6.5" },
+  };
+  const registered = await page.request.put(base() + "/shops/" + apiId + "/" + tenant.feedId,
+    { headers: { "svc-com-tid": apiId, "svc-com-fid": tenant.feedId }, data: record });
+  expect(registered.status()).toBe(200);
+
+  await page.goto(consoleUrl("shops.html"));
+  const row = page.locator("#shop-table tbody tr").filter({ hasText: "Plugin Registered Shop" });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("https://plugin-shop.invalid/svc/products");
+  await expect(row).toContainText("<b>Shopware</b> 6.5, plugin 1.4.0");  // shown as text
+  expect(await row.locator("b").count()).toBe(0);
+  await expect(row.locator("td").nth(4)).toHaveText("never");  // the plugin never answered svc
+  // svc's prompt pull cannot reach the made-up host: its failure is what the operator sees.
+  await expect.poll(async () => {
+    await page.reload();
+    return (await page.locator("#shop-table tbody tr").filter({ hasText: "Plugin Registered Shop" }).locator(".badge").textContent()) || "";
+  }, { timeout: 20000 }).toMatch(/^failed: /);
+  expect(await page.content()).not.toContain(tenant.feedId);
+  await audit(page);
+});

@@ -114,6 +114,10 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
                 options_.console, storage.clock(), [this](int64_t tenantId) {
                     if (presentation_) presentation_->forget(tenantId);
                 });
+            // A connection of its own for the console's list of plugin-registered shops.
+            if (auto registrations = SqliteShopRegistrationStore::open(options_.dataDir)) {
+                operatorRoutes_->setShopRegistrations(std::move(*registrations));
+            }
         }
     }
     contentIndex_.start();

@@ -136,6 +136,7 @@ void OperatorRoutes::registerOn(httplib::Server& server) {
     server.Get(tenant + "/imports/([0-9]{1,18})/errors\\.csv", [this](const httplib::Request& q, httplib::Response& r) { rowErrorsCsv(q, r); });
     server.Post(tenant + "/imports/([0-9]{1,18})/confirm", [this](const httplib::Request& q, httplib::Response& r) { decideHeld(q, r, true); });
     server.Post(tenant + "/imports/([0-9]{1,18})/discard", [this](const httplib::Request& q, httplib::Response& r) { decideHeld(q, r, false); });
+    server.Get("/operator/api/shops", [this](const httplib::Request& q, httplib::Response& r) { listShops(q, r); });
     server.Get("/console", [](const httplib::Request&, httplib::Response& r) { r.set_redirect("/console/"); });
     server.Get("/console/(.*)", [this](const httplib::Request& q, httplib::Response& r) { serveConsole(q, r); });
 }
@@ -520,6 +521,31 @@ void OperatorRoutes::serveConsole(const httplib::Request& request, httplib::Resp
     response.set_header("Referrer-Policy", "same-origin");
     response.set_header("Cache-Control", "no-cache");
     response.set_content(file->content, file->contentType);
+}
+
+// What an operator needs to see of each plugin connection: whose shop, the endpoints it
+// announced, when the shop last registered, when its plugin last answered svc, and how the last
+// pull went. The feed ID is left out: it is the shop's credential (docs/adr/0035).
+void OperatorRoutes::listShops(const httplib::Request& request, httplib::Response& response) {
+    auto caller = authenticate(request, false);
+    if (!caller) return sendError(response, caller.error());
+    if (!shops_) return sendError(response, Error::unavailable("shop registrations are not available on this server"));
+    auto all = shops_->list();
+    if (!all) return sendError(response, all.error());
+    json items = json::array();
+    for (const auto& shop : *all) {
+        auto tenant = tenants_.findById(shop.tenantId);
+        if (!tenant) return sendError(response, tenant.error());
+        items.push_back({{"apiId", *tenant ? (*tenant)->apiId : ""},
+                         {"tenantName", *tenant ? (*tenant)->name : ""},
+                         {"registration", toJson(shop.record)},
+                         {"registeredAt", shop.createdAt},
+                         {"lastRegistrationAt", shop.updatedAt},
+                         {"lastContactAt", shop.lastContactAt},
+                         {"lastPullAt", shop.lastPullAt},
+                         {"lastPullResult", shop.lastPullResult}});
+    }
+    sendJson(response, 200, {{"shops", items}});
 }
 
 }  // namespace svc

@@ -15,6 +15,7 @@
 #include "http/StaticFiles.hpp"
 #include "operator/OperatorAccounts.hpp"
 #include "store/OperatorKeyStore.hpp"
+#include "store/SqliteShopRegistrationStore.hpp"
 #include "store/SqliteWidgetSettingsStore.hpp"
 #include "store/TenantStore.hpp"
 #include "tenant/TenantService.hpp"
@@ -38,6 +39,8 @@ public:
                    std::unique_ptr<SqliteWidgetSettingsStore> widgetSettings, std::string consoleDir, OperatorConsoleOptions options,
                    const Clock& clock, std::function<void(int64_t)> widgetSettingsChanged);
     void registerOn(httplib::Server& server);
+    // Shops registered by plugins (GET /operator/api/shops); without it the list answers 503.
+    void setShopRegistrations(std::unique_ptr<SqliteShopRegistrationStore> registrations) { shops_ = std::move(registrations); }
 
 private:
     struct Caller {
@@ -62,6 +65,7 @@ private:
     void listImports(const httplib::Request& request, httplib::Response& response);
     void rowErrorsCsv(const httplib::Request& request, httplib::Response& response);
     void decideHeld(const httplib::Request& request, httplib::Response& response, bool confirm);
+    void listShops(const httplib::Request& request, httplib::Response& response);
     void serveConsole(const httplib::Request& request, httplib::Response& response);
 
     TenantStore& tenants_;
@@ -75,6 +79,7 @@ private:
     OperatorConsoleOptions options_;
     const Clock& clock_;
     std::function<void(int64_t)> widgetSettingsChanged_;
+    std::unique_ptr<SqliteShopRegistrationStore> shops_;
 };
 
 }  // namespace svc

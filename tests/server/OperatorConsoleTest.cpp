@@ -402,3 +402,35 @@ TEST_CASE("Operator feed imports: history, row errors as CSV, a held truncated f
     REQUIRE(discarded->status == 200);
     CHECK(json::parse(discarded->body)["status"] == "discarded");
 }
+
+TEST_CASE("Operator shops: plugin-registered shops with their endpoints and last contact, never their feed ID") {
+    ConsoleFixture fixture;
+    CHECK(fixture.server.client().Get("/operator/api/shops")->status == 401);
+    fixture.signInOk();
+    auto empty = fixture.server.client().Get("/operator/api/shops", fixture.session(false));
+    REQUIRE(empty->status == 200);
+    CHECK(json::parse(empty->body)["shops"].empty());
+
+    json created = fixture.createTenant("Plugin Shop");
+    std::string apiId = created["tenant"]["apiId"];
+    std::string feedId = created["tenant"]["feedId"];
+    json record = {{"api", {{"attributes", "https://shop.example/svc/attributes"},
+                            {"products", "https://shop.example/svc/products"},
+                            {"variantDimensions", "https://shop.example/svc/variant-dimensions"}}},
+                   {"plugin", {{"version", "1.4.0"}}},
+                   {"shop", {{"software", "Shopware"}, {"url", "https://shop.example"}, {"version", "6.5"}}}};
+    auto registered = fixture.server.client().Put("/shops/" + apiId + "/" + feedId, {{"svc-com-tid", apiId}, {"svc-com-fid", feedId}},
+                                                  record.dump(), "application/json");
+    REQUIRE(registered->status == 200);
+
+    auto listed = fixture.server.client().Get("/operator/api/shops", fixture.session(false));
+    REQUIRE(listed->status == 200);
+    CHECK(listed->body.find(feedId) == std::string::npos);  // the shop's credential stays out of the console
+    json shops = json::parse(listed->body)["shops"];
+    REQUIRE(shops.size() == 1);
+    CHECK(shops[0]["apiId"] == apiId);
+    CHECK(shops[0]["tenantName"] == "Plugin Shop");
+    CHECK(shops[0]["registration"] == record);
+    CHECK(shops[0]["lastRegistrationAt"].get<int64_t>() == fixture.clock.nowSeconds());
+    CHECK(shops[0]["lastContactAt"] == 0);  // the plugin has not answered svc yet
+}
