@@ -94,35 +94,42 @@ std::string FeedPuller::credentialOwner(int64_t tenantId, const std::string& fee
     return "pull-source:" + std::to_string(tenantId) + ":" + feed;
 }
 
-Result<PullOutcome> FeedPuller::recordFailure(PullSource source, const std::string& reason) {
-    FeedImportRecord record;
+Result<PullOutcome> recordPullFailure(FeedImportStore& history, int64_t now, PullSource source, FeedImportRecord record,
+                                      const std::string& reason) {
     record.tenantId = source.tenantId;
     record.feed = source.feed;
-    record.source = pullSourceLabel(source.url);
-    record.delta = source.delta;
-    record.identifier = source.identifier;
-    record.delimiter = source.delimiter;
     record.status = ImportStatus::Failed;
-    record.createdAt = clock_.nowSeconds();
-    record.startedAt = record.createdAt;
-    record.finishedAt = record.createdAt;
+    record.createdAt = now;
+    record.startedAt = now;
+    record.finishedAt = now;
     record.message = "pull failed: " + reason;
-    auto id = history_.create(record);
+    auto id = history.create(record);
     if (!id) return id.error();
     record.id = *id;
-    if (auto status = history_.update(record); !status) return status.error();
+    if (auto status = history.update(record); !status) return status.error();
     source.lastResult = "failed: " + reason;
     return PullOutcome{PullResult::Failed, record, source};
 }
 
+Result<PullOutcome> FeedPuller::recordFailure(PullSource source, const std::string& reason) {
+    FeedImportRecord record;
+    record.source = pullSourceLabel(source.url);
+    record.delta = source.delta;
+    record.identifier = source.identifier;
+    record.delimiter = source.delimiter;
+    return recordPullFailure(history_, clock_.nowSeconds(), std::move(source), std::move(record), reason);
+}
+
 Result<PullOutcome> FeedPuller::pull(PullSource source) {
+    auto tenant = tenants_.findById(source.tenantId);
+    if (!tenant) return tenant.error();
+    if (!*tenant) return Error::notFound("pull source " + std::to_string(source.id) + ": tenant " + std::to_string(source.tenantId) + " is gone");
+    // A tenant the operator disabled is not fetched for: nothing leaves svc on its behalf.
+    if ((*tenant)->disabled) return recordFailure(source, "the tenant is disabled: ask the service operator");
     if (source.kind == kPullSourcePlugin) {
         if (!plugins_) return recordFailure(source, "shop plugin pulls are not set up in this process");
         return plugins_->pull(source);
     }
-    auto tenant = tenants_.findById(source.tenantId);
-    if (!tenant) return tenant.error();
-    if (!*tenant) return Error::notFound("pull source " + std::to_string(source.id) + ": tenant " + std::to_string(source.tenantId) + " is gone");
 
     FetchRequest request;
     request.url = source.url;

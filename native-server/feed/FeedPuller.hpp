@@ -26,6 +26,12 @@ struct PullOutcome {
     PullSource source;        // with the new validators and last result (not yet stored)
 };
 
+// A pull that failed before (or instead of) an import, as the history shows it: `record` comes
+// with what the caller knows (source label, delta, identifier); status, times and message are set
+// here, and the source's last result says why. Shared by file and shop-plugin pulls.
+Result<PullOutcome> recordPullFailure(FeedImportStore& history, int64_t now, PullSource source, FeedImportRecord record,
+                                      const std::string& reason);
+
 class FeedPuller {
 public:
     FeedPuller(const OutboundFetcher& fetcher, const CredentialCipher& cipher, FeedImportService& imports, FeedImportStore& history,

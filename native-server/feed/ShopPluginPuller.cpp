@@ -81,21 +81,9 @@ std::string pageUrl(const std::string& productsUrl, int64_t limit, int64_t offse
 
 Result<PullOutcome> ShopPluginPuller::recordFailure(PullSource source, const std::string& label, bool delta, const std::string& reason) {
     FeedImportRecord record;
-    record.tenantId = source.tenantId;
-    record.feed = source.feed;
     record.source = label;
     record.delta = delta;
-    record.status = ImportStatus::Failed;
-    record.createdAt = clock_.nowSeconds();
-    record.startedAt = record.createdAt;
-    record.finishedAt = record.createdAt;
-    record.message = "pull failed: " + reason;
-    auto id = history_.create(record);
-    if (!id) return id.error();
-    record.id = *id;
-    if (auto status = history_.update(record); !status) return status.error();
-    source.lastResult = "failed: " + reason;
-    return PullOutcome{PullResult::Failed, record, source};
+    return recordPullFailure(history_, clock_.nowSeconds(), std::move(source), std::move(record), reason);
 }
 
 Result<PullOutcome> ShopPluginPuller::pull(PullSource source) {

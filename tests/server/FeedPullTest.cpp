@@ -251,6 +251,27 @@ TEST_CASE("every failed pull is in the history with its reason, and the catalog 
     CHECK(pulls.liveProducts(pulls.tenant) == 1);
 }
 
+TEST_CASE("a disabled tenant's due source is not fetched; the history says why, and enabled again it is pulled") {
+    Pulls pulls;
+    pulls.server.setFeed(feed({"A", "B"}), "\"v1\"");
+    pulls.addSource(pulls.tenant, pulls.server.url("/feed.csv"));
+    REQUIRE(pulls.storage->tenants().setDisabled(pulls.tenant.id, true));
+
+    CHECK(pulls.runtime->scheduler().runDue() == 1);
+    CHECK(pulls.server.feedRequests == 0);  // nothing left svc on the tenant's behalf
+    auto history = pulls.history(pulls.tenant);
+    REQUIRE(history.size() == 1);
+    CHECK(history[0].status == ImportStatus::Failed);
+    CHECK(history[0].message == "pull failed: the tenant is disabled: ask the service operator");
+    CHECK(pulls.liveProducts(pulls.tenant) == 0);
+
+    REQUIRE(pulls.storage->tenants().setDisabled(pulls.tenant.id, false));
+    pulls.clock.advance(86400);
+    CHECK(pulls.runtime->scheduler().runDue() == 1);
+    CHECK(pulls.server.feedRequests == 1);
+    CHECK(pulls.liveProducts(pulls.tenant) == 2);
+}
+
 TEST_CASE("a pull of a loopback server is refused by default") {
     Pulls pulls(std::vector<std::string>{});
     pulls.server.setFeed(feed({"A"}), "");
