@@ -190,6 +190,9 @@ void ImageBot::scanLoop() {
 }
 
 void ImageBot::scanTenant(int64_t tenantId) {
+    // A tenant the operator disabled is not fetched for: nothing leaves svc on its behalf.
+    auto tenant = tenants_.findById(tenantId);
+    if (!tenant || !*tenant || (*tenant)->disabled) return;
     auto settled = facts_->settledUrls(tenantId, clock_.nowSeconds());
     if (!settled) return;  // the next scan tries again
     std::set<std::string> wanted;

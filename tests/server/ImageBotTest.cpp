@@ -201,6 +201,20 @@ TEST_CASE("Image bot: an unchanged URL is never fetched again, not even after a 
     CHECK(fresh->body != old->body);
 }
 
+TEST_CASE("Image bot: a disabled tenant's images are not fetched until the operator enables it again") {
+    BotFixture f;
+    f.images.put("/a.jpg", test::productJpeg(400, 400, 3));
+    REQUIRE(f.server->storage->tenants().setDisabled(f.tenant.id, true));
+    f.import(f.tenant, {productRow("A", f.images.url("/a.jpg"))});
+    f.settle();
+    CHECK(f.images.requests("/a.jpg") == 0);
+
+    REQUIRE(f.server->storage->tenants().setDisabled(f.tenant.id, false));
+    f.bot().catalogChanged(f.tenant.id);
+    f.settle();
+    CHECK(f.images.requests("/a.jpg") == 1);
+}
+
 TEST_CASE("Image bot: waits as 429 and 503 Retry-After ask, retries, and never has more than 2 requests at one host") {
     BotFixture f;
     f.images.setDelay(std::chrono::milliseconds(60));
