@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/CivilDate.hpp"
 #include "http/HttpErrors.hpp"
 #include "http/RequestContext.hpp"
 #include "http/ResponseCompression.hpp"
@@ -13,16 +14,6 @@ namespace {
 
 using nlohmann::json;
 constexpr int64_t kDay = 86400;
-
-// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-int64_t daysFromCivil(int64_t year, int64_t month, int64_t day) {
-    year -= month <= 2;
-    int64_t era = (year >= 0 ? year : year - 399) / 400;
-    int64_t yearOfEra = year - era * 400;
-    int64_t dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-    int64_t dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
-    return era * 146097 + dayOfEra - 719468;
-}
 
 // "YYYY-MM-DD" as Unix seconds at 00:00 UTC; errors name `field`.
 Result<int64_t> parseDay(const std::string& text, const std::string& field) {

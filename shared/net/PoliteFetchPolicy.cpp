@@ -4,6 +4,8 @@
 #include <array>
 #include <charconv>
 
+#include "core/CivilDate.hpp"
+
 namespace svc {
 namespace {
 
@@ -21,16 +23,6 @@ std::optional<int64_t> digits(std::string_view text, size_t length) {
         value = value * 10 + (c - '0');
     }
     return value;
-}
-
-// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's civil-days method).
-int64_t daysFromCivil(int64_t year, int64_t month, int64_t day) {
-    year -= month <= 2;
-    int64_t era = (year >= 0 ? year : year - 399) / 400;
-    int64_t yearOfEra = year - era * 400;
-    int64_t dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-    int64_t dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
-    return era * 146097 + dayOfEra - 719468;
 }
 
 // "Sun, 06 Nov 1994 08:49:37 GMT" (RFC 9110 IMF-fixdate, the form senders must use).

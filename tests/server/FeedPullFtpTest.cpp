@@ -127,30 +127,13 @@ TEST_CASE("FTP pulls: .csv and .csv.gz by file name, unchanged files skipped, fa
     CHECK(login.status == ImportStatus::Applied);
     CHECK(login.message.find("Feed-pw-7") == std::string::npos);
 
-    struct Case {
-        std::string file;
-        Credentials credentials;
-        std::string reason;
-    };
-    const std::vector<Case> cases{
-        {"feed.txt", {}, "pull failed: file type: the file name in "},
-        {"fake.csv.gz", {}, "pull failed: file type: the file name ends in .gz but the file is not gzip-compressed"},
-        {"missing.csv", {}, "pull failed: not found: "},
-        {"feed.csv", {"shop", "wrong"}, "pull failed: auth: "},  // no such user
-        {"feed.csv", {user.name, "wrong"}, "pull failed: auth: "},
-    };
-    int number = 0;
-    for (const auto& c : cases) {
-        CAPTURE(c.file);
-        std::string name = "f" + std::to_string(++number);
-        pulls.add(ftp.url(c.file), name, c.credentials);
-        CHECK(pulls.runtime->scheduler().runDue() == 1);
-        auto failed = pulls.latest();
-        CHECK(failed.feed == name);
-        CHECK(failed.status == ImportStatus::Failed);
-        CHECK(failed.message.rfind(c.reason, 0) == 0);
-        CHECK(failed.message.find("wrong") == std::string::npos);
-    }
+    pulls.expectFailedPulls({
+        {ftp.url("feed.txt"), {}, "pull failed: file type: the file name in "},
+        {ftp.url("fake.csv.gz"), {}, "pull failed: file type: the file name ends in .gz but the file is not gzip-compressed"},
+        {ftp.url("missing.csv"), {}, "pull failed: not found: "},
+        {ftp.url("feed.csv"), {"shop", "wrong"}, "pull failed: auth: "},  // no such user
+        {ftp.url("feed.csv"), {user.name, "wrong"}, "pull failed: auth: "},
+    }, {"wrong"});
 
     // No server on the port: refused, with the user's password kept out of the message.
     pulls.add("ftp://127.0.0.1:" + std::to_string(freeLoopbackPort()) + "/feed.csv", "gone", {user.name, "Feed-pw-7"});

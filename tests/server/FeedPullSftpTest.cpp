@@ -175,12 +175,7 @@ TEST_CASE("SFTP pulls: password or none, the pinned host key only, the format by
     CHECK(std::filesystem::is_empty(pulls.dir.path() + "/pulls"));
 
     const std::string otherKey = "SHA256:" + std::string(43, 'A');
-    struct Case {
-        std::string url;
-        Credentials credentials;
-        std::string reason;
-    };
-    const std::vector<Case> cases{
+    pulls.expectFailedPulls({
         {sftp.url("feed.txt"), {user, "Sftp-pw-9", sftp.fingerprint}, "pull failed: file type: the file name in "},
         {sftp.url("missing.csv"), {user, "Sftp-pw-9", sftp.fingerprint}, "pull failed: not found: "},
         {sftp.url("feed.csv"), {user, "wrong-pw", sftp.fingerprint}, "pull failed: auth: 127.0.0.1: login denied"},
@@ -189,20 +184,7 @@ TEST_CASE("SFTP pulls: password or none, the pinned host key only, the format by
         {sftp.url("feed.csv"), {user, "Sftp-pw-9", ""}, "pull failed: auth: an sftp:// source needs a user and the server's host key"},
         {"sftp://127.0.0.1:" + std::to_string(test::unusedLoopbackPort()) + "/feeds/feed.csv", {user, "Sftp-pw-9", sftp.fingerprint},
          "pull failed: refused: could not connect to 127.0.0.1"},
-    };
-    int number = 0;
-    for (const auto& c : cases) {
-        CAPTURE(c.reason);
-        std::string name = "f" + std::to_string(++number);
-        pulls.add(c.url, name, c.credentials);
-        CHECK(pulls.runtime->scheduler().runDue() == 1);
-        auto failed = pulls.latest();
-        CHECK(failed.feed == name);
-        CHECK(failed.status == ImportStatus::Failed);
-        CHECK(failed.message.rfind(c.reason, 0) == 0);
-        CHECK(failed.message.find("Sftp-pw-9") == std::string::npos);
-        CHECK(failed.message.find("wrong-pw") == std::string::npos);
-    }
+    }, {"Sftp-pw-9", "wrong-pw"});
     // The password went only to the server with the pinned key: two failed password logins (the wrong password,
     // and the stranger key's empty-password fallback), none from the pull that met another host key.
     CHECK(occurrences(readText(sftp.log), "Failed password") == 2);

@@ -93,6 +93,28 @@ struct PullFixture {
         REQUIRE_FALSE(records->empty());
         return records->front();
     }
+    struct FailingSource {
+        std::string url;
+        Credentials credentials;
+        std::string reason;  // the start of the history message
+    };
+    // Each source as a feed of its own, pulled once: failed, the message starting with its reason
+    // and naming none of `secrets`.
+    void expectFailedPulls(const std::vector<FailingSource>& sources, const std::vector<std::string>& secrets) {
+        int number = 0;
+        for (const auto& c : sources) {
+            CAPTURE(c.url);
+            CAPTURE(c.reason);
+            std::string name = "f" + std::to_string(++number);
+            add(c.url, name, c.credentials);
+            CHECK(runtime->scheduler().runDue() == 1);
+            auto failed = latest();
+            CHECK(failed.feed == name);
+            CHECK(failed.status == ImportStatus::Failed);
+            CHECK(failed.message.rfind(c.reason, 0) == 0);
+            for (const auto& secret : secrets) CHECK(failed.message.find(secret) == std::string::npos);
+        }
+    }
     size_t historySize() { return storage->imports().list(tenant.id, "", 100).value().size(); }
     std::string lastResult(const std::string& feedName) { return runtime->sources().find(tenant.id, feedName).value()->lastResult; }
 };
