@@ -48,3 +48,12 @@ if [[ ! -f $stamp ]] || ! cmp -s e2e/package-lock.json "$stamp"; then
   (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
   cp e2e/package-lock.json "$stamp"
 fi
+
+# The console's chart library (uPlot), copied into the build and served by svc itself: the
+# console never loads anything from another origin (docs/adr/0042).
+stamp=native-server/console-vendor/node_modules/.svc-lock-stamp
+if [[ ! -f $stamp ]] || ! cmp -s native-server/console-vendor/package-lock.json "$stamp"; then
+  echo "install-deps: npm ci in native-server/console-vendor/"
+  (cd native-server/console-vendor && npm ci --no-audit --no-fund --loglevel=error)
+  cp native-server/console-vendor/package-lock.json "$stamp"
+fi

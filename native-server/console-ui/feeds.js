@@ -1,4 +1,5 @@
 import { call, requireOperator } from "./api.js";
+import { renderNav } from "./nav.js";
 
 const apiId = new URLSearchParams(location.search).get("apiId") || "";
 const path = "/tenants/" + encodeURIComponent(apiId) + "/imports";
@@ -74,9 +75,7 @@ requireOperator()
   .then((tenant) => {
     document.getElementById("tenant-name").textContent = tenant.name;
     document.title = "Feeds of " + tenant.name + " – svc operator console";
-    const link = document.getElementById("tenant-link");
-    link.href = "tenant.html?apiId=" + encodeURIComponent(apiId);
-    link.textContent = tenant.name;
+    renderNav(apiId, tenant.name);
     return load();
   })
   .catch((error) => {

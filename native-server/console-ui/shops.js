@@ -1,6 +1,7 @@
 // Shops registered by plugins (issue 9): whose shop, the endpoints it announced, its last
 // contact and the last pull's result, from GET /operator/api/shops. Everything is set as text.
 import { call, requireOperator } from "./api.js";
+import { renderNav } from "./nav.js";
 
 const table = document.getElementById("shop-table");
 const status = document.getElementById("list-status");
@@ -54,6 +55,7 @@ async function load() {
   status.textContent = shops.length === 0 ? "No shop has registered yet." : shops.length + (shops.length === 1 ? " shop" : " shops");
 }
 
+renderNav();
 requireOperator().then(load).catch((error) => {
   status.textContent = "Could not load the shops: " + error.message;
 });

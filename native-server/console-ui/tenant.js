@@ -1,4 +1,5 @@
 import { call, requireOperator } from "./api.js";
+import { renderNav } from "./nav.js";
 import { busy, clearErrors, showErrors } from "./forms.js";
 
 const apiId = new URLSearchParams(location.search).get("apiId") || "";
@@ -11,6 +12,7 @@ function show(current) {
   tenant = current;
   document.title = current.name + " – svc operator console";
   document.getElementById("tenant-name").textContent = current.name;
+  renderNav(apiId, current.name);
   document.getElementById("tenant-api-id").textContent = current.apiId;
   document.getElementById("tenant-feed-id").textContent = current.feedId;
   const state = document.getElementById("tenant-state");
@@ -59,8 +61,7 @@ toggle.addEventListener("click", async () => {
   document.getElementById("state-status").textContent = disabling ? "The tenant is disabled." : "The tenant is active again.";
 });
 
-document.getElementById("widgets-link").href = "widgets.html?apiId=" + encodeURIComponent(apiId);
-document.getElementById("feeds-link").href = "feeds.html?apiId=" + encodeURIComponent(apiId);
+renderNav(apiId);
 requireOperator()
   .then(() => call("GET", path))
   .then(show)

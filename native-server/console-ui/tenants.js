@@ -1,4 +1,5 @@
 import { call, requireOperator } from "./api.js";
+import { renderNav } from "./nav.js";
 import { busy, clearErrors, showErrors } from "./forms.js";
 
 const table = document.getElementById("tenant-table");
@@ -65,6 +66,7 @@ document.getElementById("secret-done").addEventListener("click", () => {
   form.elements.name.focus();
 });
 
+renderNav();
 requireOperator().then(load).catch((error) => {
   status.textContent = "Could not load the tenants: " + error.message;
 });

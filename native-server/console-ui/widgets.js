@@ -1,4 +1,5 @@
 import { call, requireOperator } from "./api.js";
+import { renderNav } from "./nav.js";
 import { busy, clearErrors, showErrors } from "./forms.js";
 
 const apiId = new URLSearchParams(location.search).get("apiId") || "";
@@ -158,9 +159,7 @@ requireOperator()
   .then(([loaded, tenant]) => {
     document.getElementById("tenant-name").textContent = tenant.name;
     document.title = "Widgets of " + tenant.name + " – svc operator console";
-    const link = document.getElementById("tenant-link");
-    link.href = "tenant.html?apiId=" + encodeURIComponent(apiId);
-    link.textContent = tenant.name;
+    renderNav(apiId, tenant.name);
     show(loaded);
   })
   .catch((error) => {

@@ -109,8 +109,10 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
         auto settings = SqliteWidgetSettingsStore::open(options_.dataDir + "/svc.sqlite3");
         if (operators && settings) {
             auto accounts = std::make_unique<OperatorAccounts>(std::move(*operators), storage.clock(), options_.console.passwordCost);
+            // One authenticator for every operator route class (sessions, CSRF, operator keys).
+            operatorAuth_ = std::make_unique<OperatorAuth>(storage.tenants(), storage.operatorKeys(), std::move(accounts));
             operatorRoutes_ = std::make_unique<OperatorRoutes>(
-                storage.tenants(), storage.operatorKeys(), storage.imports(), imports_, std::move(accounts), std::move(*settings), options_.assetsDir + "/console",
+                *operatorAuth_, storage.tenants(), storage.imports(), imports_, std::move(*settings), options_.assetsDir + "/console",
                 options_.console, storage.clock(), [this](int64_t tenantId) {
                     if (presentation_) presentation_->forget(tenantId);
                 });

@@ -98,6 +98,7 @@ private:
     Metrics metrics_;
     std::unique_ptr<ShopRoutes> shopRoutes_;  // shop plugin registration (docs/adr/0035)
     std::unique_ptr<WidgetPresentation> presentation_;  // texts, CSS, 30-day prices (docs/adr/0028-0030)
+    std::unique_ptr<OperatorAuth> operatorAuth_;        // shared by the operator route classes below
     std::unique_ptr<OperatorRoutes> operatorRoutes_;    // /operator/api/ and /console/
     std::unique_ptr<ImageBot> imageBot_;
     std::unique_ptr<ThumbnailRoutes> thumbnailRoutes_;  // /<apiId>/thumbs/ (docs/adr/0038)

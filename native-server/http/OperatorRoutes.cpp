@@ -1,13 +1,11 @@
 #include "http/OperatorRoutes.hpp"
 
-#include <sodium.h>
-
 #include <nlohmann/json.hpp>
 
 #include "feed/ImportJson.hpp"
 #include "http/HttpErrors.hpp"
+#include "http/OperatorJson.hpp"
 #include "http/RequestContext.hpp"
-#include "tenant/SecretHasher.hpp"
 #include "text/StringUtil.hpp"
 #include "tracking/Commission.hpp"
 #include "widget/WidgetTexts.hpp"
@@ -25,46 +23,9 @@ constexpr const char* kConsolePolicy =
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-void sendJson(httplib::Response& response, int status, const json& body) {
-    response.status = status;
-    // Answers carry tenant settings and, once, secrets: never kept by any cache.
-    response.set_header("Cache-Control", "no-store");
-    response.set_content(body.dump(), "application/json");
-}
-
-Result<json> jsonBody(const httplib::Request& request) {
-    std::string type = request.get_header_value("Content-Type");
-    if (type.find("application/json") == std::string::npos) return Error::invalidArgument("Content-Type: must be application/json");
-    json body = json::parse(request.body, nullptr, false);
-    if (body.is_discarded()) return Error::invalidArgument("body: not valid JSON");
-    if (!body.is_object()) return Error::invalidArgument("body: must be a JSON object");
-    return body;
-}
-
-// A string member, or an error naming it.
-Result<std::string> stringField(const json& body, const std::string& field) {
-    const auto& value = body.at(field);
-    if (!value.is_string()) return Error::invalidArgument(field + ": must be a string");
-    return value.get<std::string>();
-}
-
-std::string cookieValue(const httplib::Request& request, const std::string& name) {
-    std::string header = request.get_header_value("Cookie");
-    for (const auto& part : splitList(header, ';')) {
-        if (part.size() > name.size() && part.compare(0, name.size() + 1, name + "=") == 0) return part.substr(name.size() + 1);
-    }
-    return "";
-}
-
-bool sameToken(const std::string& a, const std::string& b) {
-    return a.size() == b.size() && !a.empty() && sodium_memcmp(a.data(), b.data(), a.size()) == 0;
-}
-
-// The host part of an Origin ("https://ops.example:8443" -> "ops.example:8443").
-std::string originHost(const std::string& origin) {
-    size_t scheme = origin.find("://");
-    return scheme == std::string::npos ? origin : origin.substr(scheme + 3);
-}
+void sendJson(httplib::Response& response, int status, const json& body) { sendOperatorJson(response, status, body); }
+Result<json> jsonBody(const httplib::Request& request) { return operatorJsonBody(request); }
+Result<std::string> stringField(const json& body, const std::string& field) { return operatorStringField(body, field); }
 
 Status validCurrency(const std::string& currency) {
     bool valid = currency.size() == 3;
@@ -102,16 +63,14 @@ json tenantJson(const Tenant& tenant, const std::string& country) {
 
 }  // namespace
 
-OperatorRoutes::OperatorRoutes(TenantStore& tenants, OperatorKeyStore& keys, FeedImportStore& history, FeedImportService& imports,
-                               std::unique_ptr<OperatorAccounts> accounts,
+OperatorRoutes::OperatorRoutes(OperatorAuth& auth, TenantStore& tenants, FeedImportStore& history, FeedImportService& imports,
                                std::unique_ptr<SqliteWidgetSettingsStore> widgetSettings, std::string consoleDir,
                                OperatorConsoleOptions options, const Clock& clock, std::function<void(int64_t)> widgetSettingsChanged)
-    : tenants_(tenants),
+    : auth_(auth),
+      tenants_(tenants),
       tenantService_(tenants),
-      keys_(keys),
       history_(history),
       imports_(imports),
-      accounts_(std::move(accounts)),
       widgetSettings_(std::move(widgetSettings)),
       consoleFiles_(std::move(consoleDir)),
       options_(options),
@@ -141,49 +100,9 @@ void OperatorRoutes::registerOn(httplib::Server& server) {
     server.Get("/console/(.*)", [this](const httplib::Request& q, httplib::Response& r) { serveConsole(q, r); });
 }
 
-Result<OperatorRoutes::Caller> OperatorRoutes::authenticate(const httplib::Request& request, bool stateChanging) {
-    std::string authorization = request.get_header_value("Authorization");
-    const std::string bearer = "Bearer ";
-    if (authorization.rfind(bearer, 0) == 0) {
-        // A key is no ambient credential (a browser never adds it by itself): no CSRF check needed.
-        auto keys = keys_.operatorKeys();
-        if (!keys) return keys.error();
-        std::string key = authorization.substr(bearer.size());
-        for (const auto& stored : *keys) {
-            if (SecretHasher::matches(key, stored.keyHash)) return Caller{};
-        }
-        return Error::unauthenticated("Authorization: not a valid operator key");
-    }
-    auto session = accounts_->authenticate(cookieValue(request, kSessionCookie));
-    if (!session) return session.error();
-    if (stateChanging) {
-        // SameSite=Strict already keeps the cookie off other sites' requests; the origin and the
-        // synchronizer token also hold when a browser ignores SameSite.
-        std::string origin = request.get_header_value("Origin");
-        if (!origin.empty() && originHost(origin) != request.get_header_value("Host")) {
-            return Error::permissionDenied("Origin: " + origin + " is not this server");
-        }
-        if (!sameToken(request.get_header_value("X-CSRF-Token"), session->csrfToken)) {
-            return Error::permissionDenied("X-CSRF-Token: missing or not this session's token (reload the console)");
-        }
-    }
-    return Caller{session->email, session->csrfToken};
-}
-
-Result<Tenant> OperatorRoutes::tenantOf(const httplib::Request& request) {
-    std::string apiId = request.matches[1];
-    auto found = tenants_.findByApiId(apiId);
-    if (!found) return found.error();
-    if (!*found) return Error::notFound("apiId: no tenant " + apiId);
-    return **found;
-}
-
 void OperatorRoutes::signIn(const httplib::Request& request, httplib::Response& response) {
     // No other site may sign a browser in (into an account of the attacker's, say).
-    std::string origin = request.get_header_value("Origin");
-    if (!origin.empty() && originHost(origin) != request.get_header_value("Host")) {
-        return sendError(response, Error::permissionDenied("Origin: " + origin + " is not this server"));
-    }
+    if (auto origin = OperatorAuth::sameOrigin(request); !origin) return sendError(response, origin.error());
     auto body = jsonBody(request);
     if (!body) return sendError(response, body.error());
     std::vector<Error> errors;
@@ -192,7 +111,7 @@ void OperatorRoutes::signIn(const httplib::Request& request, httplib::Response& 
     if (trim(email).empty()) errors.push_back(Error::invalidArgument("email: required"));
     if (password.empty()) errors.push_back(Error::invalidArgument("password: required"));
     if (!errors.empty()) return sendFieldErrors(response, errors);
-    auto signedIn = accounts_->signIn(email, password, request.remote_addr);
+    auto signedIn = auth_.accounts().signIn(email, password, request.remote_addr);
     if (!signedIn) {
         sendError(response, signedIn.error());
         if (signedIn.error().code == ErrorCode::ResourceExhausted) {
@@ -211,22 +130,22 @@ void OperatorRoutes::signIn(const httplib::Request& request, httplib::Response& 
 }
 
 void OperatorRoutes::signOut(const httplib::Request& request, httplib::Response& response) {
-    auto caller = authenticate(request, true);
+    auto caller = auth_.authenticate(request, true);
     if (!caller) return sendError(response, caller.error());
-    if (auto status = accounts_->signOut(cookieValue(request, kSessionCookie)); !status) return sendError(response, status.error());
+    if (auto status = auth_.accounts().signOut(OperatorAuth::sessionToken(request)); !status) return sendError(response, status.error());
     response.set_header("Set-Cookie", std::string(kSessionCookie) + "=; Path=/operator/api; Max-Age=0; HttpOnly; SameSite=Strict");
     response.status = 204;
 }
 
 void OperatorRoutes::me(const httplib::Request& request, httplib::Response& response) {
-    auto caller = authenticate(request, false);
+    auto caller = auth_.authenticate(request, false);
     if (!caller) return sendError(response, caller.error());
     if (caller->email.empty()) return sendJson(response, 200, {{"email", nullptr}, {"via", "operator-key"}});
     sendJson(response, 200, {{"email", caller->email}, {"csrfToken", caller->csrfToken}, {"via", "session"}});
 }
 
 void OperatorRoutes::listTenants(const httplib::Request& request, httplib::Response& response) {
-    auto caller = authenticate(request, false);
+    auto caller = auth_.authenticate(request, false);
     if (!caller) return sendError(response, caller.error());
     auto all = tenants_.list();
     if (!all) return sendError(response, all.error());
@@ -240,7 +159,7 @@ void OperatorRoutes::listTenants(const httplib::Request& request, httplib::Respo
 }
 
 void OperatorRoutes::createTenant(const httplib::Request& request, httplib::Response& response) {
-    auto caller = authenticate(request, true);
+    auto caller = auth_.authenticate(request, true);
     if (!caller) return sendError(response, caller.error());
     auto body = jsonBody(request);
     if (!body) return sendError(response, body.error());
@@ -254,9 +173,9 @@ void OperatorRoutes::createTenant(const httplib::Request& request, httplib::Resp
 }
 
 void OperatorRoutes::getTenant(const httplib::Request& request, httplib::Response& response) {
-    auto caller = authenticate(request, false);
+    auto caller = auth_.authenticate(request, false);
     if (!caller) return sendError(response, caller.error());
-    auto tenant = tenantOf(request);
+    auto tenant = auth_.tenantOf(request);
     if (!tenant) return sendError(response, tenant.error());
     auto settings = widgetSettings_->load(tenant->id);
     if (!settings) return sendError(response, settings.error());
@@ -264,9 +183,9 @@ void OperatorRoutes::getTenant(const httplib::Request& request, httplib::Respons
 }
 
 void OperatorRoutes::updateTenant(const httplib::Request& request, httplib::Response& response) {
-    auto caller = authenticate(request, true);
+    auto caller = auth_.authenticate(request, true);
     if (!caller) return sendError(response, caller.error());
-    auto tenant = tenantOf(request);
+    auto tenant = auth_.tenantOf(request);
     if (!tenant) return sendError(response, tenant.error());
     auto body = jsonBody(request);
     if (!body) return sendError(response, body.error());
@@ -333,9 +252,9 @@ void OperatorRoutes::updateTenant(const httplib::Request& request, httplib::Resp
 }
 
 void OperatorRoutes::rotateSecret(const httplib::Request& request, httplib::Response& response) {
-    auto caller = authenticate(request, true);
+    auto caller = auth_.authenticate(request, true);
     if (!caller) return sendError(response, caller.error());
-    auto tenant = tenantOf(request);
+    auto tenant = auth_.tenantOf(request);
     if (!tenant) return sendError(response, tenant.error());
     auto secret = tenantService_.rotateSecret(tenant->id);
     if (!secret) return sendError(response, secret.error());
@@ -343,18 +262,18 @@ void OperatorRoutes::rotateSecret(const httplib::Request& request, httplib::Resp
 }
 
 void OperatorRoutes::setDisabled(const httplib::Request& request, httplib::Response& response, bool disabled) {
-    auto caller = authenticate(request, true);
+    auto caller = auth_.authenticate(request, true);
     if (!caller) return sendError(response, caller.error());
-    auto tenant = tenantOf(request);
+    auto tenant = auth_.tenantOf(request);
     if (!tenant) return sendError(response, tenant.error());
     if (auto status = tenants_.setDisabled(tenant->id, disabled); !status) return sendError(response, status.error());
     getTenant(request, response);
 }
 
 void OperatorRoutes::getWidgets(const httplib::Request& request, httplib::Response& response) {
-    auto caller = authenticate(request, false);
+    auto caller = auth_.authenticate(request, false);
     if (!caller) return sendError(response, caller.error());
-    auto tenant = tenantOf(request);
+    auto tenant = auth_.tenantOf(request);
     if (!tenant) return sendError(response, tenant.error());
     auto settings = widgetSettings_->load(tenant->id);
     if (!settings) return sendError(response, settings.error());
@@ -375,9 +294,9 @@ void OperatorRoutes::getWidgets(const httplib::Request& request, httplib::Respon
 }
 
 void OperatorRoutes::putWidgets(const httplib::Request& request, httplib::Response& response) {
-    auto caller = authenticate(request, true);
+    auto caller = auth_.authenticate(request, true);
     if (!caller) return sendError(response, caller.error());
-    auto tenant = tenantOf(request);
+    auto tenant = auth_.tenantOf(request);
     if (!tenant) return sendError(response, tenant.error());
     auto body = jsonBody(request);
     if (!body) return sendError(response, body.error());
@@ -454,9 +373,9 @@ void OperatorRoutes::putWidgets(const httplib::Request& request, httplib::Respon
 }
 
 void OperatorRoutes::listImports(const httplib::Request& request, httplib::Response& response) {
-    auto caller = authenticate(request, false);
+    auto caller = auth_.authenticate(request, false);
     if (!caller) return sendError(response, caller.error());
-    auto tenant = tenantOf(request);
+    auto tenant = auth_.tenantOf(request);
     if (!tenant) return sendError(response, tenant.error());
     auto records = history_.list(tenant->id, "", 100);
     if (!records) return sendError(response, records.error());
@@ -467,9 +386,9 @@ void OperatorRoutes::listImports(const httplib::Request& request, httplib::Respo
 }
 
 void OperatorRoutes::rowErrorsCsv(const httplib::Request& request, httplib::Response& response) {
-    auto caller = authenticate(request, false);
+    auto caller = auth_.authenticate(request, false);
     if (!caller) return sendError(response, caller.error());
-    auto tenant = tenantOf(request);
+    auto tenant = auth_.tenantOf(request);
     if (!tenant) return sendError(response, tenant.error());
     auto id = parseInt64(std::string(request.matches[2]));
     auto record = history_.find(tenant->id, id.value_or(0));
@@ -495,9 +414,9 @@ void OperatorRoutes::rowErrorsCsv(const httplib::Request& request, httplib::Resp
 }
 
 void OperatorRoutes::decideHeld(const httplib::Request& request, httplib::Response& response, bool confirm) {
-    auto caller = authenticate(request, true);
+    auto caller = auth_.authenticate(request, true);
     if (!caller) return sendError(response, caller.error());
-    auto tenant = tenantOf(request);
+    auto tenant = auth_.tenantOf(request);
     if (!tenant) return sendError(response, tenant.error());
     int64_t id = parseInt64(std::string(request.matches[2])).value_or(0);
     if (confirm) {
@@ -527,7 +446,7 @@ void OperatorRoutes::serveConsole(const httplib::Request& request, httplib::Resp
 // announced, when the shop last registered, when its plugin last answered svc, and how the last
 // pull went. The feed ID is left out: it is the shop's credential (docs/adr/0035).
 void OperatorRoutes::listShops(const httplib::Request& request, httplib::Response& response) {
-    auto caller = authenticate(request, false);
+    auto caller = auth_.authenticate(request, false);
     if (!caller) return sendError(response, caller.error());
     if (!shops_) return sendError(response, Error::unavailable("shop registrations are not available on this server"));
     auto all = shops_->list();

@@ -1,8 +1,8 @@
 #pragma once
 // The operator API under /operator/api/ and the console's files under /console/
-// (docs/api/operator.openapi.yaml, docs/adr/0039-0041). Every call is authenticated: a
-// console session (cookie, plus X-CSRF-Token and a same-origin Origin on state-changing
-// calls) or an operator key (Authorization: Bearer), so whatever the console does can be scripted.
+// (docs/api/operator.openapi.yaml, docs/adr/0039-0041): sign-in, tenants, widget settings,
+// imports and shops. Every call is authenticated by OperatorAuth, so whatever the console does
+// can be scripted with an operator key.
 #include <httplib.h>
 
 #include <functional>
@@ -12,6 +12,7 @@
 #include "core/Clock.hpp"
 #include "feed/FeedImportService.hpp"
 #include "store/FeedImportStore.hpp"
+#include "http/OperatorAuth.hpp"
 #include "http/StaticFiles.hpp"
 #include "operator/OperatorAccounts.hpp"
 #include "store/OperatorKeyStore.hpp"
@@ -32,10 +33,9 @@ struct OperatorConsoleOptions {
 
 class OperatorRoutes {
 public:
-    static constexpr const char* kSessionCookie = "svc_operator_session";
+    static constexpr const char* kSessionCookie = OperatorAuth::kSessionCookie;
 
-    OperatorRoutes(TenantStore& tenants, OperatorKeyStore& keys, FeedImportStore& history, FeedImportService& imports,
-                   std::unique_ptr<OperatorAccounts> accounts,
+    OperatorRoutes(OperatorAuth& auth, TenantStore& tenants, FeedImportStore& history, FeedImportService& imports,
                    std::unique_ptr<SqliteWidgetSettingsStore> widgetSettings, std::string consoleDir, OperatorConsoleOptions options,
                    const Clock& clock, std::function<void(int64_t)> widgetSettingsChanged);
     void registerOn(httplib::Server& server);
@@ -43,14 +43,6 @@ public:
     void setShopRegistrations(std::unique_ptr<SqliteShopRegistrationStore> registrations) { shops_ = std::move(registrations); }
 
 private:
-    struct Caller {
-        std::string email;  // "" for an operator key
-        std::string csrfToken;
-    };
-    // Session or operator key; state-changing calls by session also need the CSRF token and origin.
-    Result<Caller> authenticate(const httplib::Request& request, bool stateChanging);
-    Result<Tenant> tenantOf(const httplib::Request& request);
-
     void signIn(const httplib::Request& request, httplib::Response& response);
     void signOut(const httplib::Request& request, httplib::Response& response);
     void me(const httplib::Request& request, httplib::Response& response);
@@ -68,12 +60,11 @@ private:
     void listShops(const httplib::Request& request, httplib::Response& response);
     void serveConsole(const httplib::Request& request, httplib::Response& response);
 
+    OperatorAuth& auth_;
     TenantStore& tenants_;
     TenantService tenantService_;
-    OperatorKeyStore& keys_;
     FeedImportStore& history_;
     FeedImportService& imports_;
-    std::unique_ptr<OperatorAccounts> accounts_;
     std::unique_ptr<SqliteWidgetSettingsStore> widgetSettings_;
     StaticFiles consoleFiles_;
     OperatorConsoleOptions options_;

@@ -1,0 +1,26 @@
+#include "http/OperatorJson.hpp"
+
+namespace svc {
+
+void sendOperatorJson(httplib::Response& response, int status, const nlohmann::json& body) {
+    response.status = status;
+    response.set_header("Cache-Control", "no-store");
+    response.set_content(body.dump(), "application/json");
+}
+
+Result<nlohmann::json> operatorJsonBody(const httplib::Request& request) {
+    std::string type = request.get_header_value("Content-Type");
+    if (type.find("application/json") == std::string::npos) return Error::invalidArgument("Content-Type: must be application/json");
+    nlohmann::json body = nlohmann::json::parse(request.body, nullptr, false);
+    if (body.is_discarded()) return Error::invalidArgument("body: not valid JSON");
+    if (!body.is_object()) return Error::invalidArgument("body: must be a JSON object");
+    return body;
+}
+
+Result<std::string> operatorStringField(const nlohmann::json& body, const std::string& field) {
+    const auto& value = body.at(field);
+    if (!value.is_string()) return Error::invalidArgument(field + ": must be a string");
+    return value.get<std::string>();
+}
+
+}  // namespace svc
