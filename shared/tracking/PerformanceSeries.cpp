@@ -36,6 +36,24 @@ nlohmann::ordered_json totalsJson(const ReportRow& row) {
     return json;
 }
 
+// Only what falls in [from, to): the period's report and its days must cover the same.
+template <typename Item, typename At>
+std::vector<Item> within(const std::vector<Item>& items, int64_t from, int64_t to, At at) {
+    std::vector<Item> kept;
+    for (const auto& item : items) {
+        if (at(item) >= from && at(item) < to) kept.push_back(item);
+    }
+    return kept;
+}
+
+std::vector<EventCount> eventsWithin(const std::vector<EventCount>& events, int64_t from, int64_t to) {
+    return within(events, from, to, [](const EventCount& count) { return count.day; });
+}
+
+std::vector<LedgerEntry> entriesWithin(const std::vector<LedgerEntry>& entries, int64_t from, int64_t to) {
+    return within(entries, from, to, [](const LedgerEntry& entry) { return entry.bookedAt; });
+}
+
 }  // namespace
 
 std::optional<PerformanceDimension> performanceDimensionNamed(std::string_view name) {
@@ -65,7 +83,7 @@ std::string PerformanceSeries::dayName(int64_t unixSeconds) {
 
 PerformanceSeries::PerformanceSeries(int64_t from, int64_t to, PerformanceDimension by, const std::vector<EventCount>& events,
                                      const std::vector<LedgerEntry>& entries)
-    : from_(from), to_(to), by_(by), period_(from, to, events, entries) {
+    : from_(from), to_(to), by_(by), period_(from, to, eventsWithin(events, from, to), entriesWithin(entries, from, to)) {
     size_t dayCount = to > from ? static_cast<size_t>((to - from + kDay - 1) / kDay) : 0;
     for (size_t i = 0; i < dayCount; ++i) days_.push_back(from + static_cast<int64_t>(i) * kDay);
     // Each day's events and entries, then that day's report: the same aggregation as the period's.
