@@ -94,7 +94,10 @@ test("demo traffic from the shop shows on the Performance page, equal to the sho
     return line ? [line.total.clicks, line.total.addToCarts, line.total.orders, line.total.impressions >= widgetsViewed] : null;
   }, { timeout: 20_000 }).toEqual([1, 1, 1, true]);
 
-  // The operator reads the page.
+  // The operator reads the page. Nothing on it may fail or break the CSP (a violation is logged as an error).
+  const problems = [];
+  page.on("console", (message) => { if (message.type() === "error") problems.push(message.text()); });
+  page.on("pageerror", (error) => problems.push(error.message));
   await page.goto(performanceUrl("&by=testGroup"));
   await expect(page.getByRole("heading", { name: /^Performance of /, level: 1 })).toBeVisible();
   await expect(page.locator("#performance-status")).toContainText("by A/B test group");
@@ -142,6 +145,13 @@ test("demo traffic from the shop shows on the Performance page, equal to the sho
 
   await audit(page);
   await page.screenshot({ path: test.info().outputPath("performance.png"), fullPage: true });
+  // One day alone is a chart of one point per line; the tables say the same.
+  await page.getByLabel("From", { exact: true }).fill(today);
+  await page.getByRole("button", { name: "Show" }).click();
+  await expect(page.locator("#performance-status")).toContainText(`Figures from ${today} to ${today}`);
+  await expect(page.locator("#charts figure canvas")).toHaveCount(7);
+  expect(await rowFigures(page.locator(`#totals-table tbody tr[data-key="${key}"]`))).toEqual(shown);
+  expect(problems).toEqual([]);
   await test.info().attach("performance dashboard after demo traffic", { path: test.info().outputPath("performance.png"), contentType: "image/png" });
   await visitorContext.close();
 });
