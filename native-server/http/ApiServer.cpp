@@ -116,6 +116,7 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
                 options_.console, storage.clock(), [this](int64_t tenantId) {
                     if (presentation_) presentation_->forget(tenantId);
                 });
+            operatorReportRoutes_ = std::make_unique<OperatorReportRoutes>(*operatorAuth_, storage.ledger(), attributor_, storage.clock());
             // A connection of its own for the console's list of plugin-registered shops.
             if (auto registrations = SqliteShopRegistrationStore::open(options_.dataDir)) {
                 operatorRoutes_->setShopRegistrations(std::move(*registrations));
@@ -266,6 +267,7 @@ void ApiServer::registerRoutes() {
     setRoutes_.registerOn(server_);
     reportRoutes_.registerOn(server_);
     if (operatorRoutes_) operatorRoutes_->registerOn(server_);
+    if (operatorReportRoutes_) operatorReportRoutes_->registerOn(server_);
     if (thumbnailRoutes_) thumbnailRoutes_->registerOn(server_);
     server_.Get("/imagebot", [](const httplib::Request&, httplib::Response& response) { ThumbnailRoutes::serveInfoPage(response); });
     server_.Get("/demo", [](const httplib::Request&, httplib::Response& response) { response.set_redirect("/demo/"); });

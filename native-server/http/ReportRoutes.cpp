@@ -7,27 +7,12 @@
 #include "http/RequestContext.hpp"
 #include "http/ResponseCompression.hpp"
 #include "text/StringUtil.hpp"
-#include "tracking/CommissionReport.hpp"
 
 namespace svc {
 namespace {
 
 using nlohmann::json;
 constexpr int64_t kDay = 86400;
-
-// "YYYY-MM-DD" as Unix seconds at 00:00 UTC; errors name `field`.
-Result<int64_t> parseDay(const std::string& text, const std::string& field) {
-    auto refuse = [&] { return Error::invalidArgument(field + ": '" + text + "' is not a date YYYY-MM-DD"); };
-    if (text.size() != 10 || text[4] != '-' || text[7] != '-') return refuse();
-    auto year = parseInt64(text.substr(0, 4));
-    auto month = parseInt64(text.substr(5, 2));
-    auto day = parseInt64(text.substr(8, 2));
-    if (!year || !month || !day || *month < 1 || *month > 12 || *day < 1) return refuse();
-    static const int kDaysInMonth[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    bool leap = (*year % 4 == 0 && *year % 100 != 0) || *year % 400 == 0;
-    if (*day > kDaysInMonth[*month - 1] || (*month == 2 && *day == 29 && !leap)) return refuse();
-    return daysFromCivil(*year, *month, *day) * kDay;
-}
 
 void sendJson(httplib::Response& response, int status, const json& body) {
     response.status = status;
@@ -42,17 +27,30 @@ json entryJson(const LedgerEntry& entry) {
 
 }  // namespace
 
+Result<int64_t> parseReportDay(const std::string& text, const std::string& field) {
+    auto refuse = [&] { return Error::invalidArgument(field + ": '" + text + "' is not a date YYYY-MM-DD"); };
+    if (text.size() != 10 || text[4] != '-' || text[7] != '-') return refuse();
+    auto year = parseInt64(text.substr(0, 4));
+    auto month = parseInt64(text.substr(5, 2));
+    auto day = parseInt64(text.substr(8, 2));
+    if (!year || !month || !day || *month < 1 || *month > 12 || *day < 1) return refuse();
+    static const int kDaysInMonth[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    bool leap = (*year % 4 == 0 && *year % 100 != 0) || *year % 400 == 0;
+    if (*day > kDaysInMonth[*month - 1] || (*month == 2 && *day == 29 && !leap)) return refuse();
+    return daysFromCivil(*year, *month, *day) * kDay;
+}
+
 Result<std::pair<int64_t, int64_t>> reportPeriod(const std::string& from, const std::string& to, int64_t now) {
     int64_t today = now - now % kDay;
     int64_t end = today + kDay;
     if (!to.empty()) {
-        auto day = parseDay(to, "to");
+        auto day = parseReportDay(to, "to");
         if (!day) return day.error();
         end = *day + kDay;
     }
     int64_t start = end - 30 * kDay;
     if (!from.empty()) {
-        auto day = parseDay(from, "from");
+        auto day = parseReportDay(from, "from");
         if (!day) return day.error();
         start = *day;
     }
@@ -126,14 +124,10 @@ void ReportRoutes::summary(const httplib::Request& request, httplib::Response& r
     if (!tenant) return sendError(response, tenant.error());
     auto period = reportPeriod(request.get_param_value("from"), request.get_param_value("to"), clock_.nowSeconds());
     if (!period) return sendError(response, period.error());
-    // Reports are current: purchases that arrived are booked before reading.
-    if (auto status = attributor_.catchUp(); !status) return sendError(response, status.error());
-    auto events = ledger_.eventCounts(tenant->id, period->first, period->second);
-    if (!events) return sendError(response, events.error());
-    auto entries = ledger_.entries(tenant->id, period->first, period->second);
-    if (!entries) return sendError(response, entries.error());
+    auto report = reports_.summary(tenant->id, period->first, period->second);
+    if (!report) return sendError(response, report.error());
     response.set_header("Cache-Control", "no-store");
-    response.set_content(CommissionReport(period->first, period->second, *events, *entries).toJson().dump(), "application/json");
+    response.set_content(report->toJson().dump(), "application/json");
 }
 
 void ReportRoutes::ledgerCsv(const httplib::Request& request, httplib::Response& response) {
@@ -141,12 +135,11 @@ void ReportRoutes::ledgerCsv(const httplib::Request& request, httplib::Response&
     if (!tenant) return sendError(response, tenant.error());
     auto period = reportPeriod(request.get_param_value("from"), request.get_param_value("to"), clock_.nowSeconds());
     if (!period) return sendError(response, period.error());
-    if (auto status = attributor_.catchUp(); !status) return sendError(response, status.error());
-    auto entries = ledger_.entries(tenant->id, period->first, period->second);
-    if (!entries) return sendError(response, entries.error());
+    auto csv = reports_.ledgerCsv(tenant->id, period->first, period->second);
+    if (!csv) return sendError(response, csv.error());
     response.set_header("Cache-Control", "no-store");
     response.set_header("Content-Disposition", "attachment; filename=\"ledger.csv\"");
-    ResponseCompression::setBody(request, response, CommissionReport::ledgerCsv(*entries), "text/csv; charset=utf-8");
+    ResponseCompression::setBody(request, response, *csv, "text/csv; charset=utf-8");
 }
 
 void ReportRoutes::returns(const httplib::Request& request, httplib::Response& response) {

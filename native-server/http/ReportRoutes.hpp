@@ -11,9 +11,12 @@
 #include "store/LedgerStore.hpp"
 #include "tenant/TenantService.hpp"
 #include "tracking/Attributor.hpp"
+#include "tracking/ReportQuery.hpp"
 
 namespace svc {
 
+// "YYYY-MM-DD" as Unix seconds at 00:00 UTC; errors name `field` (also the operator's reports).
+Result<int64_t> parseReportDay(const std::string& text, const std::string& field);
 // The period [from, to) in Unix seconds from the request's `from` and `to` days.
 Result<std::pair<int64_t, int64_t>> reportPeriod(const std::string& from, const std::string& to, int64_t now);
 // A return or cancellation from its JSON body; errors name the field.
@@ -22,7 +25,7 @@ Result<ReturnRequest> parseReturnRequest(const std::string& body);
 class ReportRoutes {
 public:
     ReportRoutes(TenantService& tenants, LedgerStore& ledger, Attributor& attributor, const Clock& clock)
-        : tenants_(tenants), ledger_(ledger), attributor_(attributor), clock_(clock) {}
+        : tenants_(tenants), attributor_(attributor), reports_(ledger, attributor), clock_(clock) {}
     void registerOn(httplib::Server& server);
 
 private:
@@ -31,8 +34,8 @@ private:
     void returns(const httplib::Request& request, httplib::Response& response);
 
     TenantService& tenants_;
-    LedgerStore& ledger_;
     Attributor& attributor_;
+    ReportQuery reports_;
     const Clock& clock_;
 };
 

@@ -205,9 +205,9 @@ Result<std::vector<LedgerEntry>> SqliteLedgerStore::entries(int64_t tenantId, in
 Result<std::vector<EventCount>> SqliteLedgerStore::eventCounts(int64_t tenantId, int64_t from, int64_t to) {
     std::lock_guard lock(mutex_);
     auto query = db_->prepare(
-        "SELECT coalesce(widget, ''), coalesce(touchpoint, ''), coalesce(test_group, ''), coalesce(variant, ''), "
-        "sum(type = 'view'), sum(type = 'click'), sum(type = 'add-to-cart') FROM events "
-        "WHERE tenant_id = ? AND order_id IS NULL AND received_at >= ? AND received_at < ? GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4");
+        "SELECT received_at - received_at % 86400, coalesce(widget, ''), coalesce(touchpoint, ''), coalesce(test_group, ''), "
+        "coalesce(variant, ''), sum(type = 'view'), sum(type = 'click'), sum(type = 'add-to-cart') FROM events "
+        "WHERE tenant_id = ? AND order_id IS NULL AND received_at >= ? AND received_at < ? GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5");
     if (!query) return query.error();
     query->bind(1, tenantId).bind(2, from).bind(3, to);
     std::vector<EventCount> counts;
@@ -215,8 +215,8 @@ Result<std::vector<EventCount>> SqliteLedgerStore::eventCounts(int64_t tenantId,
         auto row = query->step();
         if (!row) return row.error();
         if (!*row) break;
-        counts.push_back({query->text(0), query->text(1), query->text(2), query->text(3), query->integer(4), query->integer(5),
-                          query->integer(6)});
+        counts.push_back({query->text(1), query->text(2), query->text(3), query->text(4), query->integer(5), query->integer(6),
+                          query->integer(7), query->integer(0)});
     }
     return counts;
 }

@@ -41,7 +41,8 @@ public:
     virtual Result<bool> bookReturn(int64_t tenantId, const std::string& returnId, const std::vector<LedgerEntry>& entries) = 0;
     // Entries booked in [from, to) (Unix seconds), in booking order.
     virtual Result<std::vector<LedgerEntry>> entries(int64_t tenantId, int64_t from, int64_t to) = 0;
-    // Widget events received in [from, to), counted per widget, touchpoint, test group and variant.
+    // Widget events received in [from, to), counted per UTC day, widget, touchpoint, test group
+    // and variant (by day first).
     virtual Result<std::vector<EventCount>> eventCounts(int64_t tenantId, int64_t from, int64_t to) = 0;
     // Purchases not booked yet (all tenants): attribution's backlog.
     virtual Result<int64_t> pendingPurchases() = 0;

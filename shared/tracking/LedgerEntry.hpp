@@ -36,10 +36,12 @@ struct LedgerEntry {
     std::string returnId;    // returns only
 };
 
-// Widget events counted for reports, per group.
+// Widget events counted for reports, per UTC day and group. One query serves the summary (which
+// adds the days up) and the console's series (which keeps them apart).
 struct EventCount {
     std::string widget, touchpoint, testGroup, variant;
     int64_t views = 0, clicks = 0, addToCarts = 0;
+    int64_t day = 0;  // the UTC day the events arrived, as Unix seconds at 00:00
 };
 
 }  // namespace svc
