@@ -130,6 +130,9 @@ test("tenant settings: a bad currency is named next to its field, then fixed and
 
   page.on("dialog", (dialog) => dialog.accept());
   await page.getByRole("button", { name: "Rotate API secret" }).click();
+  // The secret box appears only once the server has answered with the new secret.
+  await expect(page.locator("#secret-box")).toBeVisible();
+  await expect(page.locator("#secret-value")).toHaveText(/^[A-Za-z0-9_-]{43}$/);
   const rotated = await page.locator("#secret-value").textContent();
   expect(rotated).toMatch(/^[A-Za-z0-9_-]{43}$/);
   const feeds = (key) => page.request.get(base() + "/feeds/imports", { headers: { "x-api-id": apiId, "x-api-secret": key } });
