@@ -116,6 +116,9 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
                 options_.console, storage.clock(), [this](int64_t tenantId) {
                     if (presentation_) presentation_->forget(tenantId);
                 });
+            operatorAccountRoutes_ = std::make_unique<OperatorAccountRoutes>(*operatorAuth_);
+            widgetPreviewRoutes_ = std::make_unique<WidgetPreviewRoutes>(*operatorAuth_, storage.catalog(), storage.content(),
+                                                                         options_.assetsDir + "/console");
             // A connection of its own for the console's list of plugin-registered shops.
             if (auto registrations = SqliteShopRegistrationStore::open(options_.dataDir)) {
                 operatorRoutes_->setShopRegistrations(std::move(*registrations));
@@ -266,6 +269,8 @@ void ApiServer::registerRoutes() {
     setRoutes_.registerOn(server_);
     reportRoutes_.registerOn(server_);
     if (operatorRoutes_) operatorRoutes_->registerOn(server_);
+    if (operatorAccountRoutes_) operatorAccountRoutes_->registerOn(server_);
+    if (widgetPreviewRoutes_) widgetPreviewRoutes_->registerOn(server_);
     if (thumbnailRoutes_) thumbnailRoutes_->registerOn(server_);
     server_.Get("/imagebot", [](const httplib::Request&, httplib::Response& response) { ThumbnailRoutes::serveInfoPage(response); });
     server_.Get("/demo", [](const httplib::Request&, httplib::Response& response) { response.set_redirect("/demo/"); });

@@ -13,7 +13,9 @@
 #include "http/EventRoutes.hpp"
 #include "http/FeedRoutes.hpp"
 #include "http/Metrics.hpp"
+#include "http/OperatorAccountRoutes.hpp"
 #include "http/OperatorRoutes.hpp"
+#include "http/WidgetPreviewRoutes.hpp"
 #include "http/StaticFiles.hpp"
 #include "security/ServerKeys.hpp"
 #include "store/EncryptedFileBlobStore.hpp"
@@ -100,6 +102,8 @@ private:
     std::unique_ptr<WidgetPresentation> presentation_;  // texts, CSS, 30-day prices (docs/adr/0028-0030)
     std::unique_ptr<OperatorAuth> operatorAuth_;        // shared by the operator route classes below
     std::unique_ptr<OperatorRoutes> operatorRoutes_;    // /operator/api/ and /console/
+    std::unique_ptr<OperatorAccountRoutes> operatorAccountRoutes_;  // /operator/api/operators (docs/adr/0050)
+    std::unique_ptr<WidgetPreviewRoutes> widgetPreviewRoutes_;      // /operator/preview/ (docs/adr/0049)
     std::unique_ptr<ImageBot> imageBot_;
     std::unique_ptr<ThumbnailRoutes> thumbnailRoutes_;  // /<apiId>/thumbs/ (docs/adr/0038)
     httplib::Server server_;
