@@ -1,5 +1,7 @@
 #include "http/OperatorAccountRoutes.hpp"
 
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "http/HttpErrors.hpp"
@@ -11,13 +13,13 @@ namespace {
 
 using nlohmann::json;
 
-// A string member that may be missing (then ""); a non-string is an error naming it.
-std::string textMember(const json& body, const char* field, std::vector<Error>& errors) {
-    if (!body.contains(field)) return "";
+// A string member, "" when missing; nullopt (and the error, naming it) when not a string.
+std::optional<std::string> textMember(const json& body, const char* field, std::vector<Error>& errors) {
+    if (!body.contains(field)) return std::string();
     auto value = operatorStringField(body, field);
     if (!value) {
         errors.push_back(value.error());
-        return "";
+        return std::nullopt;
     }
     return *value;
 }
@@ -56,11 +58,17 @@ void OperatorAccountRoutes::add(const httplib::Request& request, httplib::Respon
     if (!body) return sendError(response, body.error());
     // Both fields checked before anything is written, so the form shows every problem at once.
     std::vector<Error> errors;
-    std::string email(trim(textMember(*body, "email", errors)));
-    std::string password = textMember(*body, "password", errors);
-    if (auto valid = OperatorAccounts::validEmail(email, "email"); !valid) errors.push_back(valid.error());
-    if (password.empty()) errors.push_back(Error::invalidArgument("password: required"));
-    else if (auto valid = PasswordHasher::validNew(password, "password"); !valid) errors.push_back(valid.error());
+    auto emailText = textMember(*body, "email", errors);
+    auto passwordText = textMember(*body, "password", errors);
+    std::string email(trim(emailText.value_or("")));
+    std::string password = passwordText.value_or("");
+    if (emailText) {
+        if (auto valid = OperatorAccounts::validEmail(email, "email"); !valid) errors.push_back(valid.error());
+    }
+    if (passwordText) {
+        if (password.empty()) errors.push_back(Error::invalidArgument("password: required"));
+        else if (auto valid = PasswordHasher::validNew(password, "password"); !valid) errors.push_back(valid.error());
+    }
     if (!errors.empty()) return sendFieldErrors(response, errors);
     auto created = auth_.accounts().createOperator(email, password);
     if (!created) {
@@ -94,11 +102,15 @@ void OperatorAccountRoutes::changePassword(const httplib::Request& request, http
     auto body = operatorJsonBody(request);
     if (!body) return sendError(response, body.error());
     std::vector<Error> errors;
-    std::string current = textMember(*body, "currentPassword", errors);
-    std::string next = textMember(*body, "newPassword", errors);
-    if (current.empty()) errors.push_back(Error::invalidArgument("currentPassword: required"));
-    if (next.empty()) errors.push_back(Error::invalidArgument("newPassword: required"));
-    else if (auto valid = PasswordHasher::validNew(next, "newPassword"); !valid) errors.push_back(valid.error());
+    auto currentText = textMember(*body, "currentPassword", errors);
+    auto nextText = textMember(*body, "newPassword", errors);
+    std::string current = currentText.value_or("");
+    std::string next = nextText.value_or("");
+    if (currentText && current.empty()) errors.push_back(Error::invalidArgument("currentPassword: required"));
+    if (nextText) {
+        if (next.empty()) errors.push_back(Error::invalidArgument("newPassword: required"));
+        else if (auto valid = PasswordHasher::validNew(next, "newPassword"); !valid) errors.push_back(valid.error());
+    }
     if (!errors.empty()) return sendFieldErrors(response, errors);
     auto changed = auth_.accounts().changePassword(caller->email, current, next, OperatorAuth::sessionToken(request), request.remote_addr);
     if (!changed) {

@@ -118,7 +118,7 @@ TEST_CASE("Operators: the list shows each account with when it was created and l
     const std::vector<Case> bad = {
         {json::object(), 400, "email,password"},
         {{{"email", "not-an-address"}, {"password", "short"}}, 400, "email,password"},
-        {{{"email", 7}, {"password", kOtherPassword}}, 400, "email,email"},
+        {{{"email", 7}, {"password", kOtherPassword}}, 400, "email"},
         {{{"email", kOtherEmail}, {"password", "eleven char"}}, 400, "password"},
         {{{"email", "OPS@example.com"}, {"password", kOtherPassword}}, 409, "email"},  // exists, in any case
     };
@@ -181,7 +181,7 @@ TEST_CASE("Own password: field errors name the field and change nothing") {
         {json::object(), 400, "currentPassword,newPassword"},
         {{{"currentPassword", kPassword}, {"newPassword", "too short"}}, 400, "newPassword"},
         {{{"currentPassword", kPassword}, {"newPassword", kPassword}}, 400, "newPassword"},
-        {{{"currentPassword", 12}, {"newPassword", kOtherPassword}}, 400, "currentPassword,currentPassword"},
+        {{{"currentPassword", 12}, {"newPassword", "short"}}, 400, "currentPassword,newPassword"},
     };
     for (const auto& [body, status, fields] : cases) {
         CAPTURE(body.dump());
