@@ -49,9 +49,13 @@ void OperatorCli::addTo(CLI::App& app, std::string& dataDir) {
                                       "Create an operator account; the password is read from SVC_OPERATOR_PASSWORD or standard input");
     create_->add_option("--data-dir", dataDir, "Data directory")->required();
     create_->add_option("--email", email_, "The operator's e-mail address, used to sign in")->required();
+    password_ = command->add_subcommand(
+        "password", "Set a new password of an operator (ends their sessions, clears a lock-out); read like create's");
+    password_->add_option("--data-dir", dataDir, "Data directory")->required();
+    password_->add_option("--email", email_, "The operator's e-mail address")->required();
 }
 
-bool OperatorCli::parsed() const { return create_ && create_->parsed(); }
+bool OperatorCli::parsed() const { return (create_ && create_->parsed()) || (password_ && password_->parsed()); }
 
 int OperatorCli::run(const std::string& dataDir) {
     auto storage = SqliteStorage::open(dataDir);  // migrates the main database
@@ -64,6 +68,12 @@ int OperatorCli::run(const std::string& dataDir) {
     if (password.empty()) return failWith("password: give it in SVC_OPERATOR_PASSWORD or on standard input");
     if (auto valid = PasswordHasher::validNew(password, "password"); !valid) return failWith(valid.error().message);
     OperatorAccounts accounts(std::move(*store), (*storage)->clock(), PasswordCost::interactive());
+    if (password_->parsed()) {
+        if (auto reset = accounts.resetPassword(email_, password); !reset) return failWith(reset.error().message);
+        std::cout << nlohmann::ordered_json{{"email", std::string(email_)}, {"password", "changed"}, {"sessionsEnded", true}}.dump(2)
+                  << std::endl;
+        return 0;
+    }
     auto created = accounts.createOperator(email_, password);
     if (!created) {
         std::string message = created.error().message;

@@ -77,34 +77,107 @@ function show(loaded) {
   showLanguage(first);
 }
 
-// The same-origin preview page gets the typed CSS as a style element of its own, after the
-// tenant's saved stylesheet: the operator sees it before saving.
-function applyDraftCss() {
-  const document_ = preview.contentDocument;
-  if (!document_ || !document_.head) return;
-  let style = document_.getElementById("svc-console-draft-css");
-  if (!style) {
-    style = document_.createElement("style");
-    style.id = "svc-console-draft-css";
-    document_.head.appendChild(style);
-  }
-  style.textContent = form.elements.css.value;
+// The preview (docs/adr/0049): /operator/preview/widget.html in the iframe asks for the draft
+// when it has loaded and gets it by postMessage, to this origin only. The CSS goes along on
+// every keystroke; a changed text reloads the preview (the SDK renders texts from its content
+// answer). Nothing of the draft is stored before "Save".
+const previewControls = {
+  type: document.getElementById("previewType"),
+  touchpoint: document.getElementById("previewTouchpoint"),
+  sku: document.getElementById("previewSku"),
+  set: document.getElementById("previewSet"),
+  language: document.getElementById("previewLanguage"),
+};
+
+function previewLanguage() {
+  const tag = previewControls.language.value.trim().toLowerCase();
+  return tag.split(/[-_]/)[0] || "en";
 }
+
+// The texts the page language gets: the draft's own texts over the built-in ones; a language
+// with neither falls back to the default language, as the tenant's language rule does.
+function draftTexts() {
+  collectShown();
+  let language = previewLanguage();
+  const known = (name) => settings.builtInTexts[name] || (texts[name] && Object.keys(texts[name]).length);
+  if (!known(language)) language = form.elements.defaultLanguage.value.trim() || "en";
+  return Object.assign({}, settings.builtInTexts[language] || settings.builtInTexts.en, texts[language] || {});
+}
+
+function sendDraft() {
+  if (!settings || !preview.contentWindow) return;
+  preview.contentWindow.postMessage({ svcPreview: "draft", texts: draftTexts(), css: form.elements.css.value }, location.origin);
+}
+
+window.addEventListener("message", (event) => {
+  if (event.origin !== location.origin || event.source !== preview.contentWindow) return;
+  if (event.data && event.data.svcPreview === "ready") sendDraft();
+});
 
 function reloadPreview() {
-  const params = new URLSearchParams({ apiId, lang: document.getElementById("previewLanguage").value.trim() || "de" });
-  const sku = document.getElementById("previewSku").value.trim();
+  if (!settings) return;
+  const type = previewControls.type.value;
+  const params = new URLSearchParams({ apiId, type, touchpoint: previewControls.touchpoint.value, lang: previewControls.language.value.trim() || "de" });
+  const sku = previewControls.sku.value.trim();
   if (sku) params.set("sku", sku);
-  const page = document.getElementById("previewPage").value;
-  if (page === "demo") params.set("svc-demo", "true");
+  if (type === "SET-Custom" && previewControls.set.value) params.set("setId", previewControls.set.value);
   params.set("t", String(Date.now()));  // a new document each time
-  preview.src = "/demo/" + (page === "demo" ? "demo.html" : "texts.html") + "?" + params.toString();
+  preview.src = "/operator/preview/widget.html?" + params.toString();
 }
 
-preview.addEventListener("load", applyDraftCss);
-form.elements.css.addEventListener("input", applyDraftCss);
+let textTimer = 0;
+function textsChanged() {
+  clearTimeout(textTimer);
+  textTimer = setTimeout(reloadPreview, 400);
+}
+
+// What the tenant's catalog offers to preview with; a tenant without products is told so.
+async function loadSubjects() {
+  const subjects = await call("GET", path + "/preview");
+  const products = document.getElementById("preview-products");
+  products.replaceChildren();
+  for (const product of subjects.products) {
+    const option = document.createElement("option");
+    option.value = product.sku;
+    option.label = product.name;
+    products.appendChild(option);
+  }
+  for (const set of subjects.sets) {
+    const option = document.createElement("option");
+    option.value = set.id;
+    option.textContent = set.title ? set.title + " (" + set.id + ")" : set.id;
+    previewControls.set.appendChild(option);
+  }
+  if (!previewControls.sku.value && subjects.products.length) previewControls.sku.value = subjects.products[0].sku;
+  const notice = document.getElementById("preview-catalog");
+  if (subjects.productCount === 0) {
+    notice.textContent = "This tenant has no catalog yet: import a feed (Feeds page) to preview SET, SIMILAR and SET-Custom " +
+      "with its products. Meanwhile SET-Compose shows the SDK's demo look.";
+    previewControls.type.value = "SET-Compose";
+  } else {
+    notice.textContent = subjects.productCount + " products in the catalog, " + subjects.sets.length +
+      (subjects.sets.length === 1 ? " custom set." : " custom sets.");
+  }
+}
+
+preview.addEventListener("load", sendDraft);
+form.elements.css.addEventListener("input", sendDraft);
+textFields.addEventListener("input", textsChanged);
+form.elements.defaultLanguage.addEventListener("input", textsChanged);
 document.getElementById("reload-preview").addEventListener("click", reloadPreview);
-languageSelect.addEventListener("change", () => showLanguage(languageSelect.value));
+previewControls.type.addEventListener("change", () => {
+  // Each type at the touchpoint it is made for (interface spec); any other can be picked after.
+  previewControls.touchpoint.value = previewControls.type.value === "SET-Custom" ? "content" : "product";
+  reloadPreview();
+});
+previewControls.touchpoint.addEventListener("change", reloadPreview);
+previewControls.set.addEventListener("change", reloadPreview);
+languageSelect.addEventListener("change", () => {
+  showLanguage(languageSelect.value);
+  // The texts being edited are the ones previewed.
+  previewControls.language.value = languageSelect.value;
+  reloadPreview();
+});
 
 document.getElementById("add-language").addEventListener("click", () => {
   const input = form.elements.newLanguage;
@@ -118,6 +191,8 @@ document.getElementById("add-language").addEventListener("click", () => {
   input.value = "";
   languageOptions();
   showLanguage(language);
+  previewControls.language.value = language;
+  reloadPreview();
   textFields.querySelector("input").focus();
 });
 
@@ -161,7 +236,11 @@ requireOperator()
     document.title = "Widgets of " + tenant.name + " – svc operator console";
     renderNav(apiId, tenant.name);
     show(loaded);
+    return loadSubjects().catch((error) => {
+      document.getElementById("preview-catalog").textContent = "The catalog could not be read: " + error.message;
+    });
   })
+  .then(reloadPreview)
   .catch((error) => {
     document.getElementById("tenant-name").textContent = "(not loaded: " + error.message + ")";
   });

@@ -117,6 +117,9 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
                     if (presentation_) presentation_->forget(tenantId);
                 });
             operatorReportRoutes_ = std::make_unique<OperatorReportRoutes>(*operatorAuth_, storage.ledger(), attributor_, storage.clock());
+            operatorAccountRoutes_ = std::make_unique<OperatorAccountRoutes>(*operatorAuth_);
+            widgetPreviewRoutes_ = std::make_unique<WidgetPreviewRoutes>(*operatorAuth_, storage.catalog(), storage.content(),
+                                                                         options_.assetsDir + "/console");
             // A connection of its own for the console's list of plugin-registered shops.
             if (auto registrations = SqliteShopRegistrationStore::open(options_.dataDir)) {
                 operatorRoutes_->setShopRegistrations(std::move(*registrations));
@@ -268,6 +271,8 @@ void ApiServer::registerRoutes() {
     reportRoutes_.registerOn(server_);
     if (operatorRoutes_) operatorRoutes_->registerOn(server_);
     if (operatorReportRoutes_) operatorReportRoutes_->registerOn(server_);
+    if (operatorAccountRoutes_) operatorAccountRoutes_->registerOn(server_);
+    if (widgetPreviewRoutes_) widgetPreviewRoutes_->registerOn(server_);
     if (thumbnailRoutes_) thumbnailRoutes_->registerOn(server_);
     server_.Get("/imagebot", [](const httplib::Request&, httplib::Response& response) { ThumbnailRoutes::serveInfoPage(response); });
     server_.Get("/demo", [](const httplib::Request&, httplib::Response& response) { response.set_redirect("/demo/"); });

@@ -14,7 +14,9 @@
 #include "http/FeedRoutes.hpp"
 #include "http/Metrics.hpp"
 #include "http/OperatorReportRoutes.hpp"
+#include "http/OperatorAccountRoutes.hpp"
 #include "http/OperatorRoutes.hpp"
+#include "http/WidgetPreviewRoutes.hpp"
 #include "http/StaticFiles.hpp"
 #include "security/ServerKeys.hpp"
 #include "store/EncryptedFileBlobStore.hpp"
@@ -102,6 +104,8 @@ private:
     std::unique_ptr<OperatorAuth> operatorAuth_;        // shared by the operator route classes below
     std::unique_ptr<OperatorRoutes> operatorRoutes_;    // /operator/api/ and /console/
     std::unique_ptr<OperatorReportRoutes> operatorReportRoutes_;  // the console's Performance page
+    std::unique_ptr<OperatorAccountRoutes> operatorAccountRoutes_;  // /operator/api/operators (docs/adr/0050)
+    std::unique_ptr<WidgetPreviewRoutes> widgetPreviewRoutes_;      // /operator/preview/ (docs/adr/0049)
     std::unique_ptr<ImageBot> imageBot_;
     std::unique_ptr<ThumbnailRoutes> thumbnailRoutes_;  // /<apiId>/thumbs/ (docs/adr/0038)
     httplib::Server server_;

@@ -74,7 +74,7 @@ Result<SignedIn> OperatorAccounts::signIn(const std::string& email, const std::s
         if (addressNowLocked) return lockedError(now + kLockSeconds);
         return Error::unauthenticated("email or password is not valid");
     }
-    if (auto status = store_->setSignInState(account.id, 0, 0); !status) return status.error();
+    if (auto status = store_->recordSignIn(account.id, now); !status) return status.error();
     (void)store_->deleteExpiredSessions(now);
     SignedIn signedIn;
     signedIn.token = randomSecret();
@@ -97,5 +97,60 @@ Result<OperatorSession> OperatorAccounts::authenticate(const std::string& token)
 }
 
 Status OperatorAccounts::signOut(const std::string& token) { return store_->deleteSession(SecretHasher::hash(token)); }
+
+Result<std::vector<OperatorAccount>> OperatorAccounts::listOperators() { return store_->listOperators(); }
+
+Status OperatorAccounts::removeOperator(int64_t operatorId, const std::string& callerEmail) {
+    auto found = store_->findOperatorById(operatorId);
+    if (!found) return found.error();
+    if (!*found) return Error::notFound("operatorId: operator " + std::to_string(operatorId) + " does not exist");
+    // Case-insensitive like the e-mail column: the caller's session names the stored address.
+    if (!callerEmail.empty() && toLower((*found)->email) == toLower(callerEmail)) {
+        return Error::permissionDenied("operatorId: you cannot remove your own account; another operator can");
+    }
+    return store_->deleteOperator(operatorId);
+}
+
+Status OperatorAccounts::changePassword(const std::string& email, const std::string& currentPassword, const std::string& newPassword,
+                                        const std::string& keepToken, const std::string& clientAddress) {
+    if (currentPassword.empty()) return Error::invalidArgument("currentPassword: required");
+    if (auto valid = PasswordHasher::validNew(newPassword, "newPassword"); !valid) return valid.error();
+    if (newPassword == currentPassword) return Error::invalidArgument("newPassword: must differ from the current password");
+    int64_t now = clock_.nowSeconds();
+    if (addressLocked(clientAddress, false)) {
+        Error locked = lockedError(now + kLockSeconds);
+        return Error::resourceExhausted("currentPassword: " + locked.message);
+    }
+    auto found = store_->findOperator(email);
+    if (!found) return found.error();
+    if (!*found) return Error::unauthenticated("the session's account no longer exists: sign in again");
+    OperatorAccount account = **found;
+    if (account.lockedUntil > now) return Error::resourceExhausted("currentPassword: " + lockedError(account.lockedUntil).message);
+    if (!PasswordHasher::verify(currentPassword, account.passwordHash)) {
+        // Counted like a failed sign-in: a stolen session must not become a password oracle.
+        bool addressNowLocked = addressLocked(clientAddress, true);
+        int64_t failures = account.failedSignIns + 1;
+        if (failures >= kMaxFailures) {
+            if (auto status = store_->setSignInState(account.id, 0, now + kLockSeconds); !status) return status;
+            return Error::resourceExhausted("currentPassword: " + lockedError(now + kLockSeconds).message);
+        }
+        if (auto status = store_->setSignInState(account.id, failures, 0); !status) return status;
+        if (addressNowLocked) return Error::resourceExhausted("currentPassword: " + lockedError(now + kLockSeconds).message);
+        return Error::permissionDenied("currentPassword: not your current password");
+    }
+    auto hash = hasher_.hash(newPassword);
+    if (!hash) return hash.error();
+    return store_->setPassword(account.id, *hash, keepToken.empty() ? "" : SecretHasher::hash(keepToken));
+}
+
+Status OperatorAccounts::resetPassword(const std::string& email, const std::string& newPassword) {
+    if (auto valid = PasswordHasher::validNew(newPassword, "password"); !valid) return valid.error();
+    auto found = store_->findOperator(std::string(trim(email)));
+    if (!found) return found.error();
+    if (!*found) return Error::notFound("--email: no operator with e-mail address " + std::string(trim(email)));
+    auto hash = hasher_.hash(newPassword);
+    if (!hash) return hash.error();
+    return store_->setPassword((*found)->id, *hash, "");
+}
 
 }  // namespace svc

@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "core/Clock.hpp"
 #include "core/Result.hpp"
@@ -39,6 +40,19 @@ public:
     Status signOut(const std::string& token);
 
     static Status validEmail(const std::string& email, const std::string& field);
+
+    // Account management (the console's Operators page, docs/adr/0050).
+    Result<std::vector<OperatorAccount>> listOperators();
+    // Removes `operatorId` and ends its sessions at once. PermissionDenied for the caller's own
+    // account ("operatorId: ..."): the last operator cannot lock everyone out by accident.
+    Status removeOperator(int64_t operatorId, const std::string& callerEmail);
+    // The signed-in operator's own password. A wrong current password counts as a failed
+    // sign-in (same lock-out); the other sessions of the account end, `keepToken`'s stays.
+    // Errors name the field: "currentPassword: ...", "newPassword: ...".
+    Status changePassword(const std::string& email, const std::string& currentPassword, const std::string& newPassword,
+                          const std::string& keepToken, const std::string& clientAddress);
+    // The CLI's reset (`svc-server operator password`): no current password, every session ends.
+    Status resetPassword(const std::string& email, const std::string& newPassword);
 
 private:
     Error lockedError(int64_t until) const;

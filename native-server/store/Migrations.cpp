@@ -211,6 +211,10 @@ CREATE TABLE operator_sessions (
 ) WITHOUT ROWID;
 CREATE INDEX operator_sessions_expiry ON operator_sessions(expires_at);
 )sql"},
+        // 13: when each operator last signed in (0: never), for the console's list of operators.
+        {13, R"sql(
+ALTER TABLE operators ADD COLUMN last_sign_in_at INTEGER NOT NULL DEFAULT 0;
+)sql"},
         // ---- end of the operator console's migrations ----
     };
     return list;

@@ -82,4 +82,80 @@ Status SqliteOperatorStore::deleteExpiredSessions(int64_t now) {
     return statement->run();
 }
 
+Status SqliteOperatorStore::recordSignIn(int64_t operatorId, int64_t now) {
+    std::lock_guard lock(mutex_);
+    auto statement = db_->prepare("UPDATE operators SET failed_sign_ins = 0, locked_until = 0, last_sign_in_at = ? WHERE id = ?");
+    if (!statement) return statement.error();
+    statement->bind(1, now).bind(2, operatorId);
+    return statement->run();
+}
+
+Result<std::vector<OperatorAccount>> SqliteOperatorStore::listOperators() {
+    std::lock_guard lock(mutex_);
+    auto query = db_->prepare(
+        "SELECT id, email, failed_sign_ins, locked_until, created_at, last_sign_in_at FROM operators ORDER BY created_at, id");
+    if (!query) return query.error();
+    std::vector<OperatorAccount> accounts;
+    while (true) {
+        auto row = query->step();
+        if (!row) return row.error();
+        if (!*row) break;
+        OperatorAccount account;
+        account.id = query->integer(0);
+        account.email = query->text(1);
+        account.failedSignIns = query->integer(2);
+        account.lockedUntil = query->integer(3);
+        account.createdAt = query->integer(4);
+        account.lastSignInAt = query->integer(5);
+        accounts.push_back(std::move(account));
+    }
+    return accounts;
+}
+
+Result<std::optional<OperatorAccount>> SqliteOperatorStore::findOperatorById(int64_t operatorId) {
+    std::lock_guard lock(mutex_);
+    auto query = db_->prepare(
+        "SELECT id, email, password_hash, failed_sign_ins, locked_until, created_at, last_sign_in_at FROM operators WHERE id = ?");
+    if (!query) return query.error();
+    query->bind(1, operatorId);
+    auto row = query->step();
+    if (!row) return row.error();
+    if (!*row) return std::optional<OperatorAccount>{};
+    return std::optional<OperatorAccount>{OperatorAccount{query->integer(0), query->text(1), query->text(2), query->integer(3),
+                                                          query->integer(4), query->integer(5), query->integer(6)}};
+}
+
+Status SqliteOperatorStore::deleteOperator(int64_t operatorId) {
+    std::lock_guard lock(mutex_);
+    auto transaction = SqliteTransaction::begin(*db_);
+    if (!transaction) return transaction.error();
+    // Sessions first and explicitly: the schema's ON DELETE CASCADE needs foreign_keys on.
+    auto sessions = db_->prepare("DELETE FROM operator_sessions WHERE operator_id = ?");
+    if (!sessions) return sessions.error();
+    sessions->bind(1, operatorId);
+    if (auto status = sessions->run(); !status) return status;
+    auto account = db_->prepare("DELETE FROM operators WHERE id = ?");
+    if (!account) return account.error();
+    account->bind(1, operatorId);
+    if (auto status = account->run(); !status) return status;
+    if (db_->changes() == 0) return Error::notFound("operator " + std::to_string(operatorId) + " does not exist");
+    return transaction->commit();
+}
+
+Status SqliteOperatorStore::setPassword(int64_t operatorId, const std::string& passwordHash, const std::string& keepTokenHash) {
+    std::lock_guard lock(mutex_);
+    auto transaction = SqliteTransaction::begin(*db_);
+    if (!transaction) return transaction.error();
+    auto update = db_->prepare("UPDATE operators SET password_hash = ?, failed_sign_ins = 0, locked_until = 0 WHERE id = ?");
+    if (!update) return update.error();
+    update->bind(1, passwordHash).bind(2, operatorId);
+    if (auto status = update->run(); !status) return status;
+    if (db_->changes() == 0) return Error::notFound("operator " + std::to_string(operatorId) + " does not exist");
+    auto sessions = db_->prepare("DELETE FROM operator_sessions WHERE operator_id = ? AND token_hash <> ?");
+    if (!sessions) return sessions.error();
+    sessions->bind(1, operatorId).bind(2, keepTokenHash);
+    if (auto status = sessions->run(); !status) return status;
+    return transaction->commit();
+}
+
 }  // namespace svc

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/Result.hpp"
 #include "store/SqliteDatabase.hpp"
@@ -18,6 +19,8 @@ struct OperatorAccount {
     std::string passwordHash;
     int64_t failedSignIns = 0;  // since the last successful sign-in or lock-out
     int64_t lockedUntil = 0;    // unix seconds; 0: not locked
+    int64_t createdAt = 0;      // filled in by listOperators
+    int64_t lastSignInAt = 0;   // filled in by listOperators; 0: never signed in
 };
 
 struct OperatorSession {
@@ -39,6 +42,16 @@ public:
     Result<std::optional<OperatorAccount>> findOperator(const std::string& email);
     // Records the account's lock-out state after a sign-in attempt.
     Status setSignInState(int64_t operatorId, int64_t failedSignIns, int64_t lockedUntil);
+    // A successful sign-in: no failures, no lock, and when (migration 13).
+    Status recordSignIn(int64_t operatorId, int64_t now);
+    // Every account, oldest first (the console's list; hashes are left empty).
+    Result<std::vector<OperatorAccount>> listOperators();
+    Result<std::optional<OperatorAccount>> findOperatorById(int64_t operatorId);
+    // The account and all its sessions, in one transaction; NotFound when there is none.
+    Status deleteOperator(int64_t operatorId);
+    // A new password hash, the lock-out state cleared, and every session of the account ended
+    // except `keepTokenHash` ("" ends all): whoever knew the old password is signed out.
+    Status setPassword(int64_t operatorId, const std::string& passwordHash, const std::string& keepTokenHash);
 
     Status createSession(const OperatorSession& session);
     // The live session of `tokenHash` (expired ones are not found).
