@@ -116,6 +116,12 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
                 options_.console, storage.clock(), [this](int64_t tenantId) {
                     if (presentation_) presentation_->forget(tenantId);
                 });
+            operatorSetRoutes_ = std::make_unique<OperatorSetRoutes>(
+                *operatorAuth_, storage.tenants(), storage.content(), storage.catalog(), contentIndex_, options_.dataDir,
+                [this](const Tenant& tenant, ContentResponse& content) {
+                    return presentation_ ? presentation_->decorate(tenant, PageHints{}, content) : Status{};
+                },
+                [this](const httplib::Request& request) { return baseUrl(request); });
             // A connection of its own for the console's list of plugin-registered shops.
             if (auto registrations = SqliteShopRegistrationStore::open(options_.dataDir)) {
                 operatorRoutes_->setShopRegistrations(std::move(*registrations));
@@ -266,6 +272,7 @@ void ApiServer::registerRoutes() {
     setRoutes_.registerOn(server_);
     reportRoutes_.registerOn(server_);
     if (operatorRoutes_) operatorRoutes_->registerOn(server_);
+    if (operatorSetRoutes_) operatorSetRoutes_->registerOn(server_);
     if (thumbnailRoutes_) thumbnailRoutes_->registerOn(server_);
     server_.Get("/imagebot", [](const httplib::Request&, httplib::Response& response) { ThumbnailRoutes::serveInfoPage(response); });
     server_.Get("/demo", [](const httplib::Request&, httplib::Response& response) { response.set_redirect("/demo/"); });

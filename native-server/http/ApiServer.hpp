@@ -21,6 +21,7 @@
 #include "recommend/RecommendationService.hpp"
 #include "http/ReportRoutes.hpp"
 #include "http/SetRoutes.hpp"
+#include "http/OperatorSetRoutes.hpp"
 #include "http/ShopRoutes.hpp"
 #include "http/ThumbnailRoutes.hpp"
 #include "imagebot/ImageBot.hpp"
@@ -100,6 +101,7 @@ private:
     std::unique_ptr<WidgetPresentation> presentation_;  // texts, CSS, 30-day prices (docs/adr/0028-0030)
     std::unique_ptr<OperatorAuth> operatorAuth_;        // shared by the operator route classes below
     std::unique_ptr<OperatorRoutes> operatorRoutes_;    // /operator/api/ and /console/
+    std::unique_ptr<OperatorSetRoutes> operatorSetRoutes_;  // the console's sets, photos, templates (docs/adr/0045)
     std::unique_ptr<ImageBot> imageBot_;
     std::unique_ptr<ThumbnailRoutes> thumbnailRoutes_;  // /<apiId>/thumbs/ (docs/adr/0038)
     httplib::Server server_;
