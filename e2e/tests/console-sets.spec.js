@@ -44,7 +44,7 @@ test("a custom set is authored by SKU search, ordered, tagged, photographed, pre
   const setId = unique("look");
 
   await page.getByLabel("Set ID").fill(setId);
-  await page.getByLabel("Title").fill("Weekend in town");
+  await page.getByLabel("Title", { exact: true }).fill("Weekend in town");
   await page.getByLabel("Tags").fill("weekend, women");
   // By SKU prefix, then by words of the title.
   await searchAndAdd(page, "M10001", "M10001-BLACK-XS");
@@ -117,9 +117,9 @@ test("field errors are shown next to their fields, and a photo set is saved with
   await page.getByRole("button", { name: "Save set" }).click();
   // The server names every problem it finds first: the title.
   await expect(page.locator("#title-error")).toHaveText("required");
-  await expect(page.getByLabel("Title")).toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByLabel("Title")).toBeFocused();
-  await page.getByLabel("Title").fill("No products yet");
+  await expect(page.getByLabel("Title", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Title", { exact: true })).toBeFocused();
+  await page.getByLabel("Title", { exact: true }).fill("No products yet");
   await page.getByRole("button", { name: "Save set" }).click();
   await expect(page.locator("#sku-search-error")).toHaveText("must not be empty");
   await expect(page.getByLabel("Find products by SKU or title")).toHaveAttribute("aria-invalid", "true");
@@ -135,7 +135,7 @@ test("field errors are shown next to their fields, and a photo set is saved with
   await page.getByLabel("Kind").selectOption("photo");
   await expect(page.locator("#products-fieldset")).toBeHidden();
   await page.getByLabel("Set ID").fill(photoSetId);
-  await page.getByLabel("Title").fill("Beach mood");
+  await page.getByLabel("Title", { exact: true }).fill("Beach mood");
   await page.getByLabel("Tags").fill("beach");
   await page.getByLabel(/Model or mood photo/).setInputFiles({ name: "mood.png", mimeType: "image/png", buffer: png });
   await page.getByRole("button", { name: "Upload photo" }).click();
