@@ -65,10 +65,10 @@ function renderChosen(focus) {
     const name = document.createElement("span");
     name.className = "product-name";
     name.textContent = product.name || "";
-    const up = button("Move up", "Move " + product.sku + " up", () => move(index, -1, "up"));
+    const up = button("Move up", "Move up " + product.sku, () => move(index, -1, "up"));
     up.disabled = index === 0;
     up.dataset.role = "up";
-    const down = button("Move down", "Move " + product.sku + " down", () => move(index, 1, "down"));
+    const down = button("Move down", "Move down " + product.sku, () => move(index, 1, "down"));
     down.disabled = index === chosen.length - 1;
     down.dataset.role = "down";
     const remove = button("Remove", "Remove " + product.sku, () => {
