@@ -226,7 +226,8 @@ void OperatorSetRoutes::servePhoto(const httplib::Request& request, httplib::Res
     if (!photo) return sendError(response, photo.error());
     if (!*photo) return sendError(response, Error::notFound("no photo " + key));
     // The key is the photo's hash: an answer never changes, so shops' pages cache it for a year.
-    std::string etag = "\"" + key.substr(0, 32) + "\"";
+    std::string etag(1, '"');
+    etag.append(key, 0, 32).push_back('"');
     response.set_header("Cache-Control", "public, max-age=31536000, immutable");
     response.set_header("ETag", etag);
     response.set_header("Access-Control-Allow-Origin", "*");

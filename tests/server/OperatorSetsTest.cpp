@@ -9,6 +9,7 @@
 
 #include "ServerFixture.hpp"
 #include "image/ImageCodec.hpp"
+#include "sets/SetPhotoStore.hpp"
 #include "tenant/SecretHasher.hpp"
 
 using namespace svc;
@@ -259,4 +260,51 @@ TEST_CASE("operator sets: a draft's preview answers the SDK's content request wi
     auto bad = client.Post(fixture.tenantPath("/sets/previews"), fixture.auth(), json{{"title", "X"}, {"skus", {"NOPE"}}}.dump(), "application/json");
     CHECK(bad->status == 400);
     CHECK(fieldsOf(bad) == std::vector<std::string>{"skus[0]"});
+}
+
+TEST_CASE("set photos: the store keeps a fresh JPEG within its limits, refusing what is not an image or too large") {
+    test::TempDir dir;
+    SetPhotoLimits limits;
+    limits.maxBytes = 200'000;
+    limits.maxPixels = 10'000;  // 100 x 100
+    limits.longestSide = 40;
+    SetPhotoStore store(dir.path(), limits);
+    struct Case {
+        const char* name;
+        std::string bytes;
+        std::optional<ErrorCode> refused;
+        int width = 0;  // of the stored JPEG
+    };
+    RgbImage small;
+    small.width = 30;
+    small.height = 20;
+    small.pixels.assign(30 * 20 * 3, 90);
+    const std::vector<Case> cases = {
+        {"a small JPEG, kept at its size", jpegBytes(30, 20), std::nullopt, 30},
+        {"a PNG, stored as JPEG", ImageCodec::encodePng(small), std::nullopt, 30},
+        {"a larger photo, scaled to the longest side", jpegBytes(80, 60), std::nullopt, 40},
+        {"more pixels than allowed, refused before decoding", jpegBytes(120, 100), ErrorCode::ResourceExhausted},
+        {"more bytes than allowed", std::string(200'001, 'x'), ErrorCode::ResourceExhausted},
+        {"HTML named .jpg", "<!doctype html><p>hi", ErrorCode::InvalidArgument},
+        {"a GIF", "GIF89a\x01\x00\x01\x00", ErrorCode::InvalidArgument},
+        {"nothing", "", ErrorCode::InvalidArgument},
+    };
+    for (const auto& testCase : cases) {
+        CAPTURE(testCase.name);
+        auto key = store.store(7, testCase.bytes);
+        if (testCase.refused) {
+            REQUIRE_FALSE(key);
+            CHECK(key.error().code == *testCase.refused);
+            CHECK(key.error().message.rfind("photo: ", 0) == 0);  // named for the form
+            continue;
+        }
+        REQUIRE(key);
+        CHECK(SetPhotoStore::validKey(*key));
+        auto stored = store.read(7, *key);
+        REQUIRE(stored);
+        REQUIRE(*stored);
+        CHECK(ImageCodec::probe(**stored)->format == "jpeg");
+        CHECK(ImageCodec::probe(**stored)->width == testCase.width);
+        CHECK_FALSE(*store.read(8, *key));  // another tenant
+    }
 }
