@@ -85,6 +85,8 @@ test("a custom set is authored by SKU search, ordered, tagged, photographed, pre
   await page.getByRole("button", { name: "Save set" }).click();
   await expect(page.locator(".form-status")).toHaveText("Set " + setId + " saved.");
   await expect(page.getByRole("cell", { name: setId, exact: true })).toBeVisible();
+  // The saved set stays in the editor, its products named from the catalog.
+  await expect(page.locator("#chosen-products .product-name").first()).toHaveText("Maison Lys Tailored T-Shirt Green");
   const saved = await (await page.request.get(base() + "/operator/api/tenants/" + apiId() + "/sets/custom/" + setId)).json();
   expect(saved.skus).toEqual(order);
   expect(saved.tags).toEqual(["weekend", "women"]);

@@ -238,6 +238,25 @@ function edit(setKind, set) {
   showPhoto();
   renderChosen();
   form.elements[set ? "title" : "kind"].focus();
+  if (set && set.skus) nameChosen();
+}
+
+// A stored set holds SKUs only: their titles are looked up for the list (the order is untouched).
+async function nameChosen() {
+  for (const product of chosen) {
+    try {
+      const found = await call("GET", tenantPath + "/catalog/search?q=" + encodeURIComponent(product.sku));
+      const match = found.products.find((item) => item.sku === product.sku || item.mainSku === product.sku);
+      if (match) product.name = match.name;
+    } catch (ignored) {
+      // No name is shown; saving still tells whether the SKU is in the catalog.
+    }
+  }
+  for (const [index, product] of chosen.entries()) {
+    const row = chosenList.children[index];
+    const name = row && row.querySelector(".product-name");
+    if (name && row.querySelector("input").value === product.sku) name.textContent = product.name;
+  }
 }
 
 async function showPreview() {
