@@ -2,14 +2,16 @@
 // port 0, real SQLite, real JPEG bytes made by the codec, a real HTTP client with an operator key.
 // Each case fails when its feature is taken out: CRUD, SKU checks naming each bad SKU with nothing
 // written, photo upload and serving (type by decoding, tenant isolation, caching), SKU search,
-// templates, and the draft preview's content.
+// templates, the draft preview's content, and CSRF on every state-changing call by session.
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "ServerFixture.hpp"
 #include "image/ImageCodec.hpp"
+#include "operator/OperatorAccounts.hpp"
 #include "sets/SetPhotoStore.hpp"
+#include "store/SqliteOperatorStore.hpp"
 #include "tenant/SecretHasher.hpp"
 
 using namespace svc;
@@ -307,4 +309,48 @@ TEST_CASE("set photos: the store keeps a fresh JPEG within its limits, refusing 
         CHECK(ImageCodec::probe(**stored)->width == testCase.width);
         CHECK_FALSE(*store.read(8, *key));  // another tenant
     }
+}
+
+TEST_CASE("operator sets: by console session, every state-changing call needs the CSRF token; reads do not") {
+    test::TempDir dir;
+    test::ManualClock clock;
+    ServerOptions options;
+    options.console.passwordCost = PasswordCost::minimal();
+    test::RunningServer server(dir.path(), &clock, options);
+    {
+        auto store = SqliteOperatorStore::open(dir.path() + "/svc.sqlite3");
+        REQUIRE(store);
+        OperatorAccounts accounts(std::move(*store), clock, PasswordCost::minimal());
+        REQUIRE(accounts.createOperator("ops@example.com", "correct horse battery"));
+    }
+    Tenant tenant = TenantService(server.storage->tenants()).create("Shop")->tenant;
+    auto signedIn = server.client().Post("/operator/api/session", json{{"email", "ops@example.com"}, {"password", "correct horse battery"}}.dump(),
+                                         "application/json");
+    REQUIRE(signedIn->status == 200);
+    std::string setCookie = signedIn->get_header_value("Set-Cookie");
+    httplib::Headers cookieOnly{{"Cookie", setCookie.substr(0, setCookie.find(';'))}};
+    const std::string base = "/operator/api/tenants/" + tenant.apiId;
+    struct Case {
+        std::string method, path;
+    };
+    const std::vector<Case> changing = {
+        {"PUT", base + "/sets/custom/a"},  {"DELETE", base + "/sets/custom/a"}, {"PUT", base + "/sets/photo/a"},
+        {"DELETE", base + "/sets/photo/a"}, {"POST", base + "/sets/photos"},    {"POST", base + "/sets/previews"},
+        {"PUT", "/operator/api/templates/a"}, {"DELETE", "/operator/api/templates/a"},
+    };
+    auto client = server.client();
+    for (const auto& call : changing) {
+        CAPTURE(call.method + " " + call.path);
+        httplib::Request request;
+        request.method = call.method;
+        request.path = call.path;
+        request.headers = cookieOnly;
+        request.body = "{}";
+        request.set_header("Content-Type", "application/json");
+        auto response = client.send(request);
+        REQUIRE(response);
+        CHECK(response->status == 403);
+    }
+    CHECK(client.Get(base + "/sets/custom", cookieOnly)->status == 200);
+    CHECK(client.Get("/operator/api/templates", cookieOnly)->status == 200);
 }
