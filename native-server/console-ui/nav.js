@@ -5,6 +5,7 @@
 const consolePages = [
   { page: "tenants", label: "Tenants" },
   { page: "shops", label: "Shops" },
+  { page: "templates", label: "Templates" },
   { page: "operators", label: "Operators" },
 ];
 
@@ -25,7 +26,7 @@ function link(page, label, current, query) {
 }
 
 // `tenantName` labels the tenant group ("Shop A: Settings Feeds ..."); a page without a
-// tenant (tenants, shops, operators) shows only the operator-wide links.
+// tenant (tenants, shops, templates, operators) shows only the operator-wide links.
 export function renderNav(apiId = "", tenantName = "") {
   const nav = document.getElementById("console-nav");
   if (!nav) return;

@@ -120,6 +120,12 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
             operatorAccountRoutes_ = std::make_unique<OperatorAccountRoutes>(*operatorAuth_);
             widgetPreviewRoutes_ = std::make_unique<WidgetPreviewRoutes>(*operatorAuth_, storage.catalog(), storage.content(),
                                                                          options_.assetsDir + "/console");
+            operatorSetRoutes_ = std::make_unique<OperatorSetRoutes>(
+                *operatorAuth_, storage.tenants(), storage.content(), storage.catalog(), contentIndex_, options_.dataDir,
+                [this](const Tenant& tenant, ContentResponse& content) {
+                    return presentation_ ? presentation_->decorate(tenant, PageHints{}, content) : Status{};
+                },
+                [this](const httplib::Request& request) { return baseUrl(request); });
             // A connection of its own for the console's list of plugin-registered shops.
             if (auto registrations = SqliteShopRegistrationStore::open(options_.dataDir)) {
                 operatorRoutes_->setShopRegistrations(std::move(*registrations));
@@ -273,6 +279,7 @@ void ApiServer::registerRoutes() {
     if (operatorReportRoutes_) operatorReportRoutes_->registerOn(server_);
     if (operatorAccountRoutes_) operatorAccountRoutes_->registerOn(server_);
     if (widgetPreviewRoutes_) widgetPreviewRoutes_->registerOn(server_);
+    if (operatorSetRoutes_) operatorSetRoutes_->registerOn(server_);
     if (thumbnailRoutes_) thumbnailRoutes_->registerOn(server_);
     server_.Get("/imagebot", [](const httplib::Request&, httplib::Response& response) { ThumbnailRoutes::serveInfoPage(response); });
     server_.Get("/demo", [](const httplib::Request&, httplib::Response& response) { response.set_redirect("/demo/"); });

@@ -24,6 +24,7 @@
 #include "recommend/RecommendationService.hpp"
 #include "http/ReportRoutes.hpp"
 #include "http/SetRoutes.hpp"
+#include "http/OperatorSetRoutes.hpp"
 #include "http/ShopRoutes.hpp"
 #include "http/ThumbnailRoutes.hpp"
 #include "imagebot/ImageBot.hpp"
@@ -106,6 +107,7 @@ private:
     std::unique_ptr<OperatorReportRoutes> operatorReportRoutes_;  // the console's Performance page
     std::unique_ptr<OperatorAccountRoutes> operatorAccountRoutes_;  // /operator/api/operators (docs/adr/0050)
     std::unique_ptr<WidgetPreviewRoutes> widgetPreviewRoutes_;      // /operator/preview/ (docs/adr/0049)
+    std::unique_ptr<OperatorSetRoutes> operatorSetRoutes_;  // the console's sets, photos, templates (docs/adr/0045)
     std::unique_ptr<ImageBot> imageBot_;
     std::unique_ptr<ThumbnailRoutes> thumbnailRoutes_;  // /<apiId>/thumbs/ (docs/adr/0038)
     httplib::Server server_;
