@@ -13,6 +13,7 @@
 #include "http/EventRoutes.hpp"
 #include "http/FeedRoutes.hpp"
 #include "http/Metrics.hpp"
+#include "http/OperatorFeedRoutes.hpp"
 #include "http/OperatorRoutes.hpp"
 #include "http/StaticFiles.hpp"
 #include "security/ServerKeys.hpp"
@@ -100,6 +101,7 @@ private:
     std::unique_ptr<WidgetPresentation> presentation_;  // texts, CSS, 30-day prices (docs/adr/0028-0030)
     std::unique_ptr<OperatorAuth> operatorAuth_;        // shared by the operator route classes below
     std::unique_ptr<OperatorRoutes> operatorRoutes_;    // /operator/api/ and /console/
+    std::unique_ptr<OperatorFeedRoutes> operatorFeedRoutes_;  // the Feeds page's pull sources, uploads, freshness
     std::unique_ptr<ImageBot> imageBot_;
     std::unique_ptr<ThumbnailRoutes> thumbnailRoutes_;  // /<apiId>/thumbs/ (docs/adr/0038)
     httplib::Server server_;
