@@ -55,6 +55,14 @@ struct FeedsFixture {
         REQUIRE(store);
         OperatorAccounts accounts(std::move(*store), clock, PasswordCost::minimal());
         REQUIRE(accounts.createOperator(kEmail, kPassword));
+        signIn();
+        auto created = server.client().Post("/operator/api/tenants", session(), json{{"name", "Feed Shop"}}.dump(), "application/json");
+        REQUIRE(created->status == 201);
+        apiId = json::parse(created->body)["tenant"]["apiId"];
+        base = "/operator/api/tenants/" + apiId;
+    }
+    // Again after the clock passed the session's 8 hours.
+    void signIn() {
         auto signedIn = server.client().Post("/operator/api/session", json{{"email", kEmail}, {"password", kPassword}}.dump(),
                                              "application/json");
         REQUIRE(signedIn);
@@ -62,10 +70,6 @@ struct FeedsFixture {
         std::string setCookie = signedIn->get_header_value("Set-Cookie");
         cookie = setCookie.substr(0, setCookie.find(';'));
         csrf = json::parse(signedIn->body)["csrfToken"];
-        auto created = server.client().Post("/operator/api/tenants", session(), json{{"name", "Feed Shop"}}.dump(), "application/json");
-        REQUIRE(created->status == 201);
-        apiId = json::parse(created->body)["tenant"]["apiId"];
-        base = "/operator/api/tenants/" + apiId;
     }
     httplib::Headers session() const { return {{"Cookie", cookie}, {"X-CSRF-Token", csrf}}; }
     httplib::Result get(const std::string& path) { return server.client().Get(base + path, session()); }
@@ -308,6 +312,7 @@ TEST_CASE("Feed freshness: stale past twice the pull interval, or 48 hours for a
     CHECK(feedOf()["delivery"] == "push");
     CHECK(feedOf()["catalogProducts"] == 1);
     fixture.clock.advance(48 * hour + 1);
+    fixture.signIn();
     CHECK(feedOf()["state"] == "stale");
     CHECK(feedOf()["ageSeconds"] == 48 * hour + 1);
     REQUIRE(fixture.post("/pull-sources", {{"url", "https://shop.example/feed.csv"}, {"every", "1d"}})->status == 201);
