@@ -377,7 +377,7 @@ async function loadSources() {
     cell(row, when(source.lastRunAt));
     cell(row, source.lastResult || "—");
     const actions = cell(row, "");
-    const pull = button("Pull now", "Pull feed " + source.feed + " now", "", () => pullNow(source, pull));
+    const pull = button("Pull now", "Pull now: feed " + source.feed, "", () => pullNow(source, pull));
     actions.append(pull, " ");
     if (source.kind !== "plugin") actions.append(button("Change", "Change the pull source of feed " + source.feed, "secondary", () => startEditing(source)), " ");
     actions.append(button("Remove", "Remove the pull source of feed " + source.feed, "secondary", async () => {
