@@ -10,7 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "LoopbackFeedServer.hpp"
 #include "ServerFixture.hpp"
+#include "feed/PullRuntime.hpp"
 #include "feed/FeedFreshness.hpp"
 #include "feed/FeedPuller.hpp"
 #include "net/CredentialCipher.hpp"
@@ -238,6 +240,38 @@ TEST_CASE("Console feeds: pull now makes the source due and wakes the scheduler"
     CHECK(wakes.load() == before + 1);
     CHECK(json::parse(fixture.get("/pull-sources")->body)["sources"][0]["nextRunAt"] == fixture.clock.nowSeconds());
     CHECK(fixture.post("/pull-sources/stock/pull", json::object())->status == 404);
+}
+
+TEST_CASE("Console feeds: a source added in the console is pulled with its sealed credentials; pull now runs it again") {
+    FeedsFixture fixture;
+    test::LoopbackFeedServer shop;
+    shop.setFeed(test::feedCsv({kHeader, row("A"), row("B")}), "\"v1\"");
+    // The scheduler `serve` runs, allowed to reach the loopback shop; woken by the console's calls.
+    auto runtime = PullRuntime::open(fixture.dir.path(), *fixture.server.storage, *fixture.server.keys, {"127.0.0.1"});
+    REQUIRE(runtime);
+    fixture.server.server->setPullWaker([scheduler = &(*runtime)->scheduler()] { scheduler->wake(); });
+    (*runtime)->scheduler().start(std::chrono::hours(1));  // no tick during the test: only wakes pull
+    auto sourceNow = [&] { return json::parse(fixture.get("/pull-sources")->body)["sources"][0]; };
+    auto awaitRun = [&](int64_t since) {
+        for (int attempt = 0; attempt < 500 && sourceNow()["lastRunAt"].get<int64_t>() < since; ++attempt) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        return sourceNow();
+    };
+    // /private.csv wants basic auth "shop:s3cret": the pull works only if the API sealed them right.
+    REQUIRE(fixture.post("/pull-sources", {{"url", shop.url("/private.csv")}, {"username", "shop"}, {"password", "s3cret"}})->status == 201);
+    CHECK(awaitRun(fixture.clock.nowSeconds())["lastResult"] == "applied");
+    auto history = json::parse(fixture.get("/imports")->body)["imports"];
+    REQUIRE(history.size() == 1);
+    CHECK(history[0]["source"] == "pull " + shop.url("/private.csv"));
+    CHECK(history[0]["inserted"] == 2);
+
+    fixture.clock.advance(60);
+    auto pulled = fixture.post("/pull-sources/default/pull", json::object());
+    REQUIRE(pulled->status == 202);
+    CHECK(awaitRun(json::parse(pulled->body)["requestedAt"])["lastRunAt"] == fixture.clock.nowSeconds());
+    CHECK(json::parse(fixture.get("/imports")->body)["imports"].size() == 2);
+    (*runtime)->scheduler().stop();
 }
 
 TEST_CASE("Console feeds: an uploaded file is imported like a push: rows, row errors, held full feeds, catalog size") {
