@@ -171,7 +171,8 @@ async function loadCatalogSize() {
     height: 220,
     series: [{}, { label: "Products", stroke: "#0b5cad", width: 2, points: { show: true } }],
     axes: [{}, { label: "Products" }],
-    scales: { x: { time: true } },
+    // One import is one point: a day either side of it, not uPlot's guess of years.
+    scales: { x: { time: true, range: (u, min, max) => (min === max ? [min - 86400, max + 86400] : [min, max]) } },
   }, data, container);
 }
 
