@@ -66,6 +66,11 @@ test("feeds: a new tenant's first feed is uploaded on the Feeds page; a bad pull
   await expect(page.locator("#size-table tbody tr")).toHaveCount(1);
   await expect(page.locator("#size-table tbody tr td").nth(3)).toHaveText("3");
   await expect(page.locator("#size-chart canvas")).toHaveCount(1);
+  // The tenants list says so too.
+  await page.goto(consoleUrl("tenants.html"));
+  await expect(page.getByRole("link", { name: "Feeds of Upload Shop: fresh" })).toBeVisible();
+  await page.goBack();
+  await expect(page.locator("#tenant-name")).toHaveText("Upload Shop");
 
   // A pull source with a bad URL: the error sits next to the field, which gets the focus.
   await page.getByLabel("URL", { exact: true }).fill("gopher://shop.example/feed.csv");

@@ -120,6 +120,7 @@ bool OperatorFeedRoutes::isUploadPath(const std::string& method, const std::stri
 void OperatorFeedRoutes::registerOn(httplib::Server& server) {
     const std::string tenant = kTenant;
     const std::string source = tenant + "/pull-sources/" + kFeed;
+    server.Get("/operator/api/feeds", [this](const httplib::Request& q, httplib::Response& r) { overview(q, r); });
     server.Get(tenant + "/feeds", [this](const httplib::Request& q, httplib::Response& r) { feeds(q, r); });
     server.Get(tenant + "/pull-sources", [this](const httplib::Request& q, httplib::Response& r) { listSources(q, r); });
     server.Post(tenant + "/pull-sources", [this](const httplib::Request& q, httplib::Response& r) { addSource(q, r); });
@@ -163,20 +164,15 @@ json OperatorFeedRoutes::sourceJson(const PullSource& source) const {
             {"createdAt", source.createdAt}};
 }
 
-void OperatorFeedRoutes::feeds(const httplib::Request& request, httplib::Response& response) {
-    auto caller = auth_.authenticate(request, false);
-    if (!caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
-    if (!tenant) return sendError(response, tenant.error());
-    auto pulls = sources_->list(tenant->id);
-    if (!pulls) return sendError(response, pulls.error());
-    auto applied = history_.lastApplied(tenant->id);
-    if (!applied) return sendError(response, applied.error());
+Result<json> OperatorFeedRoutes::feedStates(const Tenant& tenant, int64_t now) {
+    auto pulls = sources_->list(tenant.id);
+    if (!pulls) return pulls.error();
+    auto applied = history_.lastApplied(tenant.id);
+    if (!applied) return applied.error();
     // Every feed the tenant has: one with a pull source, or one that ever got an import applied.
     std::map<std::string, std::pair<const PullSource*, const FeedImportRecord*>> byFeed;
     for (const auto& source : *pulls) byFeed[source.feed].first = &source;
     for (const auto& record : *applied) byFeed[record.feed].second = &record;
-    int64_t now = clock_.nowSeconds();
     json list = json::array();
     for (const auto& [feed, known] : byFeed) {
         const auto& [source, last] = known;
@@ -194,6 +190,40 @@ void OperatorFeedRoutes::feeds(const httplib::Request& request, httplib::Respons
                         {"state", FeedFreshness::name(freshness.state)},
                         {"catalogProducts", last && last->catalogProducts >= 0 ? json(last->catalogProducts) : json(nullptr)}});
     }
+    return list;
+}
+
+void OperatorFeedRoutes::overview(const httplib::Request& request, httplib::Response& response) {
+    auto caller = auth_.authenticate(request, false);
+    if (!caller) return sendError(response, caller.error());
+    auto all = auth_.tenants().list();
+    if (!all) return sendError(response, all.error());
+    int64_t now = clock_.nowSeconds();
+    json tenants = json::array();
+    for (const auto& tenant : *all) {
+        auto feeds = feedStates(tenant, now);
+        if (!feeds) return sendError(response, feeds.error());
+        // The tenants list's column: stale as soon as one feed is stale or never got an import.
+        json stale = json::array();
+        for (const auto& feed : *feeds) {
+            if (feed["state"] != "fresh") stale.push_back(feed["feed"]);
+        }
+        tenants.push_back({{"apiId", tenant.apiId},
+                           {"feeds", feeds->size()},
+                           {"state", feeds->empty() ? "none" : stale.empty() ? "fresh" : "stale"},
+                           {"staleFeeds", stale}});
+    }
+    sendOperatorJson(response, 200, {{"now", now}, {"tenants", tenants}});
+}
+
+void OperatorFeedRoutes::feeds(const httplib::Request& request, httplib::Response& response) {
+    auto caller = auth_.authenticate(request, false);
+    if (!caller) return sendError(response, caller.error());
+    auto tenant = auth_.tenantOf(request);
+    if (!tenant) return sendError(response, tenant.error());
+    int64_t now = clock_.nowSeconds();
+    auto list = feedStates(*tenant, now);
+    if (!list) return sendError(response, list.error());
     // How the shop pushes (spec endpoints 1 and 2): the secret is never shown again, only where it goes.
     std::string base = baseUrl_(request);
     json push{{"uploadsUrl", base + "/feeds/uploads"},
@@ -202,7 +232,7 @@ void OperatorFeedRoutes::feeds(const httplib::Request& request, httplib::Respons
               {"headers", {{"x-api-id", tenant->apiId}, {"x-api-secret", "<API secret>"}, {"content-type", "application/json"}}},
               {"body", {{"identifier", "sku"}, {"format", {{"type", "csv"}, {"options", {{"delimiter", ";"}}}}}, {"delta", false},
                         {"feed", "default"}}}};
-    sendOperatorJson(response, 200, {{"now", now}, {"feeds", list}, {"push", push}});
+    sendOperatorJson(response, 200, {{"now", now}, {"feeds", *list}, {"push", push}});
 }
 
 void OperatorFeedRoutes::listSources(const httplib::Request& request, httplib::Response& response) {

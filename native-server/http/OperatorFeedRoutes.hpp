@@ -34,6 +34,10 @@ public:
 
 private:
     void feeds(const httplib::Request& request, httplib::Response& response);
+    // Every tenant's feeds in one word (the tenants list's column).
+    void overview(const httplib::Request& request, httplib::Response& response);
+    // Each of the tenant's feeds with its freshness (docs/adr/0043).
+    Result<nlohmann::json> feedStates(const Tenant& tenant, int64_t now);
     void listSources(const httplib::Request& request, httplib::Response& response);
     void addSource(const httplib::Request& request, httplib::Response& response);
     void changeSource(const httplib::Request& request, httplib::Response& response);

@@ -343,6 +343,8 @@ TEST_CASE("Feed freshness: stale past twice the pull interval, or 48 hours for a
     FeedsFixture fixture;
     auto empty = json::parse(fixture.get("/feeds")->body);
     CHECK(empty["feeds"].empty());
+    auto overview = [&] { return json::parse(fixture.server.client().Get("/operator/api/feeds", fixture.session())->body)["tenants"][0]; };
+    CHECK(overview()["state"] == "none");
     CHECK(empty["push"]["headers"]["x-api-id"] == fixture.apiId);
     CHECK(empty["push"]["headers"]["x-api-secret"] == "<API secret>");
     CHECK(empty["push"]["uploadsUrl"].get<std::string>().find("/feeds/uploads") != std::string::npos);
@@ -351,10 +353,13 @@ TEST_CASE("Feed freshness: stale past twice the pull interval, or 48 hours for a
     CHECK(feedOf()["state"] == "fresh");
     CHECK(feedOf()["delivery"] == "push");
     CHECK(feedOf()["catalogProducts"] == 1);
+    CHECK(overview()["state"] == "fresh");
     fixture.clock.advance(48 * hour + 1);
     fixture.signIn();
     CHECK(feedOf()["state"] == "stale");
     CHECK(feedOf()["ageSeconds"] == 48 * hour + 1);
+    CHECK(overview()["state"] == "stale");
+    CHECK(overview()["staleFeeds"] == json::array({"default"}));
     REQUIRE(fixture.post("/pull-sources", {{"url", "https://shop.example/feed.csv"}, {"every", "1d"}})->status == 201);
     CHECK(feedOf()["delivery"] == "pull");
     CHECK(feedOf()["staleAfterSeconds"] == 48 * hour);
