@@ -11,6 +11,7 @@
 
 #include "feed/ImportJson.hpp"
 #include "feed/PullRuntime.hpp"
+#include "feed/PullSourceRules.hpp"
 
 namespace svc {
 namespace {
@@ -29,10 +30,9 @@ Result<std::string> readPrivateKey(const std::string& path, const std::string& o
     std::stringstream text;
     text << file.rdbuf();
     std::string key = text.str();
-    bool looksLikeKey = key.size() <= 16384 && key.rfind("-----BEGIN ", 0) == 0 && key.find("PRIVATE KEY-----") != std::string::npos;
-    if (!looksLikeKey) {
+    if (auto valid = PullSourceRules::checkPrivateKey(key, option, path); !valid) {
         sodium_memzero(key.data(), key.size());
-        return Error::invalidArgument(option + ": " + path + " is not an SSH private key (-----BEGIN OPENSSH PRIVATE KEY----- ...)");
+        return valid.error();
     }
     return key;
 }
@@ -121,38 +121,21 @@ int FeedSourceCommands::run() {
 }
 
 int FeedSourceCommands::add() {
-    if (auto valid = validateFeedName(feed_, "--feed"); !valid) return fail(valid.error());
-    if (auto valid = validatePullUrl(url_, "--url"); !valid) return fail(valid.error());
-    if (delimiter_.size() != 1) return fail(Error::invalidArgument("--delimiter: must be exactly one character"));
-    if (identifier_.empty()) return fail(Error::invalidArgument("--identifier: must not be empty"));
-    int64_t interval = defaultPullInterval(delta_);
-    if (every_) {
-        auto parsed = parsePullInterval(*every_, "--every");
-        if (!parsed) return fail(parsed.error());
-        interval = *parsed;
-    }
-    if (auto valid = validatePullInterval(interval, delta_, "--every"); !valid) return fail(valid.error());
-    std::string scheme = pullUrlScheme(url_);
-    // (S)FTP has no content type: a name that says no format would fail every pull, so refuse it now.
-    if ((scheme == "ftp" || scheme == "sftp") && feedFormatFromFileName(url_) == FileFormat::Unknown) {
-        return fail(Error::invalidArgument("--url: the file name must end in .csv or .csv.gz (an " + scheme +
-                                           ":// file's name says its format)"));
-    }
-    if (scheme == "sftp") {
-        if (username_.empty()) return fail(Error::invalidArgument("--username: an sftp:// source needs the user to log in as"));
-        if (hostKey_.empty()) {
-            return fail(Error::invalidArgument("--host-key: an sftp:// source needs the server's host key fingerprint "
-                                               "(ssh-keyscan -p PORT HOST | ssh-keygen -lf -); the service trusts no other key"));
-        }
-        if (auto valid = validateSshHostKey(hostKey_, "--host-key"); !valid) return fail(valid.error());
-    } else if (!hostKey_.empty()) {
-        return fail(Error::invalidArgument("--host-key: only sftp:// sources have a host key"));
-    } else if (!privateKeyFile_.empty()) {
-        return fail(Error::invalidArgument("--private-key-file: only sftp:// sources log in with a key"));
-    }
-    if (scheme == "s3" && !username_.empty() && passwordEnv_.empty()) {
-        return fail(Error::invalidArgument("--password-env: an S3 access key (--username) needs its secret access key"));
-    }
+    // The same rules as the operator API's (feed/PullSourceRules); the CLI reports the first problem.
+    PullSourceRequest request;
+    request.feed = feed_;
+    request.url = url_;
+    request.every = every_;
+    request.delta = delta_;
+    request.identifier = identifier_;
+    request.delimiter = delimiter_;
+    request.username = username_;
+    request.hasPassword = !passwordEnv_.empty();
+    request.hasPrivateKey = !privateKeyFile_.empty();
+    request.hostKey = hostKey_;
+    auto checked = PullSourceRules::check(request, PullSourceFieldNames::cli());
+    if (!checked.errors.empty()) return fail(checked.errors.front());
+    int64_t interval = checked.intervalSeconds;
     Credentials credentials;
     credentials.hostKey = hostKey_;
     if (!privateKeyFile_.empty()) {
@@ -161,7 +144,6 @@ int FeedSourceCommands::add() {
         credentials.privateKey = std::move(*key);
     }
     if (!passwordEnv_.empty()) {
-        if (username_.empty()) return fail(Error::invalidArgument("--password-env: needs --username"));
         const char* value = std::getenv(passwordEnv_.c_str());
         if (!value) return fail(Error::invalidArgument("--password-env: the environment variable " + passwordEnv_ + " is not set"));
         credentials.password = value;

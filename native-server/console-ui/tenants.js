@@ -12,8 +12,18 @@ function cell(row, content) {
   row.appendChild(td);
 }
 
+// Whether each tenant's feeds are fresh (docs/adr/0043); the list still shows if this fails.
+async function feedStates() {
+  try {
+    const { tenants } = await call("GET", "/feeds");
+    return new Map(tenants.map((t) => [t.apiId, t]));
+  } catch {
+    return new Map();
+  }
+}
+
 async function load() {
-  const { tenants } = await call("GET", "/tenants");
+  const [{ tenants }, feeds] = await Promise.all([call("GET", "/tenants"), feedStates()]);
   const body = table.tBodies[0];
   body.replaceChildren();
   for (const tenant of tenants) {
@@ -32,6 +42,17 @@ async function load() {
     state.className = tenant.disabled ? "badge off" : "badge";
     state.textContent = tenant.disabled ? "disabled" : "active";
     cell(row, state);
+    const feed = feeds.get(tenant.apiId);
+    if (!feed || feed.state === "none") {
+      cell(row, feed ? "no feed" : "—");
+    } else {
+      const freshness = document.createElement("a");
+      freshness.href = "feeds.html?apiId=" + encodeURIComponent(tenant.apiId);
+      freshness.className = feed.state === "fresh" ? "badge" : "badge off";
+      freshness.textContent = feed.state === "fresh" ? "fresh" : "stale: " + feed.staleFeeds.join(", ");
+      freshness.setAttribute("aria-label", "Feeds of " + tenant.name + ": " + freshness.textContent);
+      cell(row, freshness);
+    }
     body.appendChild(row);
   }
   table.hidden = tenants.length === 0;

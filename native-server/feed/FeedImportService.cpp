@@ -246,6 +246,9 @@ Result<ImportOutcome> FeedImportService::run(const Tenant& tenant, const SourceO
     if (appliedListener_) appliedListener_(tenant.id, (*import)->takeChange());
     record.counts = *counts;
     outcome.report.counts = *counts;
+    // The catalog's size after this import, for the console's chart (docs/adr/0044); a
+    // failed count only leaves a gap in the chart, never fails an applied import.
+    if (auto stats = catalog_.stats(tenant.id)) record.catalogProducts = stats->products;
     return conclude(ImportStatus::Applied, "");
 }
 

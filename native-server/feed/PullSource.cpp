@@ -55,7 +55,7 @@ Status validatePullUrl(const std::string& url, const std::string& field) {
     std::string authority = url.substr(schemeEnd + 3, authorityEnd == std::string::npos ? std::string::npos : authorityEnd - schemeEnd - 3);
     if (authority.empty()) return Error::invalidArgument(field + ": '" + url + "' has no host");
     if (authority.find('@') != std::string::npos) {
-        return Error::invalidArgument(field + ": the URL contains user information; give credentials with --username and --password-env instead");
+        return Error::invalidArgument(field + ": the URL contains user information; give the user and password separately instead");
     }
     if (url.size() > 2048) return Error::invalidArgument(field + ": longer than 2048 characters");
     for (char c : url) {

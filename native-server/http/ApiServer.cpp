@@ -130,6 +130,16 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
             if (auto registrations = SqliteShopRegistrationStore::open(options_.dataDir)) {
                 operatorRoutes_->setShopRegistrations(std::move(*registrations));
             }
+            // The Feeds page: pull sources on a connection of their own, credentials sealed as the CLI seals them.
+            auto pullSources = SqlitePullSourceStore::open(options_.dataDir);
+            auto cipher = CredentialCipher::loadOrCreate(options_.dataDir);
+            if (pullSources && cipher) {
+                operatorFeedRoutes_ = std::make_unique<OperatorFeedRoutes>(
+                    *operatorAuth_, storage.imports(), files_, worker_, std::move(*pullSources), *cipher, storage.clock(),
+                    options_.feeds.maxUploadBytes, [this](const httplib::Request& request) { return baseUrl(request); });
+            } else {
+                std::cerr << "svc-server: console feeds: " << (pullSources ? cipher.error() : pullSources.error()).message << std::endl;
+            }
         }
     }
     contentIndex_.start();
@@ -176,6 +186,7 @@ Result<int> ApiServer::bind() {
 }
 
 void ApiServer::setPullWaker(std::function<void()> waker) {
+    if (operatorFeedRoutes_) operatorFeedRoutes_->setPullWaker(waker);
     if (shopRoutes_) shopRoutes_->setPullWaker(std::move(waker));
 }
 
@@ -201,7 +212,8 @@ void ApiServer::registerRoutes() {
         requestStarted = std::chrono::steady_clock::now();
         ResponseCompression::takeOverNegotiation(request);
         bool streaming = (request.method == "PUT" && request.path.rfind("/feeds/uploads/", 0) == 0) ||
-                         (request.method == "POST" && request.path == "/feeds/validate");
+                         (request.method == "POST" && request.path == "/feeds/validate") ||
+                         OperatorFeedRoutes::isUploadPath(request.method, request.path);  // the console's feed uploads
         if (streaming) return httplib::Server::HandlerResponse::Unhandled;
         if (request.get_header_value("Transfer-Encoding").find("chunked") != std::string::npos) {
             sendError(response, Error::invalidArgument("content-length: required (chunked bodies are only taken by feed uploads)"));
@@ -280,6 +292,7 @@ void ApiServer::registerRoutes() {
     if (operatorAccountRoutes_) operatorAccountRoutes_->registerOn(server_);
     if (widgetPreviewRoutes_) widgetPreviewRoutes_->registerOn(server_);
     if (operatorSetRoutes_) operatorSetRoutes_->registerOn(server_);
+    if (operatorFeedRoutes_) operatorFeedRoutes_->registerOn(server_);
     if (thumbnailRoutes_) thumbnailRoutes_->registerOn(server_);
     server_.Get("/imagebot", [](const httplib::Request&, httplib::Response& response) { ThumbnailRoutes::serveInfoPage(response); });
     server_.Get("/demo", [](const httplib::Request&, httplib::Response& response) { response.set_redirect("/demo/"); });

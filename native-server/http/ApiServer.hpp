@@ -15,6 +15,7 @@
 #include "http/Metrics.hpp"
 #include "http/OperatorReportRoutes.hpp"
 #include "http/OperatorAccountRoutes.hpp"
+#include "http/OperatorFeedRoutes.hpp"
 #include "http/OperatorRoutes.hpp"
 #include "http/WidgetPreviewRoutes.hpp"
 #include "http/StaticFiles.hpp"
@@ -108,6 +109,7 @@ private:
     std::unique_ptr<OperatorAccountRoutes> operatorAccountRoutes_;  // /operator/api/operators (docs/adr/0050)
     std::unique_ptr<WidgetPreviewRoutes> widgetPreviewRoutes_;      // /operator/preview/ (docs/adr/0049)
     std::unique_ptr<OperatorSetRoutes> operatorSetRoutes_;  // the console's sets, photos, templates (docs/adr/0045)
+    std::unique_ptr<OperatorFeedRoutes> operatorFeedRoutes_;  // the Feeds page's pull sources, uploads, freshness
     std::unique_ptr<ImageBot> imageBot_;
     std::unique_ptr<ThumbnailRoutes> thumbnailRoutes_;  // /<apiId>/thumbs/ (docs/adr/0038)
     httplib::Server server_;

@@ -283,21 +283,25 @@ Error FeedRoutes::fileTooLarge() const {
 }
 
 Result<size_t> FeedRoutes::storeBody(const std::string& key, const httplib::ContentReader& reader) {
-    auto writer = files_.create(key);
+    return storeRequestBody(files_, key, reader, options_.maxUploadBytes);
+}
+
+Result<size_t> storeRequestBody(BlobStore& files, const std::string& key, const httplib::ContentReader& reader, size_t maxBytes) {
+    auto writer = files.create(key);
     if (!writer) return writer.error();
     size_t received = 0;
     Status writeStatus;
     bool tooLarge = false;
     bool complete = reader([&](const char* data, size_t length) {
         received += length;
-        if (received > options_.maxUploadBytes) {
+        if (received > maxBytes) {
             tooLarge = true;
             return false;
         }
         writeStatus = (*writer)->write(std::string_view(data, length));
         return writeStatus.ok();
     });
-    if (tooLarge) return fileTooLarge();
+    if (tooLarge) return Error::resourceExhausted("the file is larger than " + std::to_string(maxBytes) + " bytes");
     if (!writeStatus) return writeStatus.error();
     if (!complete) return Error::invalidArgument("the upload was interrupted");
     if (auto status = (*writer)->commit(); !status) return status.error();

@@ -60,6 +60,11 @@ struct UploadRequest {
     std::string feed = "default";
 };
 
+// Streams a request body into `files` under `key` (at most `maxBytes`) and commits it; the
+// bytes received, or why not (too large, interrupted, storage). Push uploads and the console's
+// uploads (OperatorFeedRoutes) store files the same way.
+Result<size_t> storeRequestBody(BlobStore& files, const std::string& key, const httplib::ContentReader& reader, size_t maxBytes);
+
 // Validates a POST /feeds/uploads body field by field; errors name the field.
 Result<UploadRequest> parseUploadRequest(const std::string& body);
 

@@ -211,6 +211,11 @@ CREATE TABLE operator_sessions (
 ) WITHOUT ROWID;
 CREATE INDEX operator_sessions_expiry ON operator_sessions(expires_at);
 )sql"},
+        // 10: the catalog's size (live products) after each applied import, for the console's
+        // catalog-size chart (docs/adr/0044); NULL for imports before it and those not applied.
+        {10, R"sql(
+ALTER TABLE feed_imports ADD COLUMN catalog_products INTEGER;
+)sql"},
         // 13: when each operator last signed in (0: never), for the console's list of operators.
         {13, R"sql(
 ALTER TABLE operators ADD COLUMN last_sign_in_at INTEGER NOT NULL DEFAULT 0;

@@ -1,5 +1,7 @@
 #include "store/SqliteFeedImportStore.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 namespace svc {
@@ -7,7 +9,7 @@ namespace {
 
 constexpr const char* kColumns =
     "id, tenant_id, source, delta, identifier, delimiter, status, file_key, created_at, started_at, finished_at, "
-    "rows_read, inserted, updated, unchanged, rejected, marked_deleted, message, row_errors, feed";
+    "rows_read, inserted, updated, unchanged, rejected, marked_deleted, message, row_errors, feed, catalog_products";
 
 std::string rowErrorsJson(const std::vector<RowError>& errors) {
     nlohmann::json list = nlohmann::json::array();
@@ -40,6 +42,7 @@ FeedImportRecord readRecord(const SqliteStatement& row, bool withRowErrors) {
     record.counts.markedDeleted = row.integer(16);
     record.message = row.text(17);
     record.feed = row.text(19);
+    record.catalogProducts = row.isNull(20) ? -1 : row.integer(20);
     if (withRowErrors) {
         auto errors = nlohmann::json::parse(row.text(18), nullptr, false);
         if (errors.is_array()) {
@@ -77,13 +80,14 @@ Status SqliteFeedImportStore::update(const FeedImportRecord& record) {
     std::lock_guard lock(mutex_);
     auto statement = db_.prepare(
         "UPDATE feed_imports SET status = ?, file_key = ?, started_at = ?, finished_at = ?, rows_read = ?, inserted = ?, "
-        "updated = ?, unchanged = ?, rejected = ?, marked_deleted = ?, message = ?, row_errors = ? WHERE id = ? AND tenant_id = ?");
+        "updated = ?, unchanged = ?, rejected = ?, marked_deleted = ?, message = ?, row_errors = ?, catalog_products = ? WHERE id = ? AND tenant_id = ?");
     if (!statement) return statement.error();
     statement->bind(1, importStatusName(record.status)).bind(2, record.fileKey).bind(3, record.startedAt);
     statement->bind(4, record.finishedAt).bind(5, record.rowsRead).bind(6, record.counts.inserted);
     statement->bind(7, record.counts.updated).bind(8, record.counts.unchanged).bind(9, record.rejected);
     statement->bind(10, record.counts.markedDeleted).bind(11, record.message).bind(12, rowErrorsJson(record.rowErrors));
-    statement->bind(13, record.id).bind(14, record.tenantId);
+    statement->bind(13, record.catalogProducts < 0 ? std::optional<int64_t>() : std::optional<int64_t>(record.catalogProducts));
+    statement->bind(14, record.id).bind(15, record.tenantId);
     if (auto status = statement->run(); !status) return status;
     if (record.status == ImportStatus::Running) leases_.hold(record.id);
     else leases_.release(record.id);
@@ -114,6 +118,40 @@ Result<std::vector<FeedImportRecord>> SqliteFeedImportStore::list(int64_t tenant
         if (!*row) return records;
         records.push_back(readRecord(*query, false));
     }
+}
+
+Result<std::vector<FeedImportRecord>> SqliteFeedImportStore::select(const std::string& sql, int64_t tenantId, int64_t limit) {
+    auto query = db_.prepare(sql);
+    if (!query) return query.error();
+    query->bind(1, tenantId);
+    if (limit > 0) query->bind(2, limit);
+    std::vector<FeedImportRecord> records;
+    while (true) {
+        auto row = query->step();
+        if (!row) return row.error();
+        if (!*row) return records;
+        records.push_back(readRecord(*query, false));
+    }
+}
+
+Result<std::vector<FeedImportRecord>> SqliteFeedImportStore::lastApplied(int64_t tenantId) {
+    std::lock_guard lock(mutex_);
+    // The newest applied import of each feed (feed_imports_by_feed serves the inner lookups).
+    return select(std::string("SELECT ") + kColumns +
+                      " FROM feed_imports WHERE id IN (SELECT MAX(id) FROM feed_imports WHERE tenant_id = ?1 AND status = 'applied' "
+                      "GROUP BY feed) ORDER BY feed",
+                  tenantId, 0);
+}
+
+Result<std::vector<FeedImportRecord>> SqliteFeedImportStore::catalogSizeHistory(int64_t tenantId, size_t limit) {
+    std::lock_guard lock(mutex_);
+    auto newest = select(std::string("SELECT ") + kColumns +
+                             " FROM feed_imports WHERE tenant_id = ?1 AND status = 'applied' AND catalog_products IS NOT NULL "
+                             "ORDER BY id DESC LIMIT ?2",
+                         tenantId, static_cast<int64_t>(limit));
+    if (!newest) return newest.error();
+    std::reverse(newest->begin(), newest->end());
+    return newest;
 }
 
 Result<std::optional<FeedImportRecord>> SqliteFeedImportStore::claimNextQueued(int64_t now) {

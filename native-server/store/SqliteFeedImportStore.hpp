@@ -17,6 +17,8 @@ public:
     Status update(const FeedImportRecord& record) override;
     Result<std::optional<FeedImportRecord>> find(int64_t tenantId, int64_t importId) override;
     Result<std::vector<FeedImportRecord>> list(int64_t tenantId, const std::string& feed, size_t limit) override;
+    Result<std::vector<FeedImportRecord>> lastApplied(int64_t tenantId) override;
+    Result<std::vector<FeedImportRecord>> catalogSizeHistory(int64_t tenantId, size_t limit) override;
     Result<std::optional<FeedImportRecord>> claimNextQueued(int64_t now) override;
     Status requeueInterrupted() override;
 
@@ -27,6 +29,8 @@ public:
 
 private:
     Result<int64_t> insertRecord(const FeedImportRecord& record);
+    // Records of `sql` with ?1 the tenant and ?2 `limit` (when > 0); the caller holds the mutex.
+    Result<std::vector<FeedImportRecord>> select(const std::string& sql, int64_t tenantId, int64_t limit);
     SqliteDatabase& db_;
     std::mutex& mutex_;
     ImportLeases leases_;  // of the imports this process runs

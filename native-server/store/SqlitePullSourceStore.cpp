@@ -101,6 +101,21 @@ Result<bool> SqlitePullSourceStore::remove(int64_t tenantId, const std::string& 
     return db_->changes() > 0;
 }
 
+Status SqlitePullSourceStore::change(const PullSource& source) {
+    std::lock_guard lock(mutex_);
+    auto statement = db_->prepare(
+        "UPDATE pull_sources SET etag = CASE WHEN url = ?1 THEN etag ELSE '' END, "
+        "last_modified = CASE WHEN url = ?1 THEN last_modified ELSE '' END, url = ?1, interval_seconds = ?2, delta = ?3, "
+        "identifier = ?4, delimiter = ?5, credentials = ?6, next_run_at = ?7 WHERE tenant_id = ?8 AND feed = ?9");
+    if (!statement) return statement.error();
+    statement->bind(1, source.url).bind(2, source.intervalSeconds).bind(3, static_cast<int64_t>(source.delta));
+    statement->bind(4, source.identifier).bind(5, std::string(1, source.delimiter)).bind(6, source.sealedCredentials);
+    statement->bind(7, source.nextRunAt).bind(8, source.tenantId).bind(9, source.feed);
+    if (auto status = statement->run(); !status) return status;
+    if (db_->changes() == 0) return Error::notFound("feed: the tenant has no pull source for feed '" + source.feed + "'");
+    return Status::success();
+}
+
 Result<std::optional<PullSource>> SqlitePullSourceStore::claimDue(int64_t now, int64_t lease) {
     std::lock_guard lock(mutex_);
     // A few attempts: another process may claim the same row between our SELECT and UPDATE.

@@ -23,6 +23,9 @@ public:
     Result<std::vector<PullSource>> list(int64_t tenantId);
     Result<std::optional<PullSource>> find(int64_t tenantId, const std::string& feed);
     Result<bool> remove(int64_t tenantId, const std::string& feed);
+    // Changes what the operator set (URL, interval, kind of feed, columns, credentials) and when
+    // it runs next; the validators are dropped when the URL changes. NotFound without the source.
+    Status change(const PullSource& source);
     // The source due longest (next_run_at <= now), its next run moved to now + `lease` so no other
     // claim takes it while it runs; nullopt when none is due.
     Result<std::optional<PullSource>> claimDue(int64_t now, int64_t lease);

@@ -34,6 +34,7 @@ struct FeedImportRecord {
     int64_t rejected = 0;
     ImportCounts counts;
     std::string message;     // why it failed or is held
+    int64_t catalogProducts = -1;  // live products right after it was applied; -1: not recorded
     std::vector<RowError> rowErrors;  // the first FeedImportReport::kMaxReportedErrors
 };
 

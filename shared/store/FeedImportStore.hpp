@@ -28,6 +28,10 @@ public:
     virtual Result<std::optional<FeedImportRecord>> find(int64_t tenantId, int64_t importId) = 0;
     // Newest first, without row errors; only `feed`'s imports when it is not empty.
     virtual Result<std::vector<FeedImportRecord>> list(int64_t tenantId, const std::string& feed, size_t limit) = 0;
+    // The newest applied import of each of the tenant's feeds, by feed name (the feeds' freshness).
+    virtual Result<std::vector<FeedImportRecord>> lastApplied(int64_t tenantId) = 0;
+    // The newest `limit` applied imports that recorded the catalog's size after them, oldest first.
+    virtual Result<std::vector<FeedImportRecord>> catalogSizeHistory(int64_t tenantId, size_t limit) = 0;
     // Oldest queued import of any tenant, atomically switched to running.
     virtual Result<std::optional<FeedImportRecord>> claimNextQueued(int64_t now) = 0;
     // Imports left running by a process that died: back to queued (their transaction rolled back).
