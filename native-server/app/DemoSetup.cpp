@@ -73,6 +73,8 @@ Status installContentPool(SqliteStorage& storage, const std::string& contentPool
     return storage.content().importFile(std::nullopt, *file);
 }
 
+constexpr const char* kDemoCommissionRates = "500";
+
 }  // namespace
 
 Result<DemoSetupResult> setupDemo(SqliteStorage& storage, FeedImportService& imports, const std::string& dataDir,
@@ -97,6 +99,12 @@ Result<DemoSetupResult> setupDemo(SqliteStorage& storage, FeedImportService& imp
         auto created = tenants.create("Demo Shop");
         if (!created) return created.error();
         tenant = created->tenant;
+        // A commission the demo's Performance page can show (5 %, every widget type); set once at
+        // creation, so an operator's later change in the console stays.
+        if (auto status = storage.tenants().setCommission(tenant->id, tenant->attributionWindowDays, kDemoCommissionRates); !status) {
+            return status.error();
+        }
+        tenant->commissionRates = kDemoCommissionRates;
     }
 
     DemoCatalogGenerator generator;

@@ -56,6 +56,13 @@ TEST_CASE("demo setup is idempotent and the server serves the demo shop for the 
         REQUIRE(first);
         CHECK(first->report.rejected == 0);
         CHECK(first->report.counts.inserted == first->report.rowsRead);
+        // The demo tenant earns 5 % so its Performance page shows commission; a rate the
+        // operator sets later survives the next `make demo`.
+        auto created = (*storage)->tenants().findByApiId(first->apiId);
+        REQUIRE(created);
+        REQUIRE(*created);
+        CHECK((*created)->commissionRates == "500");
+        REQUIRE((*storage)->tenants().setCommission((*created)->id, (*created)->attributionWindowDays, "750"));
         auto again = setupDemo(**storage, imports, dir.path(), std::string(SVC_ASSETS_DIR) + "/content-pool/fashion.json");
         REQUIRE(again);
         CHECK(again->apiId == first->apiId);
@@ -63,6 +70,7 @@ TEST_CASE("demo setup is idempotent and the server serves the demo shop for the 
         auto tenants = (*storage)->tenants().list();
         REQUIRE(tenants);
         CHECK(tenants->size() == 1);
+        CHECK(tenants->front().commissionRates == "750");
         apiId = first->apiId;
     }
     // The data dir keeps the API ID only, never a secret.
