@@ -28,7 +28,7 @@ run_doctest unit build/bin/svc-unit-tests
 run_doctest server build/bin/svc-server-tests
 
 echo "== fuzz"
-if scripts/fuzz.sh "${SVC_FUZZ_SECONDS:-15}" > .test-output/fuzz.log 2>&1; then
+if scripts/fuzz.sh "${SVC_FUZZ_SECONDS:-10}" > .test-output/fuzz.log 2>&1; then
   count=$(grep -c "^fuzz: .* ok" .test-output/fuzz.log)
   passed=$((passed + count))
   grep "^fuzz:" .test-output/fuzz.log

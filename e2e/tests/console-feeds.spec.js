@@ -4,25 +4,15 @@
 // once fixed, freshness and the catalog-size table show the import; axe audits the page and
 // every control is reachable by keyboard.
 const { test, expect } = require("@playwright/test");
-const AxeBuilder = require("@axe-core/playwright").default;
+const { signedIn, audit } = require("../support/console");
 const fs = require("node:fs");
 const path = require("node:path");
 
 const base = () => process.env.SVC_BASE_URL;
 const consoleUrl = (page) => base() + "/console/" + page;
 
-async function signedIn(page) {
-  const response = await page.request.post(base() + "/operator/api/session",
-    { data: { email: process.env.SVC_OPERATOR_EMAIL, password: process.env.SVC_OPERATOR_PASSWORD } });
-  expect(response.status()).toBe(200);
-}
 
 // No serious or critical violation of WCAG 2.x A/AA rules.
-async function audit(page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", "))).toEqual([]);
-}
 
 // The demo catalog's header and first three products, and a row too short to import.
 function firstFeed() {

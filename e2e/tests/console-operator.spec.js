@@ -2,7 +2,7 @@
 // whose first operator was made by `svc-server operator create`. Every step goes through the
 // pages as an operator would; checks read what the page shows. axe-core audits every page.
 const { test, expect } = require("@playwright/test");
-const AxeBuilder = require("@axe-core/playwright").default;
+const { signedIn, audit } = require("../support/console");
 const { execFileSync } = require("node:child_process");
 const path = require("node:path");
 
@@ -15,17 +15,8 @@ const email = () => process.env.SVC_OPERATOR_EMAIL;
 const password = () => process.env.SVC_OPERATOR_PASSWORD;
 const consoleUrl = (page) => base() + "/console/" + page;
 
-async function signedIn(page) {
-  const response = await page.request.post(base() + "/operator/api/session", { data: { email: email(), password: password() } });
-  expect(response.status()).toBe(200);
-}
 
 // No serious or critical violation of WCAG 2.x A/AA rules.
-async function audit(page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", "))).toEqual([]);
-}
 
 async function createTenant(page, name) {
   await page.goto(consoleUrl("tenants.html"));

@@ -2,7 +2,7 @@
 // global-setup.js. The tests make operators of their own: global-setup's operator, whose
 // password other tests use, is only the one who adds and removes them.
 const { test, expect } = require("@playwright/test");
-const AxeBuilder = require("@axe-core/playwright").default;
+const { signedIn, audit } = require("../support/console");
 
 test.describe.configure({ mode: "serial" });
 
@@ -10,17 +10,7 @@ const base = () => process.env.SVC_BASE_URL;
 const consoleUrl = (page) => base() + "/console/" + page;
 const unique = (name) => name + "-" + Date.now() + "-" + Math.floor(Math.random() * 1e6) + "@example.com";
 
-async function signedIn(page) {
-  const response = await page.request.post(base() + "/operator/api/session",
-                                           { data: { email: process.env.SVC_OPERATOR_EMAIL, password: process.env.SVC_OPERATOR_PASSWORD } });
-  expect(response.status()).toBe(200);
-}
 
-async function audit(page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", "))).toEqual([]);
-}
 
 async function signInStatus(request, email, password) {
   return (await request.post(base() + "/operator/api/session", { data: { email, password } })).status();

@@ -5,7 +5,7 @@
 // other specs use the same demo shop; the page's figures must equal the shop's own
 // GET /reports/summary. axe-core audits the page; its controls work from the keyboard.
 const { test, expect } = require("@playwright/test");
-const AxeBuilder = require("@axe-core/playwright").default;
+const { signedIn: signIn, audit } = require("../support/console");
 const fs = require("node:fs");
 
 const base = () => process.env.SVC_BASE_URL;
@@ -13,12 +13,6 @@ const apiId = () => process.env.SVC_API_ID;
 const performanceUrl = (query = "") => base() + "/console/performance.html?apiId=" + encodeURIComponent(apiId()) + query;
 const figures = ["impressions", "clicks", "addToCarts", "orders", "attributedRevenue", "commission"];
 
-async function signIn(page) {
-  const response = await page.request.post(base() + "/operator/api/session",
-    { data: { email: process.env.SVC_OPERATOR_EMAIL, password: process.env.SVC_OPERATOR_PASSWORD } });
-  expect(response.status()).toBe(200);
-  return (await response.json()).csrfToken;
-}
 
 async function operatorCall(page, csrf, method, path, data) {
   const response = await page.request.fetch(base() + "/operator/api" + path,
@@ -28,11 +22,6 @@ async function operatorCall(page, csrf, method, path, data) {
 }
 
 // No serious or critical violation of WCAG 2.x A/AA rules.
-async function audit(page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", "))).toEqual([]);
-}
 
 // A table row's figures by data-metric, from data-value (raw numbers; money in minor units).
 async function rowFigures(row) {

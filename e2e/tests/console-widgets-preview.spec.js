@@ -4,25 +4,14 @@
 // the shop's page keeps the saved ones until "Save". The demo tenant's settings are put back
 // afterwards; the test's texts are French, a language no other test uses.
 const { test, expect } = require("@playwright/test");
-const AxeBuilder = require("@axe-core/playwright").default;
+const { signedIn, audit } = require("../support/console");
 
 const base = () => process.env.SVC_BASE_URL;
 const apiId = () => process.env.SVC_API_ID;
 const sku = () => process.env.SVC_FIRST_SKU;
 const widgetsPath = () => base() + "/operator/api/tenants/" + encodeURIComponent(apiId()) + "/widgets";
 
-async function signedIn(page) {
-  const response = await page.request.post(base() + "/operator/api/session",
-                                           { data: { email: process.env.SVC_OPERATOR_EMAIL, password: process.env.SVC_OPERATOR_PASSWORD } });
-  expect(response.status()).toBe(200);
-  return (await response.json()).csrfToken;
-}
 
-async function audit(page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", "))).toEqual([]);
-}
 
 // Every SKU of the demo catalog (main SKUs and variants).
 async function catalogSkus(request) {

@@ -9,6 +9,7 @@
 #include "catalog/Article.hpp"
 #include "http/HttpErrors.hpp"
 #include "http/OperatorJson.hpp"
+#include "recommend/WidgetContentService.hpp"
 #include "sets/SetJson.hpp"
 #include "text/StringUtil.hpp"
 #include "widget/ContentRequest.hpp"
@@ -21,33 +22,6 @@ using nlohmann::json;
 constexpr const char* kApiId = "([A-Za-z0-9-]{1,64})";
 constexpr const char* kSetId = "([A-Za-z0-9._:-]{1,128})";
 constexpr const char* kToken = "([0-9a-f]{32})";
-
-// A body may omit the id (the path names it); one that names another is refused.
-Status pathIdInto(json& body, const std::string& pathId) {
-    auto found = body.find("id");
-    if (found == body.end()) body["id"] = pathId;
-    else if (!found->is_string() || found->get<std::string>() != pathId)
-        return Error::invalidArgument("id: must equal the id in the path (" + pathId + ")");
-    return {};
-}
-
-// What a shopper sees of an article, as WidgetContentService shows it: the representative
-// variant's name, image and selling price. Nothing without a price (it could not be bought).
-std::optional<ContentItem> itemOf(const Article& article) {
-    const Product& product = article.representative();
-    if (!product.sellingPrice()) return std::nullopt;
-    ContentItem item;
-    item.sku = product.sku;
-    item.mainSku = article.mainSku;
-    item.name = product.name;
-    item.brand = product.brand;
-    item.url = product.deeplink;
-    item.image = product.thumbnail.empty() ? product.image : product.thumbnail;
-    item.price = *product.sellingPrice();
-    item.retailPrice = product.retailPrice;
-    item.lowestPrice30Days = product.lowestPrice30d;
-    return item;
-}
 
 std::string randomToken() {
     unsigned char bytes[16];
@@ -76,9 +50,8 @@ OperatorSetRoutes::OperatorSetRoutes(OperatorAuth& auth, TenantStore& tenants, C
                                      std::function<std::string(const httplib::Request&)> baseUrl)
     : auth_(auth),
       tenants_(tenants),
-      content_(content),
       catalog_(catalog),
-      index_(index),
+      authoring_(content, index, [this](int64_t tenantId, const std::vector<std::string>& skus) { return unknownSkus(tenantId, skus); }),
       photos_(std::move(dataDir)),
       decorate_(std::move(decorate)),
       baseUrl_(std::move(baseUrl)) {}
@@ -132,17 +105,9 @@ void OperatorSetRoutes::listSets(const httplib::Request& request, httplib::Respo
     if (auto caller = auth_.authenticate(request, false); !caller) return sendError(response, caller.error());
     auto tenant = auth_.tenantOf(request);
     if (!tenant) return sendError(response, tenant.error());
-    json items = json::array();
-    if (kind == SetKind::Custom) {
-        auto sets = content_.customSets(tenant->id);
-        if (!sets) return sendError(response, sets.error());
-        for (const auto& set : *sets) items.push_back(toJson(set));
-    } else {
-        auto sets = content_.photoSets(tenant->id);
-        if (!sets) return sendError(response, sets.error());
-        for (const auto& set : *sets) items.push_back(toJson(set));
-    }
-    sendOperatorJson(response, 200, {{"sets", items}});
+    auto items = authoring_.list(tenant->id, kind);
+    if (!items) return sendError(response, items.error());
+    sendOperatorJson(response, 200, {{"sets", *items}});
 }
 
 void OperatorSetRoutes::getSet(const httplib::Request& request, httplib::Response& response, SetKind kind) {
@@ -150,20 +115,10 @@ void OperatorSetRoutes::getSet(const httplib::Request& request, httplib::Respons
     auto tenant = auth_.tenantOf(request);
     if (!tenant) return sendError(response, tenant.error());
     const std::string id = request.matches[2];
-    if (kind == SetKind::Custom) {
-        auto sets = content_.customSets(tenant->id);
-        if (!sets) return sendError(response, sets.error());
-        for (const auto& set : *sets) {
-            if (set.id == id) return sendOperatorJson(response, 200, toJson(set));
-        }
-    } else {
-        auto sets = content_.photoSets(tenant->id);
-        if (!sets) return sendError(response, sets.error());
-        for (const auto& set : *sets) {
-            if (set.id == id) return sendOperatorJson(response, 200, toJson(set));
-        }
-    }
-    sendError(response, Error::notFound("id: no set " + id));
+    auto found = authoring_.find(tenant->id, kind, id);
+    if (!found) return sendError(response, found.error());
+    if (!*found) return sendError(response, Error::notFound("id: no set " + id));
+    sendOperatorJson(response, 200, **found);
 }
 
 void OperatorSetRoutes::putSet(const httplib::Request& request, httplib::Response& response, SetKind kind) {
@@ -172,26 +127,12 @@ void OperatorSetRoutes::putSet(const httplib::Request& request, httplib::Respons
     if (!tenant) return sendError(response, tenant.error());
     auto body = operatorJsonBody(request);
     if (!body) return sendError(response, body.error());
-    if (auto status = pathIdInto(*body, request.matches[2]); !status) return sendFieldErrors(response, {status.error()});
     // The shape first (the tenant authoring's own rules, SetJson), then every SKU against the
-    // catalog: each unknown one is named, and nothing is written unless all are right.
-    Result<bool> created = false;
-    json stored;
-    if (kind == SetKind::Custom) {
-        auto set = customSetFromJson(*body);
-        if (!set) return sendFieldErrors(response, {set.error()});
-        if (auto errors = unknownSkus(tenant->id, set->skus); !errors.empty()) return sendFieldErrors(response, errors);
-        created = content_.putCustomSet(tenant->id, *set);
-        stored = toJson(*set);
-    } else {
-        auto set = photoSetFromJson(*body);
-        if (!set) return sendFieldErrors(response, {set.error()});
-        created = content_.putPhotoSet(tenant->id, *set);
-        stored = toJson(*set);
-    }
-    if (!created) return sendError(response, created.error());
-    index_.contentChanged(tenant->id);
-    sendOperatorJson(response, *created ? 201 : 200, stored);
+    // catalog (unknownSkus): each unknown one is named, and nothing is written unless all are right.
+    auto write = authoring_.put(tenant->id, kind, std::move(*body), request.matches[2]);
+    if (!write) return sendError(response, write.error());
+    if (!write->refused.empty()) return sendFieldErrors(response, write->refused);
+    sendOperatorJson(response, write->created ? 201 : 200, write->stored);
 }
 
 void OperatorSetRoutes::deleteSet(const httplib::Request& request, httplib::Response& response, SetKind kind) {
@@ -199,10 +140,9 @@ void OperatorSetRoutes::deleteSet(const httplib::Request& request, httplib::Resp
     auto tenant = auth_.tenantOf(request);
     if (!tenant) return sendError(response, tenant.error());
     const std::string id = request.matches[2];
-    auto removed = content_.deleteSet(tenant->id, kind, id);
+    auto removed = authoring_.remove(tenant->id, kind, id);
     if (!removed) return sendError(response, removed.error());
     if (!*removed) return sendError(response, Error::notFound("id: no set " + id));
-    index_.contentChanged(tenant->id);
     response.status = 204;
 }
 
@@ -373,7 +313,7 @@ void OperatorSetRoutes::previewContent(const httplib::Request& request, httplib:
         }
         auto articles = groupIntoArticles(std::move(live));
         if (articles.empty()) continue;
-        if (auto item = itemOf(articles.front())) draft.items.push_back(std::move(*item));
+        if (auto item = contentItemOf(articles.front())) draft.items.push_back(std::move(*item));
     }
     ContentResponse content;
     content.currency = (*tenant)->currency;
@@ -386,44 +326,36 @@ void OperatorSetRoutes::previewContent(const httplib::Request& request, httplib:
 
 void OperatorSetRoutes::listTemplates(const httplib::Request& request, httplib::Response& response) {
     if (auto caller = auth_.authenticate(request, false); !caller) return sendError(response, caller.error());
-    auto templates = content_.templates();
-    if (!templates) return sendError(response, templates.error());
-    json items = json::array();
-    for (const auto& setTemplate : *templates) items.push_back(toJson(setTemplate));
-    sendOperatorJson(response, 200, {{"templates", items}});
+    auto items = authoring_.listTemplates();
+    if (!items) return sendError(response, items.error());
+    sendOperatorJson(response, 200, {{"templates", *items}});
 }
 
 void OperatorSetRoutes::getTemplate(const httplib::Request& request, httplib::Response& response) {
     if (auto caller = auth_.authenticate(request, false); !caller) return sendError(response, caller.error());
-    auto templates = content_.templates();
-    if (!templates) return sendError(response, templates.error());
     const std::string id = request.matches[1];
-    for (const auto& setTemplate : *templates) {
-        if (setTemplate.id == id) return sendOperatorJson(response, 200, toJson(setTemplate));
-    }
-    sendError(response, Error::notFound("id: no template " + id));
+    auto found = authoring_.findTemplate(id);
+    if (!found) return sendError(response, found.error());
+    if (!*found) return sendError(response, Error::notFound("id: no template " + id));
+    sendOperatorJson(response, 200, **found);
 }
 
 void OperatorSetRoutes::putTemplate(const httplib::Request& request, httplib::Response& response) {
     if (auto caller = auth_.authenticate(request, true); !caller) return sendError(response, caller.error());
     auto body = operatorJsonBody(request);
     if (!body) return sendError(response, body.error());
-    if (auto status = pathIdInto(*body, request.matches[1]); !status) return sendFieldErrors(response, {status.error()});
-    auto setTemplate = setTemplateFromJson(*body);
-    if (!setTemplate) return sendFieldErrors(response, {setTemplate.error()});
-    auto created = content_.putTemplate(*setTemplate);
-    if (!created) return sendError(response, created.error());
-    index_.contentChanged(0);  // tenant 0: the content pool, shared by every tenant
-    sendOperatorJson(response, *created ? 201 : 200, toJson(*setTemplate));
+    auto write = authoring_.putTemplate(std::move(*body), request.matches[1]);
+    if (!write) return sendError(response, write.error());
+    if (!write->refused.empty()) return sendFieldErrors(response, write->refused);
+    sendOperatorJson(response, write->created ? 201 : 200, write->stored);
 }
 
 void OperatorSetRoutes::deleteTemplate(const httplib::Request& request, httplib::Response& response) {
     if (auto caller = auth_.authenticate(request, true); !caller) return sendError(response, caller.error());
     const std::string id = request.matches[1];
-    auto removed = content_.deleteTemplate(id);
+    auto removed = authoring_.removeTemplate(id);
     if (!removed) return sendError(response, removed.error());
     if (!*removed) return sendError(response, Error::notFound("id: no template " + id));
-    index_.contentChanged(0);
     response.status = 204;
 }
 

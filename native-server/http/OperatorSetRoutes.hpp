@@ -21,6 +21,7 @@
 #include "http/OperatorAuth.hpp"
 #include "recommend/ContentIndex.hpp"
 #include "sets/CustomSet.hpp"
+#include "sets/SetAuthoring.hpp"
 #include "sets/SetPhotoStore.hpp"
 #include "store/CatalogStore.hpp"
 #include "store/ContentStore.hpp"
@@ -71,9 +72,8 @@ private:
 
     OperatorAuth& auth_;
     TenantService tenants_;
-    ContentStore& content_;
     CatalogStore& catalog_;
-    ContentIndex& index_;
+    SetAuthoring authoring_;  // lists, checks and writes sets and templates; schedules the rebuild
     SetPhotoStore photos_;
     std::function<Status(const Tenant&, ContentResponse&)> decorate_;
     std::function<std::string(const httplib::Request&)> baseUrl_;

@@ -32,16 +32,6 @@ Result<json> jsonBody(const httplib::Request& request) {
     }
 }
 
-// A body may omit the id (the path names it); one that names another is refused.
-Status pathIdInto(json& body, const std::string& pathId) {
-    if (!body.is_object()) return Error::invalidArgument("body: must be a JSON object");
-    auto found = body.find("id");
-    if (found == body.end()) body["id"] = pathId;
-    else if (!found->is_string() || found->get<std::string>() != pathId)
-        return Error::invalidArgument("id: must equal the id in the path (" + pathId + ")");
-    return {};
-}
-
 }  // namespace
 
 Status SetRoutes::authenticateOperator(const httplib::Request& request) {
@@ -77,37 +67,19 @@ void SetRoutes::registerOn(httplib::Server& server) {
 void SetRoutes::listSets(const httplib::Request& request, httplib::Response& response, SetKind kind) {
     auto tenant = authenticateTenant(request, tenants_);
     if (!tenant) return sendError(response, tenant.error());
-    json items = json::array();
-    if (kind == SetKind::Custom) {
-        auto sets = content_.customSets(tenant->id);
-        if (!sets) return sendError(response, sets.error());
-        for (const auto& set : *sets) items.push_back(toJson(set));
-    } else {
-        auto sets = content_.photoSets(tenant->id);
-        if (!sets) return sendError(response, sets.error());
-        for (const auto& set : *sets) items.push_back(toJson(set));
-    }
-    sendJson(response, 200, {{"sets", items}});
+    auto items = authoring_.list(tenant->id, kind);
+    if (!items) return sendError(response, items.error());
+    sendJson(response, 200, {{"sets", *items}});
 }
 
 void SetRoutes::getSet(const httplib::Request& request, httplib::Response& response, SetKind kind) {
     auto tenant = authenticateTenant(request, tenants_);
     if (!tenant) return sendError(response, tenant.error());
     const std::string id = request.matches[1];
-    if (kind == SetKind::Custom) {
-        auto sets = content_.customSets(tenant->id);
-        if (!sets) return sendError(response, sets.error());
-        for (const auto& set : *sets) {
-            if (set.id == id) return sendJson(response, 200, toJson(set));
-        }
-    } else {
-        auto sets = content_.photoSets(tenant->id);
-        if (!sets) return sendError(response, sets.error());
-        for (const auto& set : *sets) {
-            if (set.id == id) return sendJson(response, 200, toJson(set));
-        }
-    }
-    sendError(response, Error::notFound("id: no set " + id));
+    auto found = authoring_.find(tenant->id, kind, id);
+    if (!found) return sendError(response, found.error());
+    if (!*found) return sendError(response, Error::notFound("id: no set " + id));
+    sendJson(response, 200, **found);
 }
 
 void SetRoutes::putSet(const httplib::Request& request, httplib::Response& response, SetKind kind) {
@@ -115,33 +87,19 @@ void SetRoutes::putSet(const httplib::Request& request, httplib::Response& respo
     if (!tenant) return sendError(response, tenant.error());
     auto body = jsonBody(request);
     if (!body) return sendError(response, body.error());
-    if (auto status = pathIdInto(*body, request.matches[1]); !status) return sendError(response, status.error());
-    Result<bool> created = false;
-    json stored;
-    if (kind == SetKind::Custom) {
-        auto set = customSetFromJson(*body);
-        if (!set) return sendError(response, set.error());
-        created = content_.putCustomSet(tenant->id, *set);
-        stored = toJson(*set);
-    } else {
-        auto set = photoSetFromJson(*body);
-        if (!set) return sendError(response, set.error());
-        created = content_.putPhotoSet(tenant->id, *set);
-        stored = toJson(*set);
-    }
-    if (!created) return sendError(response, created.error());
-    index_.contentChanged(tenant->id);
-    sendJson(response, *created ? 201 : 200, stored);
+    auto write = authoring_.put(tenant->id, kind, std::move(*body), request.matches[1]);
+    if (!write) return sendError(response, write.error());
+    if (!write->refused.empty()) return sendError(response, write->refused.front());
+    sendJson(response, write->created ? 201 : 200, write->stored);
 }
 
 void SetRoutes::deleteSet(const httplib::Request& request, httplib::Response& response, SetKind kind) {
     auto tenant = authenticateTenant(request, tenants_);
     if (!tenant) return sendError(response, tenant.error());
     const std::string id = request.matches[1];
-    auto removed = content_.deleteSet(tenant->id, kind, id);
+    auto removed = authoring_.remove(tenant->id, kind, id);
     if (!removed) return sendError(response, removed.error());
     if (!*removed) return sendError(response, Error::notFound("id: no set " + id));
-    index_.contentChanged(tenant->id);
     response.status = 204;
 }
 
@@ -158,44 +116,36 @@ void SetRoutes::importSets(const httplib::Request& request, httplib::Response& r
 
 void SetRoutes::listTemplates(const httplib::Request& request, httplib::Response& response) {
     if (auto status = authenticateOperator(request); !status) return sendError(response, status.error());
-    auto templates = content_.templates();
-    if (!templates) return sendError(response, templates.error());
-    json items = json::array();
-    for (const auto& setTemplate : *templates) items.push_back(toJson(setTemplate));
-    sendJson(response, 200, {{"templates", items}});
+    auto items = authoring_.listTemplates();
+    if (!items) return sendError(response, items.error());
+    sendJson(response, 200, {{"templates", *items}});
 }
 
 void SetRoutes::getTemplate(const httplib::Request& request, httplib::Response& response) {
     if (auto status = authenticateOperator(request); !status) return sendError(response, status.error());
-    auto templates = content_.templates();
-    if (!templates) return sendError(response, templates.error());
     const std::string id = request.matches[1];
-    for (const auto& setTemplate : *templates) {
-        if (setTemplate.id == id) return sendJson(response, 200, toJson(setTemplate));
-    }
-    sendError(response, Error::notFound("id: no template " + id));
+    auto found = authoring_.findTemplate(id);
+    if (!found) return sendError(response, found.error());
+    if (!*found) return sendError(response, Error::notFound("id: no template " + id));
+    sendJson(response, 200, **found);
 }
 
 void SetRoutes::putTemplate(const httplib::Request& request, httplib::Response& response) {
     if (auto status = authenticateOperator(request); !status) return sendError(response, status.error());
     auto body = jsonBody(request);
     if (!body) return sendError(response, body.error());
-    if (auto status = pathIdInto(*body, request.matches[1]); !status) return sendError(response, status.error());
-    auto setTemplate = setTemplateFromJson(*body);
-    if (!setTemplate) return sendError(response, setTemplate.error());
-    auto created = content_.putTemplate(*setTemplate);
-    if (!created) return sendError(response, created.error());
-    index_.contentChanged(0);
-    sendJson(response, *created ? 201 : 200, toJson(*setTemplate));
+    auto write = authoring_.putTemplate(std::move(*body), request.matches[1]);
+    if (!write) return sendError(response, write.error());
+    if (!write->refused.empty()) return sendError(response, write->refused.front());
+    sendJson(response, write->created ? 201 : 200, write->stored);
 }
 
 void SetRoutes::deleteTemplate(const httplib::Request& request, httplib::Response& response) {
     if (auto status = authenticateOperator(request); !status) return sendError(response, status.error());
     const std::string id = request.matches[1];
-    auto removed = content_.deleteTemplate(id);
+    auto removed = authoring_.removeTemplate(id);
     if (!removed) return sendError(response, removed.error());
     if (!*removed) return sendError(response, Error::notFound("id: no template " + id));
-    index_.contentChanged(0);
     response.status = 204;
 }
 

@@ -11,6 +11,7 @@
 #include <httplib.h>
 
 #include "recommend/ContentIndex.hpp"
+#include "sets/SetAuthoring.hpp"
 #include "store/ContentStore.hpp"
 #include "store/OperatorKeyStore.hpp"
 #include "tenant/TenantService.hpp"
@@ -20,7 +21,7 @@ namespace svc {
 class SetRoutes {
 public:
     SetRoutes(TenantService& tenants, ContentStore& content, OperatorKeyStore& operators, ContentIndex& index)
-        : tenants_(tenants), content_(content), operators_(operators), index_(index) {}
+        : tenants_(tenants), content_(content), operators_(operators), index_(index), authoring_(content, index) {}
     void registerOn(httplib::Server& server);
 
 private:
@@ -40,6 +41,7 @@ private:
     ContentStore& content_;
     OperatorKeyStore& operators_;
     ContentIndex& index_;
+    SetAuthoring authoring_;
 };
 
 }  // namespace svc

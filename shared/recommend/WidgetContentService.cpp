@@ -1,10 +1,9 @@
 #include "recommend/WidgetContentService.hpp"
 
 namespace svc {
-namespace {
 
 // Only articles with a price can be shown (and added to the cart).
-std::optional<ContentItem> toItem(const Article& article) {
+std::optional<ContentItem> contentItemOf(const Article& article) {
     const Product& product = article.representative();
     if (!product.sellingPrice()) return std::nullopt;
     ContentItem item;
@@ -22,11 +21,13 @@ std::optional<ContentItem> toItem(const Article& article) {
     return item;
 }
 
+namespace {
+
 void addAlternatives(ContentItem& item, const std::vector<ArticleRef>& candidates, size_t limit) {
     for (const auto& candidate : candidates) {
         if (item.alternatives.size() >= limit) break;
         if (candidate.article().mainSku == item.mainSku) continue;
-        if (auto alternative = toItem(candidate.article())) item.alternatives.push_back(std::move(*alternative));
+        if (auto alternative = contentItemOf(candidate.article())) item.alternatives.push_back(std::move(*alternative));
     }
 }
 
@@ -35,7 +36,7 @@ void addAlternatives(ContentItem& item, const std::vector<ArticleRef>& candidate
 Result<WidgetContent> WidgetContentService::similar(const ArticleRef& anchor) const {
     WidgetContent content;
     for (const auto& article : recommendations_.similarTo(anchor, kItemsPerWidget)) {
-        if (auto item = toItem(article.article())) content.items.push_back(std::move(*item));
+        if (auto item = contentItemOf(article.article())) content.items.push_back(std::move(*item));
     }
     return content;
 }
@@ -48,7 +49,7 @@ Result<WidgetContent> WidgetContentService::complementarySet(const ArticleRef& a
     content.setId = sets.front().id;
     for (const auto& cluster : clusters) {
         if (cluster.articles.empty()) continue;
-        auto item = toItem(*anchor.snapshot->entry(cluster.articles.front()).article);
+        auto item = contentItemOf(*anchor.snapshot->entry(cluster.articles.front()).article);
         if (!item) continue;
         std::vector<ArticleRef> alternatives;
         for (size_t i = 1; i < cluster.articles.size(); ++i) alternatives.push_back({anchor.snapshot, cluster.articles[i]});
@@ -83,7 +84,7 @@ Result<WidgetContent> WidgetContentService::customSet(const Tenant& tenant, cons
         ArticleRef product{snapshot, index};
         auto alternatives = recommendations_.similarTo(product, kAlternativesPerItem + 1);
         if (snapshot->available(index)) {
-            auto item = toItem(product.article());
+            auto item = contentItemOf(product.article());
             if (!item) continue;
             addAlternatives(*item, alternatives, kAlternativesPerItem);
             content.items.push_back(std::move(*item));
@@ -95,7 +96,7 @@ Result<WidgetContent> WidgetContentService::customSet(const Tenant& tenant, cons
         for (const auto& alternative : alternatives) {
             if (std::find(shown.begin(), shown.end(), alternative.index) != shown.end()) continue;
             if (!replacement) {
-                replacement = toItem(alternative.article());
+                replacement = contentItemOf(alternative.article());
                 if (replacement) shown.push_back(alternative.index);
             } else {
                 rest.push_back(alternative);

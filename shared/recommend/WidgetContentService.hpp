@@ -1,13 +1,20 @@
 #pragma once
 // Content for the widgets of one page, in one answer (the SDK's content request).
+#include <optional>
 #include <vector>
 
+#include "catalog/Article.hpp"
 #include "recommend/RecommendationService.hpp"
 #include "tenant/Tenant.hpp"
 #include "widget/WidgetContent.hpp"
 #include "widget/WidgetSpec.hpp"
 
 namespace svc {
+
+// What a shopper sees of an article: its representative variant's name, image and selling
+// price; nothing for an article without a price (it could not be bought). Also what the
+// console's set preview shows, so a preview looks like the shop.
+std::optional<ContentItem> contentItemOf(const Article& article);
 
 class WidgetContentService {
 public:

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ChildProcess.hpp"
+#include "OperatorCliRun.hpp"
 #include "ServerFixture.hpp"
 #include "operator/OperatorAccounts.hpp"
 #include "store/SqliteOperatorStore.hpp"
@@ -227,17 +227,7 @@ TEST_CASE("CLI: operator password sets a new password, ends every session and cl
     REQUIRE(fixture.signIn(kEmail, kPassword)->status == 429);
 
     auto run = [&](const std::string& password, const std::string& email) {
-        setenv("SVC_OPERATOR_PASSWORD", password.c_str(), 1);
-        std::string err = fixture.dir.path() + "/err.txt";
-        test::ChildProcess child({"/bin/sh", "-c", "exec \"$0\" \"$@\" 2>\"" + err + "\"", SVC_SERVER_BINARY, "operator", "password",
-                                  "--data-dir", fixture.dir.path(), "--email", email},
-                                 fixture.dir.path() + "/out.txt");
-        int code = child.wait();
-        unsetenv("SVC_OPERATOR_PASSWORD");
-        std::ifstream file(err);
-        std::stringstream text;
-        text << file.rdbuf();
-        return std::pair<int, std::string>{code, text.str()};
+        return test::runOperatorCli("password", fixture.dir.path(), email, password);
     };
     auto shortPassword = run("short", kEmail);
     CHECK(shortPassword.first == 1);

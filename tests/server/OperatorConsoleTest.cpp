@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ChildProcess.hpp"
+#include "OperatorCliRun.hpp"
 #include "ServerFixture.hpp"
 #include "operator/OperatorAccounts.hpp"
 #include "store/SqliteOperatorStore.hpp"
@@ -321,19 +321,8 @@ TEST_CASE("Operator widget settings: texts per language, language rule and CSS; 
 
 TEST_CASE("Operator create (CLI): the password comes from the environment, is checked, and signs in") {
     test::TempDir dir;
-    std::string out = dir.path() + "/out.txt";
     auto run = [&](const std::string& password, const std::string& email) {
-        setenv("SVC_OPERATOR_PASSWORD", password.c_str(), 1);
-        std::string err = dir.path() + "/err.txt";
-        test::ChildProcess child({"/bin/sh", "-c", "exec \"$0\" \"$@\" 2>\"" + err + "\"", SVC_SERVER_BINARY, "operator", "create",
-                                  "--data-dir", dir.path(), "--email", email},
-                                 out);
-        int code = child.wait();
-        unsetenv("SVC_OPERATOR_PASSWORD");
-        std::ifstream file(err);
-        std::stringstream text;
-        text << file.rdbuf();
-        return std::pair<int, std::string>{code, text.str()};
+        return test::runOperatorCli("create", dir.path(), email, password);
     };
     auto shortPassword = run("short", kEmail);
     CHECK(shortPassword.first == 1);
