@@ -75,4 +75,9 @@ Result<Tenant> OperatorAuth::tenantOf(const httplib::Request& request) {
     return **found;
 }
 
+Result<Tenant> OperatorAuth::tenantFor(const httplib::Request& request, bool stateChanging) {
+    if (auto caller = authenticate(request, stateChanging); !caller) return caller.error();
+    return tenantOf(request);
+}
+
 }  // namespace svc

@@ -30,6 +30,8 @@ public:
     Result<OperatorCaller> authenticate(const httplib::Request& request, bool stateChanging);
     // The tenant named by the route's first capture (/operator/api/tenants/<apiId>/...).
     Result<Tenant> tenantOf(const httplib::Request& request);
+    // Both in one: the caller is authenticated first, so an unknown API ID tells a stranger nothing.
+    Result<Tenant> tenantFor(const httplib::Request& request, bool stateChanging);
     // The origin check alone (sign-in has no session yet).
     static Status sameOrigin(const httplib::Request& request);
     static std::string sessionToken(const httplib::Request& request);

@@ -217,9 +217,7 @@ void OperatorFeedRoutes::overview(const httplib::Request& request, httplib::Resp
 }
 
 void OperatorFeedRoutes::feeds(const httplib::Request& request, httplib::Response& response) {
-    auto caller = auth_.authenticate(request, false);
-    if (!caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, false);
     if (!tenant) return sendError(response, tenant.error());
     int64_t now = clock_.nowSeconds();
     auto list = feedStates(*tenant, now);
@@ -236,9 +234,7 @@ void OperatorFeedRoutes::feeds(const httplib::Request& request, httplib::Respons
 }
 
 void OperatorFeedRoutes::listSources(const httplib::Request& request, httplib::Response& response) {
-    auto caller = auth_.authenticate(request, false);
-    if (!caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, false);
     if (!tenant) return sendError(response, tenant.error());
     auto all = sources_->list(tenant->id);
     if (!all) return sendError(response, all.error());
@@ -248,9 +244,7 @@ void OperatorFeedRoutes::listSources(const httplib::Request& request, httplib::R
 }
 
 void OperatorFeedRoutes::addSource(const httplib::Request& request, httplib::Response& response) {
-    auto caller = auth_.authenticate(request, true);
-    if (!caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
     auto body = operatorJsonBody(request);
     if (!body) return sendError(response, body.error());
@@ -294,9 +288,7 @@ void OperatorFeedRoutes::addSource(const httplib::Request& request, httplib::Res
 }
 
 void OperatorFeedRoutes::changeSource(const httplib::Request& request, httplib::Response& response) {
-    auto caller = auth_.authenticate(request, true);
-    if (!caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
     auto body = operatorJsonBody(request);
     if (!body) return sendError(response, body.error());
@@ -359,9 +351,7 @@ void OperatorFeedRoutes::changeSource(const httplib::Request& request, httplib::
 }
 
 void OperatorFeedRoutes::removeSource(const httplib::Request& request, httplib::Response& response) {
-    auto caller = auth_.authenticate(request, true);
-    if (!caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
     std::string feed = request.matches[2];
     auto removed = sources_->remove(tenant->id, feed);
@@ -371,9 +361,7 @@ void OperatorFeedRoutes::removeSource(const httplib::Request& request, httplib::
 }
 
 void OperatorFeedRoutes::pullNow(const httplib::Request& request, httplib::Response& response) {
-    auto caller = auth_.authenticate(request, true);
-    if (!caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
     std::string feed = request.matches[2];
     auto found = sources_->find(tenant->id, feed);
@@ -391,9 +379,7 @@ void OperatorFeedRoutes::pullNow(const httplib::Request& request, httplib::Respo
 
 void OperatorFeedRoutes::upload(const httplib::Request& request, httplib::Response& response, const httplib::ContentReader& reader) {
     // Who and what first: a refused upload reads and stores nothing.
-    auto caller = auth_.authenticate(request, true);
-    if (!caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
     std::vector<Error> errors;
     FeedImportRecord record;
@@ -451,9 +437,7 @@ void OperatorFeedRoutes::upload(const httplib::Request& request, httplib::Respon
 }
 
 void OperatorFeedRoutes::catalogSize(const httplib::Request& request, httplib::Response& response) {
-    auto caller = auth_.authenticate(request, false);
-    if (!caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, false);
     if (!tenant) return sendError(response, tenant.error());
     auto records = history_.catalogSizeHistory(tenant->id, kCatalogSizePoints);
     if (!records) return sendError(response, records.error());

@@ -47,9 +47,7 @@ void OperatorReportRoutes::registerOn(httplib::Server& server) {
 }
 
 void OperatorReportRoutes::performance(const httplib::Request& request, httplib::Response& response) {
-    auto caller = auth_.authenticate(request, false);
-    if (!caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, false);
     if (!tenant) return sendError(response, tenant.error());
     auto range = performanceRange(request.get_param_value("from"), request.get_param_value("to"), request.get_param_value("by"),
                                   clock_.nowSeconds());
@@ -60,9 +58,7 @@ void OperatorReportRoutes::performance(const httplib::Request& request, httplib:
 }
 
 void OperatorReportRoutes::ledgerCsv(const httplib::Request& request, httplib::Response& response) {
-    auto caller = auth_.authenticate(request, false);
-    if (!caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, false);
     if (!tenant) return sendError(response, tenant.error());
     auto range = performanceRange(request.get_param_value("from"), request.get_param_value("to"), "", clock_.nowSeconds());
     if (!range.errors.empty()) return sendFieldErrors(response, range.errors);

@@ -173,9 +173,7 @@ void OperatorRoutes::createTenant(const httplib::Request& request, httplib::Resp
 }
 
 void OperatorRoutes::getTenant(const httplib::Request& request, httplib::Response& response) {
-    auto caller = auth_.authenticate(request, false);
-    if (!caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, false);
     if (!tenant) return sendError(response, tenant.error());
     auto settings = widgetSettings_->load(tenant->id);
     if (!settings) return sendError(response, settings.error());
@@ -183,9 +181,7 @@ void OperatorRoutes::getTenant(const httplib::Request& request, httplib::Respons
 }
 
 void OperatorRoutes::updateTenant(const httplib::Request& request, httplib::Response& response) {
-    auto caller = auth_.authenticate(request, true);
-    if (!caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
     auto body = jsonBody(request);
     if (!body) return sendError(response, body.error());
@@ -252,9 +248,7 @@ void OperatorRoutes::updateTenant(const httplib::Request& request, httplib::Resp
 }
 
 void OperatorRoutes::rotateSecret(const httplib::Request& request, httplib::Response& response) {
-    auto caller = auth_.authenticate(request, true);
-    if (!caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
     auto secret = tenantService_.rotateSecret(tenant->id);
     if (!secret) return sendError(response, secret.error());
@@ -262,18 +256,14 @@ void OperatorRoutes::rotateSecret(const httplib::Request& request, httplib::Resp
 }
 
 void OperatorRoutes::setDisabled(const httplib::Request& request, httplib::Response& response, bool disabled) {
-    auto caller = auth_.authenticate(request, true);
-    if (!caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
     if (auto status = tenants_.setDisabled(tenant->id, disabled); !status) return sendError(response, status.error());
     getTenant(request, response);
 }
 
 void OperatorRoutes::getWidgets(const httplib::Request& request, httplib::Response& response) {
-    auto caller = auth_.authenticate(request, false);
-    if (!caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, false);
     if (!tenant) return sendError(response, tenant.error());
     auto settings = widgetSettings_->load(tenant->id);
     if (!settings) return sendError(response, settings.error());
@@ -294,9 +284,7 @@ void OperatorRoutes::getWidgets(const httplib::Request& request, httplib::Respon
 }
 
 void OperatorRoutes::putWidgets(const httplib::Request& request, httplib::Response& response) {
-    auto caller = auth_.authenticate(request, true);
-    if (!caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
     auto body = jsonBody(request);
     if (!body) return sendError(response, body.error());
@@ -373,9 +361,7 @@ void OperatorRoutes::putWidgets(const httplib::Request& request, httplib::Respon
 }
 
 void OperatorRoutes::listImports(const httplib::Request& request, httplib::Response& response) {
-    auto caller = auth_.authenticate(request, false);
-    if (!caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, false);
     if (!tenant) return sendError(response, tenant.error());
     auto records = history_.list(tenant->id, "", 100);
     if (!records) return sendError(response, records.error());
@@ -386,9 +372,7 @@ void OperatorRoutes::listImports(const httplib::Request& request, httplib::Respo
 }
 
 void OperatorRoutes::rowErrorsCsv(const httplib::Request& request, httplib::Response& response) {
-    auto caller = auth_.authenticate(request, false);
-    if (!caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, false);
     if (!tenant) return sendError(response, tenant.error());
     auto id = parseInt64(std::string(request.matches[2]));
     auto record = history_.find(tenant->id, id.value_or(0));
@@ -414,9 +398,7 @@ void OperatorRoutes::rowErrorsCsv(const httplib::Request& request, httplib::Resp
 }
 
 void OperatorRoutes::decideHeld(const httplib::Request& request, httplib::Response& response, bool confirm) {
-    auto caller = auth_.authenticate(request, true);
-    if (!caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
     int64_t id = parseInt64(std::string(request.matches[2])).value_or(0);
     if (confirm) {

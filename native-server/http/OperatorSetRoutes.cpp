@@ -102,8 +102,7 @@ std::vector<Error> OperatorSetRoutes::unknownSkus(int64_t tenantId, const std::v
 }
 
 void OperatorSetRoutes::listSets(const httplib::Request& request, httplib::Response& response, SetKind kind) {
-    if (auto caller = auth_.authenticate(request, false); !caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, false);
     if (!tenant) return sendError(response, tenant.error());
     auto items = authoring_.list(tenant->id, kind);
     if (!items) return sendError(response, items.error());
@@ -111,8 +110,7 @@ void OperatorSetRoutes::listSets(const httplib::Request& request, httplib::Respo
 }
 
 void OperatorSetRoutes::getSet(const httplib::Request& request, httplib::Response& response, SetKind kind) {
-    if (auto caller = auth_.authenticate(request, false); !caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, false);
     if (!tenant) return sendError(response, tenant.error());
     const std::string id = request.matches[2];
     auto found = authoring_.find(tenant->id, kind, id);
@@ -122,8 +120,7 @@ void OperatorSetRoutes::getSet(const httplib::Request& request, httplib::Respons
 }
 
 void OperatorSetRoutes::putSet(const httplib::Request& request, httplib::Response& response, SetKind kind) {
-    if (auto caller = auth_.authenticate(request, true); !caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
     auto body = operatorJsonBody(request);
     if (!body) return sendError(response, body.error());
@@ -136,8 +133,7 @@ void OperatorSetRoutes::putSet(const httplib::Request& request, httplib::Respons
 }
 
 void OperatorSetRoutes::deleteSet(const httplib::Request& request, httplib::Response& response, SetKind kind) {
-    if (auto caller = auth_.authenticate(request, true); !caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
     const std::string id = request.matches[2];
     auto removed = authoring_.remove(tenant->id, kind, id);
@@ -147,8 +143,7 @@ void OperatorSetRoutes::deleteSet(const httplib::Request& request, httplib::Resp
 }
 
 void OperatorSetRoutes::uploadPhoto(const httplib::Request& request, httplib::Response& response) {
-    if (auto caller = auth_.authenticate(request, true); !caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
     // The body is the file itself; its type is what decoding finds, not what the header claims.
     auto key = photos_.store(tenant->id, request.body);
@@ -180,8 +175,7 @@ void OperatorSetRoutes::servePhoto(const httplib::Request& request, httplib::Res
 }
 
 void OperatorSetRoutes::searchCatalog(const httplib::Request& request, httplib::Response& response) {
-    if (auto caller = auth_.authenticate(request, false); !caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, false);
     if (!tenant) return sendError(response, tenant.error());
     std::string query = std::string(trim(request.get_param_value("q")));
     if (query.empty()) return sendFieldErrors(response, {Error::invalidArgument("q: type a SKU or words of a product's title")});
@@ -229,8 +223,7 @@ void OperatorSetRoutes::searchCatalog(const httplib::Request& request, httplib::
 }
 
 void OperatorSetRoutes::createPreview(const httplib::Request& request, httplib::Response& response) {
-    if (auto caller = auth_.authenticate(request, true); !caller) return sendError(response, caller.error());
-    auto tenant = auth_.tenantOf(request);
+    auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
     auto body = operatorJsonBody(request);
     if (!body) return sendError(response, body.error());
