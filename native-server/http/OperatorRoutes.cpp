@@ -23,10 +23,6 @@ constexpr const char* kConsolePolicy =
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-void sendJson(httplib::Response& response, int status, const json& body) { sendOperatorJson(response, status, body); }
-Result<json> jsonBody(const httplib::Request& request) { return operatorJsonBody(request); }
-Result<std::string> stringField(const json& body, const std::string& field) { return operatorStringField(body, field); }
-
 Status validCurrency(const std::string& currency) {
     bool valid = currency.size() == 3;
     for (char c : currency) valid = valid && c >= 'A' && c <= 'Z';
@@ -103,7 +99,7 @@ void OperatorRoutes::registerOn(httplib::Server& server) {
 void OperatorRoutes::signIn(const httplib::Request& request, httplib::Response& response) {
     // No other site may sign a browser in (into an account of the attacker's, say).
     if (auto origin = OperatorAuth::sameOrigin(request); !origin) return sendError(response, origin.error());
-    auto body = jsonBody(request);
+    auto body = operatorJsonBody(request);
     if (!body) return sendError(response, body.error());
     std::vector<Error> errors;
     std::string email = body->value("email", json()).is_string() ? (*body)["email"].get<std::string>() : "";
@@ -125,7 +121,7 @@ void OperatorRoutes::signIn(const httplib::Request& request, httplib::Response& 
     response.set_header("Set-Cookie", std::string(kSessionCookie) + "=" + signedIn->token + "; Path=/operator/api; Max-Age=" +
                                           std::to_string(OperatorAccounts::kSessionSeconds) + "; HttpOnly; SameSite=Strict" +
                                           (secure ? "; Secure" : ""));
-    sendJson(response, 200, {{"email", signedIn->session.email}, {"csrfToken", signedIn->session.csrfToken},
+    sendOperatorJson(response, 200, {{"email", signedIn->session.email}, {"csrfToken", signedIn->session.csrfToken},
                              {"expiresAt", signedIn->session.expiresAt}});
 }
 
@@ -140,8 +136,8 @@ void OperatorRoutes::signOut(const httplib::Request& request, httplib::Response&
 void OperatorRoutes::me(const httplib::Request& request, httplib::Response& response) {
     auto caller = auth_.authenticate(request, false);
     if (!caller) return sendError(response, caller.error());
-    if (caller->email.empty()) return sendJson(response, 200, {{"email", nullptr}, {"via", "operator-key"}});
-    sendJson(response, 200, {{"email", caller->email}, {"csrfToken", caller->csrfToken}, {"via", "session"}});
+    if (caller->email.empty()) return sendOperatorJson(response, 200, {{"email", nullptr}, {"via", "operator-key"}});
+    sendOperatorJson(response, 200, {{"email", caller->email}, {"csrfToken", caller->csrfToken}, {"via", "session"}});
 }
 
 void OperatorRoutes::listTenants(const httplib::Request& request, httplib::Response& response) {
@@ -155,21 +151,21 @@ void OperatorRoutes::listTenants(const httplib::Request& request, httplib::Respo
         if (!settings) return sendError(response, settings.error());
         items.push_back(tenantJson(tenant, settings->country));
     }
-    sendJson(response, 200, {{"tenants", items}});
+    sendOperatorJson(response, 200, {{"tenants", items}});
 }
 
 void OperatorRoutes::createTenant(const httplib::Request& request, httplib::Response& response) {
     auto caller = auth_.authenticate(request, true);
     if (!caller) return sendError(response, caller.error());
-    auto body = jsonBody(request);
+    auto body = operatorJsonBody(request);
     if (!body) return sendError(response, body.error());
     if (!body->contains("name")) return sendFieldErrors(response, {Error::invalidArgument("name: required")});
-    auto name = stringField(*body, "name");
+    auto name = operatorStringField(*body, "name");
     if (!name) return sendFieldErrors(response, {name.error()});
     auto created = tenantService_.create(*name);
     if (!created) return sendFieldErrors(response, {created.error()});
     // The only time the secret is ever shown: only its hash is stored.
-    sendJson(response, 201, {{"tenant", tenantJson(created->tenant, "")}, {"apiSecret", created->apiSecret}});
+    sendOperatorJson(response, 201, {{"tenant", tenantJson(created->tenant, "")}, {"apiSecret", created->apiSecret}});
 }
 
 void OperatorRoutes::getTenant(const httplib::Request& request, httplib::Response& response) {
@@ -177,20 +173,20 @@ void OperatorRoutes::getTenant(const httplib::Request& request, httplib::Respons
     if (!tenant) return sendError(response, tenant.error());
     auto settings = widgetSettings_->load(tenant->id);
     if (!settings) return sendError(response, settings.error());
-    sendJson(response, 200, tenantJson(*tenant, settings->country));
+    sendOperatorJson(response, 200, tenantJson(*tenant, settings->country));
 }
 
 void OperatorRoutes::updateTenant(const httplib::Request& request, httplib::Response& response) {
     auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
-    auto body = jsonBody(request);
+    auto body = operatorJsonBody(request);
     if (!body) return sendError(response, body.error());
 
     // Every field is checked before anything is written; all problems are answered at once.
     std::vector<Error> errors;
     auto text = [&](const char* field) -> std::optional<std::string> {
         if (!body->contains(field)) return std::nullopt;
-        auto value = stringField(*body, field);
+        auto value = operatorStringField(*body, field);
         if (!value) {
             errors.push_back(value.error());
             return std::nullopt;
@@ -252,7 +248,7 @@ void OperatorRoutes::rotateSecret(const httplib::Request& request, httplib::Resp
     if (!tenant) return sendError(response, tenant.error());
     auto secret = tenantService_.rotateSecret(tenant->id);
     if (!secret) return sendError(response, secret.error());
-    sendJson(response, 200, {{"apiId", tenant->apiId}, {"apiSecret", *secret}});
+    sendOperatorJson(response, 200, {{"apiId", tenant->apiId}, {"apiSecret", *secret}});
 }
 
 void OperatorRoutes::setDisabled(const httplib::Request& request, httplib::Response& response, bool disabled) {
@@ -275,7 +271,7 @@ void OperatorRoutes::getWidgets(const httplib::Request& request, httplib::Respon
     for (const char* language : {"en", "de"}) {
         if (auto bundle = WidgetTexts::builtIn(language)) builtIn[language] = json::parse(bundle->toJson());
     }
-    sendJson(response, 200, {{"languageRule", LanguageRule::sourceName(settings->languageRule.source)},
+    sendOperatorJson(response, 200, {{"languageRule", LanguageRule::sourceName(settings->languageRule.source)},
                              {"defaultLanguage", settings->languageRule.defaultLanguage},
                              {"css", settings->css},
                              {"texts", texts},
@@ -286,19 +282,19 @@ void OperatorRoutes::getWidgets(const httplib::Request& request, httplib::Respon
 void OperatorRoutes::putWidgets(const httplib::Request& request, httplib::Response& response) {
     auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
-    auto body = jsonBody(request);
+    auto body = operatorJsonBody(request);
     if (!body) return sendError(response, body.error());
 
     std::vector<Error> errors;
     WidgetSettingsChange change;
     if (body->contains("languageRule")) {
-        auto text = stringField(*body, "languageRule");
+        auto text = operatorStringField(*body, "languageRule");
         auto source = text ? LanguageRule::parseSource(*text, "languageRule") : Result<LanguageSource>(text.error());
         if (!source) errors.push_back(source.error());
         else change.languageSource = *source;
     }
     if (body->contains("defaultLanguage")) {
-        auto text = stringField(*body, "defaultLanguage");
+        auto text = operatorStringField(*body, "defaultLanguage");
         auto language = text ? LanguageRule::primaryLanguage(*text) : std::nullopt;
         if (!text || !language || *language != *text) {
             errors.push_back(Error::invalidArgument("defaultLanguage: '" + (text ? *text : std::string()) +
@@ -308,7 +304,7 @@ void OperatorRoutes::putWidgets(const httplib::Request& request, httplib::Respon
         }
     }
     if (body->contains("css")) {
-        auto css = stringField(*body, "css");
+        auto css = operatorStringField(*body, "css");
         if (!css) errors.push_back(css.error());
         else if (auto valid = WidgetSettings::validCss(*css, "css"); !valid) errors.push_back(valid.error());
         else change.css = *css;
@@ -405,11 +401,11 @@ void OperatorRoutes::decideHeld(const httplib::Request& request, httplib::Respon
         // Applies the held file now; the answer comes when the import is done.
         auto outcome = imports_.confirm(*tenant, id);
         if (!outcome) return sendError(response, outcome.error());
-        return sendJson(response, 200, json::parse(importRecordJson(outcome->record, false).dump()));
+        return sendOperatorJson(response, 200, json::parse(importRecordJson(outcome->record, false).dump()));
     }
     auto record = imports_.discard(*tenant, id);
     if (!record) return sendError(response, record.error());
-    sendJson(response, 200, json::parse(importRecordJson(*record, false).dump()));
+    sendOperatorJson(response, 200, json::parse(importRecordJson(*record, false).dump()));
 }
 
 void OperatorRoutes::serveConsole(const httplib::Request& request, httplib::Response& response) {
@@ -446,7 +442,7 @@ void OperatorRoutes::listShops(const httplib::Request& request, httplib::Respons
                          {"lastPullAt", shop.lastPullAt},
                          {"lastPullResult", shop.lastPullResult}});
     }
-    sendJson(response, 200, {{"shops", items}});
+    sendOperatorJson(response, 200, {{"shops", items}});
 }
 
 }  // namespace svc
