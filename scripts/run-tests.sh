@@ -7,6 +7,10 @@ cd "$(dirname "$0")/.."
 mkdir -p .test-output
 passed=0
 failed=0
+# CI shows only the end of this script's output, so every failing suite also adds a
+# line (and for fuzz the finding) to a summary printed just before the totals.
+failures=""
+note_failure() { failures+="$1"$'\n'; }
 
 # doctest prints: [doctest] test cases: 12 | 11 passed | 1 failed | 0 skipped
 run_doctest() {
@@ -18,17 +22,23 @@ run_doctest() {
   if [[ -z $line ]]; then
     echo "$name: no summary (crashed?)"
     failed=$((failed + 1))
+    note_failure "$name: no summary (crashed?); last lines: $(tail -5 "$log" | tr '\n' ' ')"
     return
   fi
   passed=$((passed + $(sed -E 's/.*\| *([0-9]+) passed.*/\1/' <<<"$line")))
-  failed=$((failed + $(sed -E 's/.*\| *([0-9]+) failed.*/\1/' <<<"$line")))
+  local suite_failed
+  suite_failed=$(sed -E 's/.*\| *([0-9]+) failed.*/\1/' <<<"$line")
+  failed=$((failed + suite_failed))
+  if [[ $suite_failed -gt 0 ]]; then
+    note_failure "$name: $suite_failed failed: $(grep -E "^[^ ].*(ERROR|FATAL)" "$log" | head -5 | tr '\n' ' ')"
+  fi
 }
 
 run_doctest unit build/bin/svc-unit-tests
 run_doctest server build/bin/svc-server-tests
 
 echo "== fuzz"
-if scripts/fuzz.sh "${SVC_FUZZ_SECONDS:-10}" > .test-output/fuzz.log 2>&1; then
+if scripts/fuzz.sh "${SVC_FUZZ_SECONDS:---regression}" > .test-output/fuzz.log 2>&1; then
   count=$(grep -c "^fuzz: .* ok" .test-output/fuzz.log)
   passed=$((passed + count))
   grep "^fuzz:" .test-output/fuzz.log
@@ -36,6 +46,14 @@ else
   grep "^fuzz:" .test-output/fuzz.log
   tail -30 .test-output/fuzz.log
   failed=$((failed + 1))
+  grep -qE "^fuzz: [a-z_]+ FAILED" .test-output/fuzz.log ||
+    note_failure "fuzz: failed before any target ran: $(tail -3 .test-output/fuzz.log | tr '\n' ' ')"
+  for bad in $(grep -oE "^fuzz: [a-z_]+ FAILED" .test-output/fuzz.log | cut -d' ' -f2); do
+    note_failure "fuzz $bad: $(grep -m1 -E "^==[0-9]+==|^SUMMARY|runtime error|ALARM|out-of-memory|error:" .test-output/fuzz-$bad.log)"
+    for artifact in .test-output/fuzz-$bad-*; do
+      [[ -f $artifact ]] && note_failure "  input $artifact (base64): $(head -c 600 "$artifact" | base64 -w0)"
+    done
+  done
 fi
 
 echo "== e2e"
@@ -47,11 +65,19 @@ if [[ -f .test-output/e2e-results.json ]]; then
     console.log((r.stats.expected || 0) + (r.stats.flaky || 0), r.stats.unexpected || 0);')
   passed=$((passed + e2e_passed))
   failed=$((failed + e2e_failed))
+  if [[ $e2e_failed -gt 0 ]]; then
+    note_failure "e2e: $e2e_failed failed: $(grep -E "^\s+[0-9]+\) " .test-output/e2e.log | head -5 | tr -s ' ' | tr '\n' ';')"
+  fi
 else
   echo "e2e: no results (Playwright did not run)"
   failed=$((failed + 1))
+  note_failure "e2e: no results (Playwright did not run)"
 fi
 
 echo
+if [[ -n $failures ]]; then
+  echo "== failures"
+  printf '%s' "$failures"
+fi
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

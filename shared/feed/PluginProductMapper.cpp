@@ -1,10 +1,12 @@
 #include "feed/PluginProductMapper.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "feed/FeedColumns.hpp"
 #include "shop/ShopRegistration.hpp"
 #include "text/StringUtil.hpp"
+#include "text/Utf8.hpp"
 
 namespace svc {
 namespace {
@@ -284,26 +286,19 @@ std::string pluginErrorText(const json& answer) {
     if (!answer.is_object()) return "";
     auto error = answer.find("error");
     if (error == answer.end() || !error->is_string()) return "";
+    // The text reaches logs, JSON answers and the console: one line of at most 300 bytes,
+    // each part cut at a character boundary so that it stays valid UTF-8.
+    static constexpr size_t kMaxBytes = 300;
     std::string text;
-    auto shopText = [&text](const std::string& from) {
-        for (char c : from) {
-            if (text.size() >= 300) break;
-            text += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? ' ' : c;
-        }
+    auto appendShopText = [&text](std::string_view from) {
+        from = from.substr(0, utf8PrefixLength(from, kMaxBytes - std::min(text.size(), kMaxBytes)));
+        for (char c : from) text += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? ' ' : c;
     };
-    shopText(error->get<std::string>());
+    appendShopText(error->get_ref<const std::string&>());
     auto message = answer.find("message");
-    if (message != answer.end() && message->is_string()) {
+    if (message != answer.end() && message->is_string() && text.size() + 2 < kMaxBytes) {
         text += ": ";
-        shopText(message->get<std::string>());
-    }
-    // Cutting at a byte count may split a UTF-8 sequence: drop a trailing partial one.
-    size_t lead = text.size();
-    while (lead > 0 && (static_cast<unsigned char>(text[lead - 1]) & 0xC0) == 0x80) --lead;
-    if (lead > 0) {
-        auto byte = static_cast<unsigned char>(text[lead - 1]);
-        size_t length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1;
-        if (text.size() - (lead - 1) < length) text.resize(lead - 1);
+        appendShopText(message->get_ref<const std::string&>());
     }
     return text;
 }

@@ -29,4 +29,12 @@ size_t findInvalidUtf8(std::string_view text) {
     return std::string_view::npos;
 }
 
+size_t utf8PrefixLength(std::string_view text, size_t maxBytes) {
+    if (text.size() <= maxBytes) return text.size();
+    size_t end = maxBytes;
+    // Continuation bytes (10xxxxxx) belong to the character that starts before them.
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+    return end;
+}
+
 }  // namespace svc

@@ -8,4 +8,8 @@ namespace svc {
 // Rejects overlong forms, surrogates and code points above U+10FFFF.
 size_t findInvalidUtf8(std::string_view text);
 
+// Length of the longest prefix of at most maxBytes that does not end inside a UTF-8
+// sequence: cutting outside text there keeps it valid UTF-8 if it was.
+size_t utf8PrefixLength(std::string_view text, size_t maxBytes);
+
 }  // namespace svc

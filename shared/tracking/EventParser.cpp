@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "text/Utf8.hpp"
+
 namespace svc {
 namespace {
 
@@ -23,11 +25,7 @@ constexpr int64_t kMaxClientTimeMs = 9'007'199'254'740'991;  // Number.MAX_SAFE_
 std::string excerpt(std::string_view text) {
     constexpr size_t kMaxBytes = 64;
     bool cut = text.size() > kMaxBytes;
-    if (cut) {
-        size_t end = kMaxBytes;
-        while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-        text = text.substr(0, end);
-    }
+    text = text.substr(0, utf8PrefixLength(text, kMaxBytes));
     std::string out = "\"";
     for (char c : text) {
         auto byte = static_cast<unsigned char>(c);

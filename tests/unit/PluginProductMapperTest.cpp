@@ -10,6 +10,7 @@
 
 #include "feed/CsvWriter.hpp"
 #include "feed/PluginProductMapper.hpp"
+#include "text/Utf8.hpp"
 
 using namespace svc;
 using nlohmann::json;
@@ -201,4 +202,15 @@ TEST_CASE("plugin error answers become one clean line") {
     std::string text = pluginErrorText(json{{"error", "GENERAL_ERROR"}, {"message", longMessage}});
     CHECK(text.size() <= 300);
     CHECK(json(text).dump().size() > 0);  // still valid UTF-8 after the cut
+
+    // An error code that fills the limit alone leaves no room for the message (found by
+    // fuzz_plugin_json: the ": " used to be added past the limit).
+    std::string longCode(299, 'E');
+    longCode += "\xC3\xA9";  // an e-acute that straddles byte 300
+    text = pluginErrorText(json{{"error", longCode}, {"message", "token revoked"}});
+    CHECK(text == std::string(299, 'E'));
+    text = pluginErrorText(json{{"error", std::string(290, 'E')}, {"message", longMessage}});
+    CHECK(text.size() <= 300);
+    CHECK(text.substr(0, 292) == std::string(290, 'E') + ": ");
+    CHECK(svc::findInvalidUtf8(text) == std::string::npos);
 }

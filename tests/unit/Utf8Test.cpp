@@ -69,3 +69,30 @@ TEST_CASE("findInvalidUtf8 never reads past the end of the view") {
     CHECK(svc::findInvalidUtf8(std::string_view(buffer).substr(0, 7)) == 5);
     CHECK(svc::findInvalidUtf8(std::string_view(buffer)) == kValid);
 }
+
+TEST_CASE("utf8PrefixLength cuts at the last character boundary within the limit") {
+    struct PrefixCase {
+        const char* name;
+        std::string text;
+        size_t maxBytes;
+        size_t length;
+    };
+    const std::string euros = "\xE2\x82\xAC\xE2\x82\xAC";  // two 3-byte characters
+    const std::vector<PrefixCase> cases{
+        {"shorter than the limit", "abc", 10, 3},
+        {"exactly the limit", "abc", 3, 3},
+        {"ASCII cut", "abcdef", 4, 4},
+        {"limit zero", "abc", 0, 0},
+        {"limit at a boundary", euros, 3, 3},
+        {"limit inside the second character", euros, 5, 3},
+        {"limit inside the first character", euros, 2, 0},
+        {"4-byte character kept whole or dropped", "a\xF0\x9F\x98\x80", 4, 1},
+        {"2-byte character after ASCII", "ab\xC3\xA4", 3, 2},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.name);
+        size_t length = svc::utf8PrefixLength(c.text, c.maxBytes);
+        CHECK(length == c.length);
+        CHECK(svc::findInvalidUtf8(std::string_view(c.text).substr(0, length)) == kValid);
+    }
+}
