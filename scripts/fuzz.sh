@@ -46,7 +46,8 @@ for target in csv_reader graphql_document content_json event_json set_json json_
   start=$(date +%s)
   if build-fuzz/bin/fuzz_$target "${budget[@]}" -rss_limit_mb=2048 -timeout=10 \
        -artifact_prefix="$PWD/.test-output/fuzz-$target-" "$work" > .test-output/fuzz-$target.log 2>&1; then
-    echo "fuzz: $target ok ($(grep -oE '#[0-9]+' .test-output/fuzz-$target.log | tail -1 | tr -d '#') runs in $(( $(date +%s) - start ))s; $what)"
+    # libFuzzer's last line: "Done N runs in S second(s)".
+    echo "fuzz: $target ok ($(grep -oE '^Done [0-9]+ runs' .test-output/fuzz-$target.log | tail -1 | cut -d' ' -f2) runs in $(( $(date +%s) - start ))s; $what)"
   else
     echo "fuzz: $target FAILED (see .test-output/fuzz-$target.log)"
     grep -E "^==[0-9]+==|^SUMMARY|runtime error" .test-output/fuzz-$target.log | head -5 || true
