@@ -4,6 +4,7 @@
 import { call, requireOperator, ApiError } from "./api.js";
 import { showErrors, clearErrors, busy } from "./forms.js";
 import { renderNav } from "./nav.js";
+import { button, cell } from "./dom.js";
 
 const apiId = new URLSearchParams(location.search).get("apiId") || "";
 const tenantPath = "/tenants/" + encodeURIComponent(apiId);
@@ -14,14 +15,6 @@ let csrfToken = "";
 
 const FINAL = new Set(["applied", "failed", "held", "discarded"]);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function cell(row, content) {
-  const td = document.createElement("td");
-  if (content instanceof Node) td.appendChild(content);
-  else td.textContent = content;
-  row.appendChild(td);
-  return td;
-}
 
 function when(seconds) {
   return seconds ? new Date(seconds * 1000).toLocaleString() : "—";
@@ -44,20 +37,10 @@ function badge(text, className) {
   return span;
 }
 
-function button(label, accessibleName, className, onClick) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.className = className;
-  b.textContent = label;
-  b.setAttribute("aria-label", accessibleName);
-  b.addEventListener("click", onClick);
-  return b;
-}
-
 // ---- import history -------------------------------------------------------------------
 
 function decisionButton(record, label, action, className) {
-  return button(label, label + " import " + record.id, className, async () => {
+  return button(label, label + " import " + record.id, async () => {
     for (const other of table.querySelectorAll("button")) other.disabled = true;
     // Confirming applies the whole file: that can take a while, so the page says so.
     status.textContent = (action === "confirm" ? "Applying import " : "Discarding import ") + record.id + "…";
@@ -69,7 +52,7 @@ function decisionButton(record, label, action, className) {
       status.textContent = "Import " + record.id + ": " + error.message;
       for (const other of table.querySelectorAll("button")) other.disabled = false;
     }
-  });
+  }, className);
 }
 
 function rowErrorsLink(record) {
@@ -378,10 +361,10 @@ async function loadSources() {
     cell(row, when(source.lastRunAt));
     cell(row, source.lastResult || "—");
     const actions = cell(row, "");
-    const pull = button("Pull now", "Pull now: feed " + source.feed, "", () => pullNow(source, pull));
+    const pull = button("Pull now", "Pull now: feed " + source.feed, () => pullNow(source, pull), "");
     actions.append(pull, " ");
-    if (source.kind !== "plugin") actions.append(button("Change", "Change the pull source of feed " + source.feed, "secondary", () => startEditing(source)), " ");
-    actions.append(button("Remove", "Remove the pull source of feed " + source.feed, "secondary", async () => {
+    if (source.kind !== "plugin") actions.append(button("Change", "Change the pull source of feed " + source.feed, () => startEditing(source), "secondary"), " ");
+    actions.append(button("Remove", "Remove the pull source of feed " + source.feed, async () => {
       if (!confirm("Stop pulling feed " + source.feed + "?")) return;
       try {
         await call("DELETE", tenantPath + "/pull-sources/" + encodeURIComponent(source.feed));
@@ -391,7 +374,7 @@ async function loadSources() {
       } catch (error) {
         sourcesStatus.textContent = error.message;
       }
-    }));
+    }, "secondary"));
     body.appendChild(row);
   }
   sourcesTable.hidden = sources.length === 0;

@@ -3,6 +3,7 @@
 // next to the fields (plus the one check only a form can make: the new password typed twice).
 import { call, requireOperator } from "./api.js";
 import { renderNav } from "./nav.js";
+import { cell } from "./dom.js";
 import { busy, clearErrors, showErrors } from "./forms.js";
 
 const table = document.getElementById("operator-table");
@@ -13,13 +14,6 @@ const listAlert = document.getElementById("list-alert");
 function when(seconds) {
   if (!seconds) return "never";
   return new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ") + " UTC";
-}
-
-function cell(row, content) {
-  const td = document.createElement("td");
-  if (content instanceof Node) td.appendChild(content);
-  else td.textContent = content;
-  row.appendChild(td);
 }
 
 function showListError(message) {

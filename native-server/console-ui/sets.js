@@ -2,6 +2,7 @@
 // products by SKU search, order them, preview the draft with the real SDK, save.
 import { ApiError, call, requireOperator } from "./api.js";
 import { renderNav } from "./nav.js";
+import { button, cell } from "./dom.js";
 import { busy, clearErrors, showErrors } from "./forms.js";
 
 const apiId = new URLSearchParams(location.search).get("apiId") || "";
@@ -37,16 +38,6 @@ function ownImage(url) {
   } catch (ignored) {
     return false;
   }
-}
-
-function button(label, accessibleName, onClick, className = "secondary small") {
-  const element = document.createElement("button");
-  element.type = "button";
-  element.className = className;
-  element.textContent = label;
-  if (accessibleName) element.setAttribute("aria-label", accessibleName);
-  element.addEventListener("click", onClick);
-  return element;
 }
 
 // --- chosen products: order with Move up / Move down, keyboard focus follows the moved row ---
@@ -282,11 +273,7 @@ async function loadSets() {
   for (const [setKind, set] of rows) {
     const row = document.createElement("tr");
     const cells = [setKind === "custom" ? "Custom" : "Photo", set.id, set.title, set.tags.join(", "), set.skus ? String(set.skus.length) : "—"];
-    for (const text of cells) {
-      const cell = document.createElement("td");
-      cell.textContent = text;
-      row.appendChild(cell);
-    }
+    for (const text of cells) cell(row, text);
     const actions = document.createElement("td");
     actions.append(
       button("Edit", "Edit " + set.id, () => edit(setKind, set)),

@@ -2,19 +2,13 @@
 // contact and the last pull's result, from GET /operator/api/shops. Everything is set as text.
 import { call, requireOperator } from "./api.js";
 import { renderNav } from "./nav.js";
+import { cell } from "./dom.js";
 
 const table = document.getElementById("shop-table");
 const status = document.getElementById("list-status");
 
 function when(seconds) {
   return seconds ? new Date(seconds * 1000).toISOString().replace("T", " ").slice(0, 16) + " UTC" : "never";
-}
-
-function cell(row, ...contents) {
-  const td = document.createElement("td");
-  for (const content of contents) td.append(content);
-  row.appendChild(td);
-  return td;
 }
 
 function line(label, value) {

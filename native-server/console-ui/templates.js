@@ -1,6 +1,7 @@
 // The operator's content-pool templates (shared by every tenant): list, edit as JSON, save, delete.
 import { call, requireOperator } from "./api.js";
 import { renderNav } from "./nav.js";
+import { button, cell } from "./dom.js";
 import { busy, clearErrors, showErrors } from "./forms.js";
 
 const form = document.getElementById("template-form");
@@ -26,16 +27,6 @@ function edit(template) {
   form.elements[template ? "definition" : "id"].focus();
 }
 
-function button(label, accessibleName, onClick, className) {
-  const element = document.createElement("button");
-  element.type = "button";
-  element.className = className;
-  element.textContent = label;
-  element.setAttribute("aria-label", accessibleName);
-  element.addEventListener("click", onClick);
-  return element;
-}
-
 async function load() {
   const { templates } = await call("GET", "/templates");
   const body = document.querySelector("#templates-table tbody");
@@ -43,14 +34,10 @@ async function load() {
   for (const template of templates) {
     const row = document.createElement("tr");
     const cells = [template.id, template.title, template.tags.join(", "), template.slots.map((slot) => slot.name).join(", ")];
-    for (const text of cells) {
-      const cell = document.createElement("td");
-      cell.textContent = text;
-      row.appendChild(cell);
-    }
+    for (const text of cells) cell(row, text);
     const actions = document.createElement("td");
     actions.append(
-      button("Edit", "Edit " + template.id, () => edit(template), "secondary small"),
+      button("Edit", "Edit " + template.id, () => edit(template)),
       " ",
       button("Delete", "Delete " + template.id, async () => {
         if (!confirm("Delete the template " + template.id + "? Every tenant's sets are rebuilt without it.")) return;

@@ -1,16 +1,10 @@
 import { call, requireOperator } from "./api.js";
 import { renderNav } from "./nav.js";
+import { cell } from "./dom.js";
 import { busy, clearErrors, showErrors } from "./forms.js";
 
 const table = document.getElementById("tenant-table");
 const status = document.getElementById("list-status");
-
-function cell(row, content) {
-  const td = document.createElement("td");
-  if (content instanceof Node) td.appendChild(content);
-  else td.textContent = content;
-  row.appendChild(td);
-}
 
 // Whether each tenant's feeds are fresh (docs/adr/0043); the list still shows if this fails.
 async function feedStates() {
