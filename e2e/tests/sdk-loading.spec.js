@@ -70,3 +70,23 @@ test("the snippet, the loader and the SDK included twice: widgets rendered once,
   expect(errors).toEqual([]);
   expect(warnings).toEqual([]);
 });
+
+// The SDK included by hand *before* the snippet (synchronously, so it surely runs first) on a
+// page that already queued a call in window._svc: it must wait for the loader's config, not
+// start without it (it used to ask for "undefined/sdk/sdk.wasm", get a 404 and hide the widgets).
+test("the SDK included by hand before the loader waits for it", async ({ page }) => {
+  const warnings = [];
+  page.on("console", (message) => { if (message.type() === "warning" || message.type() === "error") warnings.push(message.text()); });
+  await page.addInitScript(() => { window._svc = { q: [] }; });
+  await page.route(/\/demo\/product\.html/, async (route) => {
+    const real = await route.fetch();
+    const html = await real.text();
+    const snippet = html.match(/<script>\s*\(function\(w,d,u,id\)[\s\S]*?<\/script>/)[0];
+    const base = snippet.match(/"(http[^"]+)","([^"]+)"\)/)[1];
+    await route.fulfill({ response: real, body: html.replace(snippet, `<script src="${base}/sdk/sdk.js"></script>` + snippet) });
+  });
+  await page.goto(base() + "/demo/product.html?sku=" + encodeURIComponent(process.env.SVC_FIRST_SKU));
+  await expect(page.locator("#similar-widget")).toHaveAttribute("data-svc-state", "rendered");
+  expect(await page.locator("#similar-widget li.svc-card").count()).toBeGreaterThan(0);
+  expect(warnings).toEqual([]);
+});

@@ -3,7 +3,10 @@
 // loop: loading the module, fetch, observing the page, and replaying calls queued by
 // the loader. Nothing here may throw into the shop's page (docs/adr/0024).
 var svc = window._svc;
-if (!svc || svc.__sdk) return; // no loader, or the SDK was loaded twice: do nothing
+// Nothing to do without the loader's config: a copy of sdk.js included by hand can run
+// before the loader (both async), even when the shop already queued calls in window._svc;
+// the loader then inserts the SDK itself. A second copy after the first does nothing either.
+if (!svc || !svc.config || svc.__sdk) return;
 svc.__sdk = true;
 var config = svc.config || {};
 var warned = {};
