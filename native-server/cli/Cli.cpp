@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/DemoSetup.hpp"
+#include "cli/ConnectionLimitsCli.hpp"
 #include "cli/FeedSourceCommands.hpp"
 #include "feed/PullRuntime.hpp"
 #include "feed/ImportJson.hpp"
@@ -59,7 +60,8 @@ Result<std::pair<std::string, int>> parseListen(const std::string& listen) {
 }
 
 int serve(const std::string& dataDir, const std::string& listen, const std::string& assetsDir, int threads, double eventsRateLimit,
-          const std::vector<std::string>& outboundAllow, bool secureCookies, bool imageBot, const std::string& imageBotInfoUrl) {
+          const std::vector<std::string>& outboundAllow, bool secureCookies, bool imageBot, const std::string& imageBotInfoUrl,
+          const ConnectionLimits& connections) {
     // Signals are taken by one thread with sigwait, so shutdown runs as normal code. Blocked
     // before anything starts a thread: threads inherit the mask, and one that does not block
     // them (the events file's checkpointer starts in SqliteStorage::open) would take a
@@ -86,6 +88,8 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     options.dataDir = dataDir;
     options.assetsDir = assetsDir;
     options.threads = threads;
+    options.connections = connections;
+    ConnectionLimitsCli::raiseOpenFileLimit();  // before the gate derives its connection limit from it
     options.events.rateLimit.perSecond = eventsRateLimit;
     options.events.rateLimit.burst = eventsRateLimit * 4;
     options.console.secureCookies = secureCookies;
@@ -207,6 +211,8 @@ int runCli(int argc, char** argv) {
     bool secureCookies = false;
     serveCommand->add_flag("--secure-cookies", secureCookies,
                            "Mark the console's session cookie Secure (set it when a TLS proxy serves svc; docs/adr/0039)");
+    ConnectionLimitsCli connectionLimits;
+    connectionLimits.addTo(*serveCommand);
     OperatorCli operatorAccounts;
     operatorAccounts.addTo(app, dataDir);
 
@@ -348,7 +354,8 @@ int runCli(int argc, char** argv) {
         return app.exit(error) == 0 ? 0 : 2;
     }
 
-    if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, outboundAllow, secureCookies, !noImageBot, imageBotInfoUrl);
+    if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, outboundAllow, secureCookies, !noImageBot, imageBotInfoUrl,
+                                              connectionLimits.limits());
     if (operatorAccounts.parsed()) return operatorAccounts.run(dataDir);
     if (feedSources.parsed()) return feedSources.run();
 

@@ -76,7 +76,8 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
       setRoutes_(tenants_, storage.content(), storage.operatorKeys(), contentIndex_),
       attributionCatalog_(storage.catalog(), storage.content(), &recommendations_),
       attributor_(storage.ledger(), storage.tenants(), attributionCatalog_, storage.clock()),
-      reportRoutes_(tenants_, storage.ledger(), attributor_, storage.clock()) {
+      reportRoutes_(tenants_, storage.ledger(), attributor_, storage.clock()),
+      server_(options_.connections, options_.threads) {
     // Content is rebuilt after every applied import; the generation tells other processes too.
     // The change is handed over first, so the rebuild it schedules (or one the generation
     // triggers) finds it and reads just the changed articles.
@@ -144,19 +145,13 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
     }
     contentIndex_.start();
     // Defaults of Debian's cpp-httplib cost ~44 ms per keep-alive request (Nagle plus
-    // delayed ACK) and close connections after 5 requests; see docs/adr/0005.
+    // delayed ACK) and close connections after 5 requests; see docs/adr/0005. Timeouts, idle
+    // keep-alive connections and the worker threads are the connection gate's (docs/adr/0057).
     server_.set_tcp_nodelay(true);
     server_.set_keep_alive_max_count(100000);
-    // One thread per connection: an idle keep-alive connection holds a worker, so idle ones
-    // are closed after 2 s (a page load reuses its connection well within that).
-    server_.set_keep_alive_timeout(2);
-    server_.set_read_timeout(10, 0);
-    server_.set_write_timeout(10, 0);
     // The streaming feed routes take large bodies; every other route is limited in the
     // pre-routing handler, before a body is read into memory.
     server_.set_payload_max_length(options_.feeds.maxUploadBytes);
-    int threads = options_.threads;
-    server_.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
     registerRoutes();
     worker_.start();
     attributor_.start();
@@ -190,7 +185,7 @@ void ApiServer::setPullWaker(std::function<void()> waker) {
     if (shopRoutes_) shopRoutes_->setPullWaker(std::move(waker));
 }
 
-void ApiServer::run() { server_.listen_after_bind(); }
+void ApiServer::run() { server_.serve(); }
 
 void ApiServer::stop() {
     if (server_.is_running()) server_.stop();
@@ -238,6 +233,12 @@ void ApiServer::registerRoutes() {
     });
     server_.set_error_handler([](const httplib::Request&, httplib::Response& response) {
         if (!response.body.empty()) return;
+        // A body the connection gate stopped reading: say why (too slow, too large, broken framing).
+        if (const GatedStream* stream = GatedStream::current(); stream && stream->bodyFailure() != GatedStream::BodyFailure::None) {
+            sendError(response, stream->bodyError());
+            response.status = stream->bodyFailureStatus();
+            return;
+        }
         int status = response.status;
         sendError(response, status == 404 ? Error::notFound("no such resource") : Error::invalidArgument("request refused"));
         response.status = status;  // keep httplib's own status (413, 405, ...)

@@ -12,6 +12,7 @@
 #include "graphql/GraphqlService.hpp"
 #include "http/EventRoutes.hpp"
 #include "http/FeedRoutes.hpp"
+#include "http/GatedServer.hpp"
 #include "http/Metrics.hpp"
 #include "http/OperatorReportRoutes.hpp"
 #include "http/OperatorAccountRoutes.hpp"
@@ -41,7 +42,8 @@ struct ServerOptions {
     int port = 8080;  // 0: any free port (tests)
     std::string dataDir;
     std::string assetsDir;  // holds sdk/, loader/, web-demo/
-    int threads = 64;
+    int threads = 64;  // workers for requests whose head has arrived (docs/adr/0057)
+    ConnectionLimits connections;  // slow clients, idle keep-alive, per-address limits (docs/adr/0057)
     FeedRoutesOptions feeds;
     EventRoutesOptions events;
     ContentIndexOptions content;
@@ -112,7 +114,7 @@ private:
     std::unique_ptr<OperatorFeedRoutes> operatorFeedRoutes_;  // the Feeds page's pull sources, uploads, freshness
     std::unique_ptr<ImageBot> imageBot_;
     std::unique_ptr<ThumbnailRoutes> thumbnailRoutes_;  // /<apiId>/thumbs/ (docs/adr/0038)
-    httplib::Server server_;
+    GatedServer server_;
     int port_ = 0;
 };
 
