@@ -38,6 +38,9 @@ void ConnectionLimitsCli::addTo(CLI::App& serve) {
     serve.add_option("--linger-timeout", lingerTimeout_,
                      "Seconds the unread rest of a request answered early is read and thrown away before the connection closes")
         ->check(CLI::Range(0.0, 60.0))->capture_default_str()->group(group);
+    serve.add_option("--keep-alive-hold", keepAliveHold_,
+                     "Seconds a worker waits for the next request of a kept-alive connection before handing it to the waiting room")
+        ->check(CLI::Range(0.0, 1.0))->capture_default_str()->group(group);
 }
 
 ConnectionLimits ConnectionLimitsCli::limits() const {
@@ -52,6 +55,7 @@ ConnectionLimits ConnectionLimitsCli::limits() const {
     limits.maxWorkersPerAddress = maxWorkersPerAddress_;
     limits.maxConnections = maxConnections_;
     limits.lingerTimeout = milliseconds(lingerTimeout_);
+    limits.keepAliveHold = std::chrono::microseconds(std::llround(keepAliveHold_ * 1e6));
     return limits;
 }
 

@@ -27,6 +27,7 @@ private:
     int maxWorkersPerAddress_ = defaults_.maxWorkersPerAddress;
     int maxConnections_ = defaults_.maxConnections;
     double lingerTimeout_ = seconds(defaults_.lingerTimeout);
+    double keepAliveHold_ = static_cast<double>(defaults_.keepAliveHold.count()) / 1e6;
 
     static double seconds(std::chrono::milliseconds duration) { return static_cast<double>(duration.count()) / 1000.0; }
 };

@@ -2,6 +2,7 @@
 // One client connection behind the gate (docs/adr/0057). The waiting room owns it while the
 // client sends a request head or idles between requests; a worker owns it while it serves the
 // request; ownership moves with the unique_ptr, so no field is shared between threads.
+#include <atomic>
 #include <cstddef>
 #include <string>
 
@@ -21,6 +22,9 @@ struct GatedConnection {
     size_t headLength = 0;
     BodyFraming framing;
     size_t served = 0;  // requests answered on this connection
+    // Requests of the same address waiting for a worker (the waiting room's count, which outlives
+    // the connection): a worker then hands this connection back instead of serving its next request.
+    const std::atomic<int>* othersWaiting = nullptr;
 };
 
 }  // namespace svc

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <ctime>
 
 #include "http/RequestHead.hpp"
@@ -56,7 +57,11 @@ bool GatedServer::serve() {
         if (!workers_) return room_->giveBack(std::move(connection), WaitingRoom::Return::Close);
         // std::function needs a copyable task: the connection travels as a raw pointer.
         GatedConnection* handed = connection.release();
-        workers_->enqueue([this, handed] { work(std::unique_ptr<GatedConnection>(handed)); });
+        ++queued_;
+        workers_->enqueue([this, handed] {
+            --queued_;
+            work(std::unique_ptr<GatedConnection>(handed));
+        });
     });
     workers_ = std::make_unique<httplib::ThreadPool>(static_cast<size_t>(threads_));
     room_->start();
@@ -132,16 +137,21 @@ bool GatedServer::nextRequestReady(GatedConnection& connection) {
         connection.framing = head->framing();
         return true;
     };
+    // Fair turns: when requests of the same address wait for a worker, this one queues behind them.
+    if (connection.othersWaiting && connection.othersWaiting->load(std::memory_order_relaxed) > 0) return false;
     if (!connection.buffer.empty()) return completeHead();
-    if (limits_.keepAliveHold.count() <= 0) return false;
+    // A worker waits for a quiet connection only while no request waits for a worker.
+    if (limits_.keepAliveHold.count() <= 0 || queued_.load(std::memory_order_relaxed) > 0) return false;
     pollfd socket{connection.fd, POLLIN, 0};
     auto hold = std::chrono::duration_cast<std::chrono::nanoseconds>(limits_.keepAliveHold);
     timespec timeout{static_cast<time_t>(hold.count() / 1'000'000'000), static_cast<long>(hold.count() % 1'000'000'000)};
     if (::ppoll(&socket, 1, &timeout, nullptr) <= 0 || (socket.revents & POLLIN) == 0) return false;
-    connection.buffer.resize(limits_.maxHeadBytes);
-    ssize_t received = ::recv(connection.fd, connection.buffer.data(), limits_.maxHeadBytes, MSG_DONTWAIT);
-    connection.buffer.resize(static_cast<size_t>(std::max<ssize_t>(received, 0)));
-    return received > 0 && completeHead();
+    // A head of more than this goes on in the waiting room.
+    std::array<char, 16 * 1024> chunk;
+    ssize_t received = ::recv(connection.fd, chunk.data(), std::min(chunk.size(), limits_.maxHeadBytes), MSG_DONTWAIT);
+    if (received <= 0) return false;
+    connection.buffer.assign(chunk.data(), static_cast<size_t>(received));
+    return completeHead();
 }
 
 }  // namespace svc

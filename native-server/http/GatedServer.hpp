@@ -41,6 +41,7 @@ private:
     int threads_;
     int stopFd_ = -1;  // eventfd, readable once the server stops
     std::atomic<bool> stopping_{false};
+    std::atomic<int> queued_{0};  // connections handed to the workers, not yet taken by one
     std::unique_ptr<WaitingRoom> room_;
     std::mutex workersMutex_;  // guards workers_ against the room dispatching while it shuts down
     std::unique_ptr<httplib::ThreadPool> workers_;

@@ -199,7 +199,9 @@ void WaitingRoom::admitNow(int fd) {
     auto connection = std::make_unique<GatedConnection>();
     connection->fd = fd;
     connection->address = std::move(address);
-    ++addresses_[connection->address].connections;
+    Address& counts = addresses_[connection->address];
+    ++counts.connections;
+    connection->othersWaiting = &counts.parkedCount;
     ++open_;
     hold(std::move(connection), State::Head);
 }
@@ -341,6 +343,7 @@ void WaitingRoom::examine(uint64_t id, bool peerClosed) {
         ::epoll_ctl(epoll_, EPOLL_CTL_DEL, connection.fd, nullptr);
         enter(held, id, State::Parked);
         address.parked.push_back(id);
+        address.parkedCount = static_cast<int>(address.parked.size());
         return;
     }
     dispatchNow(id);
@@ -361,6 +364,7 @@ void WaitingRoom::nextParked(Address& address) {
     while (!address.parked.empty() && (limits_.maxWorkersPerAddress <= 0 || address.working < limits_.maxWorkersPerAddress)) {
         uint64_t id = address.parked.front();
         address.parked.pop_front();
+        address.parkedCount = static_cast<int>(address.parked.size());
         if (held_.count(id)) dispatchNow(id);
     }
 }
@@ -396,6 +400,7 @@ void WaitingRoom::close(uint64_t id) {
     if (held.state == State::Idle) idle_.erase(held.idlePosition);
     if (held.state == State::Parked) {
         address.parked.erase(std::remove(address.parked.begin(), address.parked.end(), id), address.parked.end());
+        address.parkedCount = static_cast<int>(address.parked.size());
     }
     ::close(held.connection->fd);  // also leaves the epoll set
     address.members.erase(id);

@@ -5,6 +5,7 @@
 // worker only once its request head has arrived whole. A slow or idle client costs a socket and
 // a few hundred bytes, never a thread. Here the head deadline, the head size limit, the idle
 // timeout and the per-address and total connection limits are enforced.
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -63,6 +64,7 @@ private:
         int connections = 0;  // held here or at a worker
         int working = 0;      // at a worker
         std::deque<uint64_t> parked;  // ready, waiting for the address's turn at a worker
+        std::atomic<int> parkedCount{0};  // parked.size(), read by workers
         std::unordered_set<uint64_t> members;  // held here
     };
     struct Arrival {

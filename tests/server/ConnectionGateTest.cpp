@@ -183,6 +183,26 @@ TEST_CASE("one client address gets a share of the workers: its slow bodies wait 
     }
 }
 
+TEST_CASE("a connection busy with back-to-back requests does not starve its address's other requests") {
+    ConnectionLimits limits;
+    limits.maxWorkersPerAddress = 1;
+    GateFixture fixture(limits);
+    std::atomic<bool> busy{true};
+    std::atomic<int> served{0};
+    std::thread hammer([&] {
+        RawHttpConnection connection(fixture.port(), "127.0.0.40");
+        while (busy && connection.send("GET /healthz HTTP/1.1\r\nHost: svc\r\n\r\n") && connection.answer()) ++served;
+    });
+    while (served < 20) std::this_thread::sleep_for(1ms);
+    // The worker would serve the hammering connection's next request forever while this one waits its turn.
+    double latency = healthzMilliseconds(fixture.port(), "127.0.0.40");
+    busy = false;
+    hammer.join();
+    INFO("healthz from the busy address: " << latency << " ms");
+    CHECK(latency >= 0);
+    CHECK(latency < 500);
+}
+
 TEST_CASE("connections per client address are limited: idle ones make room, busy ones do not") {
     ConnectionLimits limits;
     limits.maxConnectionsPerAddress = 8;
