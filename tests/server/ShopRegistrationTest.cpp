@@ -152,7 +152,8 @@ TEST_CASE("shop registration: headers, tenant, feed and body decide the status; 
          "no tenant has this API ID and feed ID"},
         {"relative products URL", api, feed, badBody.dump(), {{"svc-com-tid", api}, {"svc-com-fid", feed}}, 400,
          "api.products: must be an absolute http(s) URL"},
-        {"not JSON", api, feed, "{", {{"svc-com-tid", api}, {"svc-com-fid", feed}}, 400, "body: not valid JSON"},
+        {"not JSON", api, feed, "{", {{"svc-com-tid", api}, {"svc-com-fid", feed}}, 400,
+         "body: line 1, column 2: not valid JSON (syntax error while parsing object key - unexpected end of input; expected string literal)"},
         {"too large", api, feed, std::string(70 * 1024, ' '), {{"svc-com-tid", api}, {"svc-com-fid", feed}}, 413,
          "the body is larger than 65536 bytes"},
     };
