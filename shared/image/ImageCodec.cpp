@@ -128,11 +128,12 @@ Result<RgbImage> ImageCodec::decode(std::string_view bytes, int64_t maxPixels, I
         stbi_image_free);
     if (report) *report = {budget.maxBytes(), budget.peakBytes()};
     if (!data && budget.exceeded()) {
-        // The file's declared sizes asked for more than its pixels can need: a zlib stream that
-        // inflates past its rows, chunk lengths, and the like.
-        return Error::resourceExhausted("image: decoding this " + info->format + " of " + std::to_string(info->width) + " x " +
-                                        std::to_string(info->height) + " pixels needs more than " + std::to_string(budget.maxBytes()) +
-                                        " bytes of memory");
+        // The file's data asked for more than its declared pixels can need (a zlib stream that
+        // inflates past its rows, say): it contradicts its own header, so it is corrupt rather
+        // than too large, and callers report it like any other undecodable file.
+        return Error::invalidArgument("image: corrupt " + info->format + " (decoding " + std::to_string(info->width) + " x " +
+                                      std::to_string(info->height) + " pixels asked for more than " + std::to_string(budget.maxBytes()) +
+                                      " bytes of memory)");
     }
     if (!data) return Error::invalidArgument("image: corrupt " + info->format + " (" + stbi_failure_reason() + ")");
     // The header was read twice: a decoder that disagrees with its own probe is not trusted further.
