@@ -23,6 +23,7 @@ DEBIAN_PACKAGES=(
   chromium              # e2e browser; Playwright cannot download its own here
   clang-14 libclang-rt-14-dev  # libFuzzer targets
   wrk                   # HTTP benchmarks
+  prometheus            # promtool: the hostile suite checks /metrics' exposition format
 )
 
 missing=()
