@@ -367,6 +367,22 @@ TEST_CASE("shop registration: a plugin's error answer is the reason of the faile
     CHECK(registration.lastFullPullAt == 0);
 }
 
+TEST_CASE("shop registration: a plugin answer nested 200,000 levels deep fails the pull naming the depth (docs/adr/0054)") {
+    ShopServer shop;
+    test::ReferenceShopPlugin plugin(shop.tenant.apiId, shop.tenant.feedId);
+    plugin.setCatalog(attributes(), dimensions(), products(2));
+    plugin.setRawAttributes(R"({"data":)" + std::string(200000, '[') + std::string(200000, ']') + "}");
+    auto response = shop.registerShop(plugin.registration());
+    REQUIRE(response);
+    REQUIRE(response->status == 200);
+    auto history = shop.waitForPulls(1);
+    REQUIRE(history.size() == 1);
+    CHECK(history[0].status == ImportStatus::Failed);
+    CHECK(history[0].message == "pull failed: attributes answer: line 1, column 72: nesting deeper than 64");
+    CHECK(plugin.productRequests == 0);
+    CHECK(shop.server->client().Get("/healthz")->status == 200);
+}
+
 TEST_CASE("shop registration: each plugin call has its own time limit (5 s by default; shortened here)") {
     PluginPullLimits limits;
     limits.callTimeoutMs = 300;
