@@ -16,7 +16,7 @@ fi
 # Runs per target in --regression mode: about 10 s of this 2-core machine's time each.
 declare -A REGRESSION_RUNS=(
   [csv_reader]=180000 [graphql_document]=65000 [content_json]=110000 [event_json]=90000
-  [set_json]=45000 [json_reader]=100000 [plugin_json]=65000 [image_decode]=12000)
+  [set_json]=45000 [json_reader]=100000 [plugin_json]=65000 [image_decode]=12000 [css]=10000)
 REGRESSION_SEED=20261122
 
 mkdir -p .test-output
@@ -31,7 +31,7 @@ if ! { [[ -f build-fuzz/CMakeCache.txt ]] ||
   exit 1
 fi
 status=0
-for target in csv_reader graphql_document content_json event_json set_json json_reader plugin_json image_decode; do
+for target in csv_reader graphql_document content_json event_json set_json json_reader plugin_json image_decode css; do
   work=$(mktemp -d)
   cp tests/fuzz/corpus/$target/* "$work"/
   rm -f .test-output/fuzz-$target-*
