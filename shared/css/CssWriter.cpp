@@ -1,6 +1,7 @@
 #include "css/CssWriter.hpp"
 
 #include <cstdio>
+#include <optional>
 
 #include "css/CssCodePoints.hpp"
 
@@ -51,8 +52,7 @@ Token closerOf(const Component& component) {
 
 struct CssWriter::Output {
     std::string text;
-    const Token* last = nullptr;
-    Token lastCopy;
+    std::optional<Token> last;
     bool pendingSpace = false;
 
     void put(const Token& next, const std::string& written) {
@@ -60,8 +60,7 @@ struct CssWriter::Output {
         else if (last && runTogether(*last, next)) text += "/**/";
         pendingSpace = false;
         text += written;
-        lastCopy = next;
-        last = &lastCopy;
+        last = next;
     }
 };
 
