@@ -8,7 +8,10 @@ deps:
 build: deps
 	@scripts/build.sh
 
-demo: build
+# The demo installs and builds only what it serves (no browsers, tests or benchmarks).
+demo:
+	@scripts/install-deps.sh --demo
+	@scripts/build.sh demo
 	@scripts/demo.sh
 
 test: build

@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/DemoSetup.hpp"
+#include "cli/BackupCommands.hpp"
+#include "store/DataDirLock.hpp"
 #include "cli/FeedSourceCommands.hpp"
 #include "feed/PullRuntime.hpp"
 #include "feed/ImportJson.hpp"
@@ -72,6 +74,10 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
 
     auto address = parseListen(listen);
     if (!address) return fail(address.error());
+    // One server per data dir: a second one would split traffic between two copies of the
+    // in-memory state (sessions, drafts, rate limits) and race the background workers.
+    auto dataDirLock = DataDirLock::acquire(dataDir);
+    if (!dataDirLock) return fail(dataDirLock.error());
     auto storage = SqliteStorage::open(dataDir);
     if (!storage) return fail(storage.error());
     auto keys = ServerKeys::loadOrCreate(dataDir);
@@ -209,6 +215,8 @@ int runCli(int argc, char** argv) {
                            "Mark the console's session cookie Secure (set it when a TLS proxy serves svc; docs/adr/0039)");
     OperatorCli operatorAccounts;
     operatorAccounts.addTo(app, dataDir);
+    BackupCommands backups;
+    backups.addTo(app);
 
     auto* tenantCommand = app.add_subcommand("tenant", "Manage tenants (shops)");
     tenantCommand->require_subcommand(1);
@@ -350,6 +358,7 @@ int runCli(int argc, char** argv) {
 
     if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, outboundAllow, secureCookies, !noImageBot, imageBotInfoUrl);
     if (operatorAccounts.parsed()) return operatorAccounts.run(dataDir);
+    if (backups.parsed()) return backups.run();
     if (feedSources.parsed()) return feedSources.run();
 
     auto context = DataDirContext::open(dataDir);
