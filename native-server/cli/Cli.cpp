@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/DemoSetup.hpp"
+#include "app/BuildInfo.hpp"
 #include "cli/BackupCommands.hpp"
 #include "store/DataDirLock.hpp"
 #include "cli/FeedSourceCommands.hpp"
@@ -182,6 +183,9 @@ int importExitCode(const FeedImportRecord& record) {
 
 int runCli(int argc, char** argv) {
     CLI::App app{"svc-server: product-recommendation widgets, feeds, GraphQL and tracking for online shops"};
+    const BuildInfo& build = buildInfo();
+    app.set_version_flag("--version", "svc-server " + build.version + " (commit " + build.commit + ", " + build.date + ")",
+                         "Print the version, the commit and its date, then exit");
     app.require_subcommand(1);
     std::string dataDir;
     std::string assetsDir = defaultAssetsDir();

@@ -9,6 +9,7 @@
 
 #include "ChildProcess.hpp"
 #include "ServerFixture.hpp"
+#include "app/BuildInfo.hpp"
 #include "tenant/SecretHasher.hpp"
 
 using namespace svc;
@@ -294,4 +295,26 @@ TEST_CASE("CLI: backup, verify and restore; a second serve on the same data dir 
     std::error_code ignored;
     std::filesystem::remove_all(backupDir, ignored);
     std::filesystem::remove_all(restoredDir, ignored);
+}
+
+TEST_CASE("CLI: --version names the version, the commit it was built from and the commit's date; /metrics says the same") {
+    Cli cli;
+    auto version = cli.run({"--version"});
+    REQUIRE(version.exitCode == 0);
+    std::string commit;
+    if (FILE* git = ::popen(("git -C '" + std::string(SVC_SOURCE_DIR) + "' rev-parse --short=12 HEAD 2>/dev/null").c_str(), "r")) {
+        char buffer[64] = {};
+        if (std::fgets(buffer, sizeof buffer, git)) commit = buffer;
+        ::pclose(git);
+    }
+    while (!commit.empty() && std::isspace(static_cast<unsigned char>(commit.back()))) commit.pop_back();
+    CHECK(version.out.rfind("svc-server " + buildInfo().version + " (commit ", 0) == 0);
+    if (!commit.empty()) CHECK_MESSAGE(version.out.find("(commit " + commit) != std::string::npos, version.out);
+    CHECK(version.out.find("(commit unknown") == std::string::npos);
+
+    test::RunningServer server(cli.dir.path() + "/served");
+    auto metrics = server.client().Get("/metrics");
+    REQUIRE(metrics);
+    CHECK(metrics->body.find("svc_build_info{version=\"" + buildInfo().version + "\",commit=\"" + buildInfo().commit + "\"") !=
+          std::string::npos);
 }
