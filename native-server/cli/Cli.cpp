@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -17,6 +18,7 @@
 #include "app/DemoSetup.hpp"
 #include "app/BuildInfo.hpp"
 #include "cli/BackupCommands.hpp"
+#include "cli/ConfigurationSources.hpp"
 #include "store/DataDirLock.hpp"
 #include "cli/FeedSourceCommands.hpp"
 #include "feed/PullRuntime.hpp"
@@ -354,8 +356,14 @@ int runCli(int argc, char** argv) {
         command->add_option("--data-dir", dataDir, "Data directory")->required();
     }
 
+    // Every serve option also from SVC_* variables and a --config file (docs/operations.md, Configuration).
+    ConfigurationSources::enable(app, *serveCommand);
     try {
-        app.parse(argc, argv);
+        // CLI11 takes a vector in reverse order, without the program's name.
+        auto arguments = ConfigurationSources::normalized(argc, argv);
+        arguments.erase(arguments.begin());
+        std::reverse(arguments.begin(), arguments.end());
+        app.parse(arguments);
     } catch (const CLI::ParseError& error) {
         return app.exit(error) == 0 ? 0 : 2;
     }
