@@ -22,3 +22,9 @@ if [[ ! -f build-wasm/CMakeCache.txt ]]; then
   emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release -DSVC_ASSETS_OUT="$PWD/build/share/svc/sdk" >/dev/null
 fi
 cmake --build build-wasm -j "$JOBS"
+
+# `build.sh package` (and every full build, so `make test` tests the package it would ship):
+# the Debian package, from the native and Wasm builds above.
+if [[ ${1:-} != demo ]]; then
+  (cd build && cpack -G DEB >/dev/null) && ls build/package/*.deb >/dev/null
+fi

@@ -41,6 +41,7 @@ DEBIAN_PACKAGES=(
   clang-14 libclang-rt-14-dev  # libFuzzer targets
   wrk                   # HTTP benchmarks
   prometheus            # promtool: the hostile suite checks /metrics' exposition format
+  systemd               # systemd-analyze verifies the package's unit
 )
 
 $demo_only && DEBIAN_PACKAGES=("${DEMO_PACKAGES[@]}")

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -15,7 +16,9 @@
 #include <nlohmann/json.hpp>
 
 #include "app/DemoSetup.hpp"
+#include "app/BuildInfo.hpp"
 #include "cli/BackupCommands.hpp"
+#include "cli/ConfigurationSources.hpp"
 #include "store/DataDirLock.hpp"
 #include "cli/FeedSourceCommands.hpp"
 #include "feed/PullRuntime.hpp"
@@ -182,6 +185,9 @@ int importExitCode(const FeedImportRecord& record) {
 
 int runCli(int argc, char** argv) {
     CLI::App app{"svc-server: product-recommendation widgets, feeds, GraphQL and tracking for online shops"};
+    const BuildInfo& build = buildInfo();
+    app.set_version_flag("--version", "svc-server " + build.version + " (commit " + build.commit + ", " + build.date + ")",
+                         "Print the version, the commit and its date, then exit");
     app.require_subcommand(1);
     std::string dataDir;
     std::string assetsDir = defaultAssetsDir();
@@ -350,8 +356,14 @@ int runCli(int argc, char** argv) {
         command->add_option("--data-dir", dataDir, "Data directory")->required();
     }
 
+    // Every serve option also from SVC_* variables and a --config file (docs/operations.md, Configuration).
+    ConfigurationSources::enable(app, *serveCommand);
     try {
-        app.parse(argc, argv);
+        // CLI11 takes a vector in reverse order, without the program's name.
+        auto arguments = ConfigurationSources::normalized(argc, argv);
+        arguments.erase(arguments.begin());
+        std::reverse(arguments.begin(), arguments.end());
+        app.parse(arguments);
     } catch (const CLI::ParseError& error) {
         return app.exit(error) == 0 ? 0 : 2;
     }

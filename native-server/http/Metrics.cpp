@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "app/BuildInfo.hpp"
+
 namespace svc {
 
 namespace {
@@ -54,6 +56,11 @@ std::string Metrics::render() const {
         out << "svc_http_request_duration_seconds_sum{" << label << "} " << latency.secondsSum << "\n";
         out << "svc_http_request_duration_seconds_count{" << label << "} " << latency.count << "\n";
     }
+    const BuildInfo& build = buildInfo();
+    out << "# HELP svc_build_info The running build: version, commit and the commit's date (always 1).\n";
+    out << "# TYPE svc_build_info gauge\n";
+    out << "svc_build_info{version=\"" << escapeLabelValue(build.version) << "\",commit=\"" << escapeLabelValue(build.commit)
+        << "\",date=\"" << escapeLabelValue(build.date) << "\"} 1\n";
     double uptime = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     out << "# HELP svc_uptime_seconds Seconds since the server started.\n# TYPE svc_uptime_seconds gauge\n";
     out << "svc_uptime_seconds " << uptime << "\n";
