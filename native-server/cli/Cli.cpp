@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -15,7 +16,11 @@
 #include <nlohmann/json.hpp>
 
 #include "app/DemoSetup.hpp"
+#include "app/BuildInfo.hpp"
+#include "cli/BackupCommands.hpp"
+#include "cli/ConfigurationSources.hpp"
 #include "cli/ConnectionLimitsCli.hpp"
+#include "store/DataDirLock.hpp"
 #include "cli/FeedSourceCommands.hpp"
 #include "feed/PullRuntime.hpp"
 #include "feed/ImportJson.hpp"
@@ -74,6 +79,10 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
 
     auto address = parseListen(listen);
     if (!address) return fail(address.error());
+    // One server per data dir: a second one would split traffic between two copies of the
+    // in-memory state (sessions, drafts, rate limits) and race the background workers.
+    auto dataDirLock = DataDirLock::acquire(dataDir);
+    if (!dataDirLock) return fail(dataDirLock.error());
     auto storage = SqliteStorage::open(dataDir);
     if (!storage) return fail(storage.error());
     auto keys = ServerKeys::loadOrCreate(dataDir);
@@ -180,6 +189,9 @@ int importExitCode(const FeedImportRecord& record) {
 
 int runCli(int argc, char** argv) {
     CLI::App app{"svc-server: product-recommendation widgets, feeds, GraphQL and tracking for online shops"};
+    const BuildInfo& build = buildInfo();
+    app.set_version_flag("--version", "svc-server " + build.version + " (commit " + build.commit + ", " + build.date + ")",
+                         "Print the version, the commit and its date, then exit");
     app.require_subcommand(1);
     std::string dataDir;
     std::string assetsDir = defaultAssetsDir();
@@ -215,6 +227,8 @@ int runCli(int argc, char** argv) {
     connectionLimits.addTo(*serveCommand);
     OperatorCli operatorAccounts;
     operatorAccounts.addTo(app, dataDir);
+    BackupCommands backups;
+    backups.addTo(app);
 
     auto* tenantCommand = app.add_subcommand("tenant", "Manage tenants (shops)");
     tenantCommand->require_subcommand(1);
@@ -348,8 +362,14 @@ int runCli(int argc, char** argv) {
         command->add_option("--data-dir", dataDir, "Data directory")->required();
     }
 
+    // Every serve option also from SVC_* variables and a --config file (docs/operations.md, Configuration).
+    ConfigurationSources::enable(app, *serveCommand);
     try {
-        app.parse(argc, argv);
+        // CLI11 takes a vector in reverse order, without the program's name.
+        auto arguments = ConfigurationSources::normalized(argc, argv);
+        arguments.erase(arguments.begin());
+        std::reverse(arguments.begin(), arguments.end());
+        app.parse(arguments);
     } catch (const CLI::ParseError& error) {
         return app.exit(error) == 0 ? 0 : 2;
     }
@@ -357,6 +377,7 @@ int runCli(int argc, char** argv) {
     if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, outboundAllow, secureCookies, !noImageBot, imageBotInfoUrl,
                                               connectionLimits.limits());
     if (operatorAccounts.parsed()) return operatorAccounts.run(dataDir);
+    if (backups.parsed()) return backups.run();
     if (feedSources.parsed()) return feedSources.run();
 
     auto context = DataDirContext::open(dataDir);
@@ -517,9 +538,9 @@ int runCli(int argc, char** argv) {
         auto photo = storage.content().photoSets(tenant->id);
         if (!photo) return fail(photo.error());
         auto customJson = nlohmann::ordered_json::array();
-        for (const auto& set : *custom) customJson.push_back(nlohmann::ordered_json::parse(toJson(set).dump()));
+        for (const auto& set : *custom) customJson.push_back(nlohmann::ordered_json(toJson(set)));
         auto photoJson = nlohmann::ordered_json::array();
-        for (const auto& set : *photo) photoJson.push_back(nlohmann::ordered_json::parse(toJson(set).dump()));
+        for (const auto& set : *photo) photoJson.push_back(nlohmann::ordered_json(toJson(set)));
         print({{"customSets", customJson}, {"photoSets", photoJson}});
         return 0;
     }
@@ -533,7 +554,7 @@ int runCli(int argc, char** argv) {
         auto templates = storage.content().templates();
         if (!templates) return fail(templates.error());
         auto list = nlohmann::ordered_json::array();
-        for (const auto& setTemplate : *templates) list.push_back(nlohmann::ordered_json::parse(toJson(setTemplate).dump()));
+        for (const auto& setTemplate : *templates) list.push_back(nlohmann::ordered_json(toJson(setTemplate)));
         print({{"templates", list}});
         return 0;
     }

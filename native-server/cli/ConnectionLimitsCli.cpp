@@ -25,6 +25,9 @@ void ConnectionLimitsCli::addTo(CLI::App& serve) {
         ->check(CLI::Range(0.1, 86400.0))->capture_default_str()->group(group);
     serve.add_option("--min-body-rate", minBodyRate_, "Bytes per second a long request body must average; 0: --body-timeout in all")
         ->check(CLI::Range(size_t{0}, size_t{1} << 40))->capture_default_str()->group(group);
+    serve.add_option("--awaited-body-bytes", awaitedBodyBytes_,
+                     "Bodies up to this size arrive whole before a worker thread takes the request; 0: none")
+        ->check(CLI::Range(size_t{0}, size_t{1} << 24))->capture_default_str()->group(group);
     serve.add_option("--write-timeout", writeTimeout_, "Seconds one write of an answer may stall (the client reads nothing) before the connection ends")
         ->check(CLI::Range(0.1, 3600.0))->capture_default_str()->group(group);
     serve.add_option("--max-connections-per-address", maxConnectionsPerAddress_,
@@ -50,6 +53,7 @@ ConnectionLimits ConnectionLimitsCli::limits() const {
     limits.idleTimeout = milliseconds(idleTimeout_);
     limits.bodyTimeout = milliseconds(bodyTimeout_);
     limits.minBodyBytesPerSecond = minBodyRate_;
+    limits.awaitedBodyBytes = awaitedBodyBytes_;
     limits.writeTimeout = milliseconds(writeTimeout_);
     limits.maxConnectionsPerAddress = maxConnectionsPerAddress_;
     limits.maxWorkersPerAddress = maxWorkersPerAddress_;

@@ -22,6 +22,7 @@ private:
     double idleTimeout_ = seconds(defaults_.idleTimeout);
     double bodyTimeout_ = seconds(defaults_.bodyTimeout);
     size_t minBodyRate_ = defaults_.minBodyBytesPerSecond;
+    size_t awaitedBodyBytes_ = defaults_.awaitedBodyBytes;
     double writeTimeout_ = seconds(defaults_.writeTimeout);
     int maxConnectionsPerAddress_ = defaults_.maxConnectionsPerAddress;
     int maxWorkersPerAddress_ = defaults_.maxWorkersPerAddress;

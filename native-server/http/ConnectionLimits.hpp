@@ -21,6 +21,10 @@ struct ConnectionLimits {
     // rate for feed uploads of hundreds of megabytes. Only time spent waiting for the client counts.
     std::chrono::milliseconds bodyTimeout{10'000};
     size_t minBodyBytesPerSecond = 32 * 1024;  // 0: the body has bodyTimeout in all
+    // A body of at most this many bytes (by its Content-Length) is awaited whole in the waiting
+    // room, within bodyTimeout, before a worker sees the request: a slow small body (GraphQL,
+    // events, console forms) holds no thread. 0: every body is read by the worker.
+    size_t awaitedBodyBytes = 16 * 1024;
     // One stalled write of the answer (the client reads nothing) ends the connection after this.
     std::chrono::milliseconds writeTimeout{10'000};
     // Open connections per client address (IPv6: per /64); the oldest idle keep-alive connection

@@ -133,6 +133,11 @@ bool GatedServer::nextRequestReady(GatedConnection& connection) {
         if (end == std::string::npos || end > limits_.maxHeadBytes) return false;
         auto head = RequestHead::parse(std::string_view(connection.buffer).substr(0, end));
         if (!head) return false;  // the waiting room refuses it
+        // A small body that has not arrived whole is awaited in the waiting room.
+        auto length = head->framing().declaredLength();
+        if (length && *length <= limits_.awaitedBodyBytes && !head->expectsContinue() && connection.buffer.size() < end + *length) {
+            return false;
+        }
         connection.headLength = end;
         connection.framing = head->framing();
         return true;

@@ -83,6 +83,8 @@ Result<RequestHead> RequestHead::parse(std::string_view head) {
         if (equalsIgnoringCase(name, "Content-Length")) {
             if (contentLength) return Error::invalidArgument("content-length: given twice");
             contentLength = value;
+        } else if (equalsIgnoringCase(name, "Expect")) {
+            parsed.expectsContinue_ = equalsIgnoringCase(value, "100-continue");
         } else if (equalsIgnoringCase(name, "Transfer-Encoding")) {
             if (transferEncoding) return Error::invalidArgument("transfer-encoding: given twice");
             transferEncoding = value;

@@ -23,10 +23,13 @@ public:
 
     size_t length() const { return length_; }
     const BodyFraming& framing() const { return framing_; }
+    // "Expect: 100-continue": the client sends its body only after cpp-httplib's interim answer.
+    bool expectsContinue() const { return expectsContinue_; }
 
 private:
     size_t length_ = 0;
     BodyFraming framing_;
+    bool expectsContinue_ = false;
 };
 
 }  // namespace svc

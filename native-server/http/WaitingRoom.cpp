@@ -253,6 +253,16 @@ void WaitingRoom::enter(Held& held, uint64_t id, State state) {
     held.scanned = 0;
     switch (state) {
         case State::Head: held.deadline = now() + limits_.headTimeout; break;
+        case State::Body: {
+            // As a worker would allow it (GatedStream): bodyTimeout plus a second per minBodyBytesPerSecond.
+            auto allowance = std::chrono::duration_cast<std::chrono::steady_clock::duration>(limits_.bodyTimeout);
+            if (limits_.minBodyBytesPerSecond > 0) {
+                allowance += std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(
+                    static_cast<double>(held.bodyEnd - held.connection->headLength) / static_cast<double>(limits_.minBodyBytesPerSecond)));
+            }
+            held.deadline = now() + allowance;
+            break;
+        }
         case State::Idle:
             held.deadline = now() + limits_.idleTimeout;
             held.idlePosition = idle_.insert(idle_.end(), id);
@@ -281,9 +291,11 @@ void WaitingRoom::readable(uint64_t id) {
         }
     }
     bool peerClosed = false;
-    while (connection.buffer.size() < limits_.maxHeadBytes) {
+    // A head is read up to its limit, a small body to its end (what follows is the next request's).
+    size_t limit = held.state == State::Body ? held.bodyEnd : limits_.maxHeadBytes;
+    while (connection.buffer.size() < limit) {
         size_t before = connection.buffer.size();
-        size_t wanted = std::min(kHeadReadChunk, limits_.maxHeadBytes - before);
+        size_t wanted = std::min(kHeadReadChunk, limit - before);
         connection.buffer.resize(before + wanted);
         ssize_t received = ::recv(connection.fd, connection.buffer.data() + before, wanted, MSG_DONTWAIT);
         connection.buffer.resize(before + static_cast<size_t>(std::max<ssize_t>(received, 0)));
@@ -309,6 +321,11 @@ void WaitingRoom::readable(uint64_t id) {
 void WaitingRoom::examine(uint64_t id, bool peerClosed) {
     Held& held = held_.at(id);
     GatedConnection& connection = *held.connection;
+    if (held.state == State::Body) {
+        if (connection.buffer.size() >= held.bodyEnd) ready(id);
+        else if (peerClosed) close(id);
+        return;
+    }
     if (held.scanned == 0) connection.buffer.erase(0, RequestHead::leadingEmptyLines(connection.buffer));
     size_t end = RequestHead::findEnd(connection.buffer, held.scanned);
     if (end == std::string::npos || end > limits_.maxHeadBytes) {
@@ -328,6 +345,21 @@ void WaitingRoom::examine(uint64_t id, bool peerClosed) {
     }
     connection.headLength = end;
     connection.framing = head->framing();
+    // A small body is awaited here: a client that sends it slowly holds no worker.
+    if (auto length = connection.framing.declaredLength();
+        length && *length > 0 && *length <= limits_.awaitedBodyBytes && !head->expectsContinue() &&
+        connection.buffer.size() < end + *length) {
+        held.bodyEnd = end + static_cast<size_t>(*length);
+        enter(held, id, State::Body);
+        if (peerClosed) close(id);
+        return;
+    }
+    ready(id);
+}
+
+void WaitingRoom::ready(uint64_t id) {
+    Held& held = held_.at(id);
+    GatedConnection& connection = *held.connection;
     bool dispatching;
     {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -386,6 +418,10 @@ void WaitingRoom::expire() {
         if (held.state == State::Head && !held.connection->buffer.empty()) {
             refuse(id, 408, "INVALID_ARGUMENT",
                    "request head: not complete within " + seconds(limits_.headTimeout) + " (ConnectionLimits::headTimeout)");
+        } else if (held.state == State::Body) {
+            refuse(id, 408, "INVALID_ARGUMENT",
+                   "request body: " + std::to_string(held.connection->buffer.size() - held.connection->headLength) + " of " +
+                       std::to_string(held.bodyEnd - held.connection->headLength) + " bytes arrived, too slowly (ConnectionLimits::bodyTimeout)");
         } else {
             close(id);  // a connection that never sent anything, an idle one, or one read to its end
         }

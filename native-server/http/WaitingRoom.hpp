@@ -3,7 +3,7 @@
 // that has no complete request yet (new ones, kept-alive ones between requests, ones a worker
 // answered early and that are read to their end before closing) and hands a connection to a
 // worker only once its request head has arrived whole. A slow or idle client costs a socket and
-// a few hundred bytes, never a thread. Here the head deadline, the head size limit, the idle
+// a few hundred bytes, never a thread. Small bodies are awaited here too. Here the head deadline, the head size limit, the idle
 // timeout and the per-address and total connection limits are enforced.
 #include <atomic>
 #include <chrono>
@@ -52,13 +52,14 @@ public:
     void stop();
 
 private:
-    enum class State { Head, Idle, Parked, Lingering };
+    enum class State { Head, Body, Idle, Parked, Lingering };
     struct Held {
         std::unique_ptr<GatedConnection> connection;
         State state = State::Head;
         std::chrono::steady_clock::time_point deadline;
         std::list<uint64_t>::iterator idlePosition;  // in idle_, while Idle
         size_t scanned = 0;  // buffer bytes already searched for the head's end
+        size_t bodyEnd = 0;  // while Body: the buffer size at which head and body are whole
     };
     struct Address {
         int connections = 0;  // held here or at a worker
@@ -82,6 +83,7 @@ private:
     void readable(uint64_t id);
     // After bytes arrived: dispatch a complete head, refuse a bad or oversized one, or keep waiting.
     void examine(uint64_t id, bool peerClosed);
+    void ready(uint64_t id);  // a whole request (head, and a small body): to a worker, or parked
     void dispatchNow(uint64_t id);
     void nextParked(Address& address);
     void refuse(uint64_t id, int status, const std::string& code, const std::string& message);

@@ -158,12 +158,46 @@ TEST_CASE("a request body that trickles is cut off at its deadline with 408; one
     CHECK(served->body == R"({"data":{"__typename":"Query"}})");
 }
 
+TEST_CASE("small bodies sent slowly are awaited without a worker and cut off at their deadline") {
+    ConnectionLimits limits;
+    limits.bodyTimeout = 1s;
+    limits.minBodyBytesPerSecond = 1000;
+    GateFixture fixture(limits);
+    std::string body = graphqlBody(1000);
+    std::vector<std::unique_ptr<RawHttpConnection>> slow;
+    for (int i = 0; i < 20; ++i) {  // five times the server's 4 workers
+        slow.push_back(std::make_unique<RawHttpConnection>(fixture.port(), "127.0.0." + std::to_string(50 + i % 2)));
+        REQUIRE(slow.back()->send(graphqlHead(body.size()) + body.substr(0, 1)));
+    }
+    auto started = std::chrono::steady_clock::now();
+    std::this_thread::sleep_for(200ms);
+    double latency = healthzMilliseconds(fixture.port());
+    INFO("healthz with 20 small bodies arriving slowly: " << latency << " ms");
+    CHECK(latency >= 0);
+    CHECK(latency < 500);
+    // One of them completes its body: it is served. The others get 408 after 1 s + 1000 bytes at 1000 B/s.
+    REQUIRE(slow.front()->send(body.substr(1)));
+    auto served = slow.front()->answer();
+    REQUIRE(served);
+    CHECK(served->status == 200);
+    for (size_t i = 1; i < slow.size(); ++i) {
+        auto answer = slow[i]->answer(5s);
+        REQUIRE(answer);
+        CHECK(answer->status == 408);
+        CHECK(nlohmann::json::parse(answer->body)["error"]["message"].get<std::string>().find("1 of 1000 bytes arrived") != std::string::npos);
+        CHECK(slow[i]->next(3s) == RawHttpConnection::Next::Closed);
+    }
+    double seconds = millisecondsSince(started) / 1000;
+    CHECK(seconds > 1.8);
+    CHECK(seconds < 3.5);
+}
+
 TEST_CASE("one client address gets a share of the workers: its slow bodies wait their turn, others are answered at once") {
     ConnectionLimits limits;
     limits.maxWorkersPerAddress = 2;
     limits.bodyTimeout = 30s;
     GateFixture fixture(limits);
-    std::string body = graphqlBody(1000);
+    std::string body = graphqlBody(20000);  // above awaitedBodyBytes: read by the worker
     std::vector<std::unique_ptr<RawHttpConnection>> greedy;
     for (int i = 0; i < 6; ++i) {  // more than the server's 4 workers
         greedy.push_back(std::make_unique<RawHttpConnection>(fixture.port(), "127.0.0.20"));
