@@ -29,8 +29,11 @@ struct ConnectionLimits {
     std::chrono::milliseconds writeTimeout{10'000};
     // Open connections per client address (IPv6: per /64); the oldest idle keep-alive connection
     // of the address makes room, else the new one is refused (503). 0: no limit (behind a proxy,
-    // every client has the proxy's address).
-    int maxConnectionsPerAddress = 64;
+    // every client has the proxy's address). Closing an idle connection races with a client that
+    // reuses it at that moment (Node's fetch then fails a POST), so the limit leaves room: the e2e
+    // suite (two browsers and Node's fetch on one address) held 96 at its peak; an office behind
+    // one NAT address holds several per browser.
+    int maxConnectionsPerAddress = 256;
     // Worker threads serving one client address at a time; its further ready requests wait their
     // turn, so one address never takes every thread (32: half the default --threads; keep it below
     // --threads). 0: no limit.
