@@ -59,7 +59,8 @@ Result<std::pair<std::string, int>> parseListen(const std::string& listen) {
 }
 
 int serve(const std::string& dataDir, const std::string& listen, const std::string& assetsDir, int threads, double eventsRateLimit,
-          const std::vector<std::string>& outboundAllow, bool secureCookies, bool imageBot, const std::string& imageBotInfoUrl) {
+          const std::vector<std::string>& outboundAllow, bool secureCookies, bool imageBot, const std::string& imageBotInfoUrl,
+          const GraphqlRouteOptions& graphql) {
     // Signals are taken by one thread with sigwait, so shutdown runs as normal code. Blocked
     // before anything starts a thread: threads inherit the mask, and one that does not block
     // them (the events file's checkpointer starts in SqliteStorage::open) would take a
@@ -89,6 +90,7 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     options.events.rateLimit.perSecond = eventsRateLimit;
     options.events.rateLimit.burst = eventsRateLimit * 4;
     options.console.secureCookies = secureCookies;
+    options.graphql = graphql;
     if (imageBot) {
         ImageBotOptions bot;
         bot.allowList = outboundAllow;
@@ -207,6 +209,19 @@ int runCli(int argc, char** argv) {
     bool secureCookies = false;
     serveCommand->add_flag("--secure-cookies", secureCookies,
                            "Mark the console's session cookie Secure (set it when a TLS proxy serves svc; docs/adr/0039)");
+    // GraphQL's limits (docs/api/graphql-http.md, Limits; docs/adr/0053).
+    GraphqlRouteOptions graphql;
+    int64_t graphqlDeadlineMs = graphql.deadline.count();
+    serveCommand->add_option("--graphql-deadline-ms", graphqlDeadlineMs, "Milliseconds a GraphQL request may run before it is stopped")
+        ->check(CLI::Range(int64_t{1}, int64_t{600000}))
+        ->capture_default_str();
+    serveCommand->add_option("--graphql-max-cost", graphql.limits.maxCost,
+                             "Largest GraphQL query cost: each field 1, times the page sizes of the lists it is in")
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40))
+        ->capture_default_str();
+    serveCommand->add_option("--graphql-max-response-bytes", graphql.limits.maxResponseBytes, "Largest GraphQL response (its data as JSON)")
+        ->check(CLI::Range(size_t{1024}, size_t{1} << 32))
+        ->capture_default_str();
     OperatorCli operatorAccounts;
     operatorAccounts.addTo(app, dataDir);
 
@@ -348,7 +363,10 @@ int runCli(int argc, char** argv) {
         return app.exit(error) == 0 ? 0 : 2;
     }
 
-    if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, outboundAllow, secureCookies, !noImageBot, imageBotInfoUrl);
+    if (serveCommand->parsed()) {
+        graphql.deadline = std::chrono::milliseconds(graphqlDeadlineMs);
+        return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, outboundAllow, secureCookies, !noImageBot, imageBotInfoUrl, graphql);
+    }
     if (operatorAccounts.parsed()) return operatorAccounts.run(dataDir);
     if (feedSources.parsed()) return feedSources.run();
 

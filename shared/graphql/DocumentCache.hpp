@@ -6,11 +6,13 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "graphql/Ast.hpp"
+#include "graphql/FragmentGraph.hpp"
 #include "graphql/GraphqlError.hpp"
 
 namespace svc::graphql {
@@ -19,6 +21,9 @@ struct PreparedDocument {
     std::shared_ptr<const Document> document;  // null when it did not parse
     std::vector<GraphqlError> errors;          // syntax or validation errors; empty when valid
     bool syntaxError = false;
+    std::shared_ptr<const FragmentGraph> fragments;  // of `document`, when it is valid
+    // Per operation: its cost when no variable changes it (QueryCost), computed once.
+    std::vector<std::optional<uint64_t>> fixedCosts;
 };
 
 class DocumentCache {
