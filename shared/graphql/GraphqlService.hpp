@@ -43,16 +43,17 @@ struct GraphqlLimits {
     size_t maxDocumentBytes = 32 * 1024;
     DocumentLimits document;        // tokens, operations and fragments, selections, aliases
     int maxDepth = 20;              // field nesting; graphql-js 16's introspection query needs 15
-    uint64_t maxCost = 50000;       // QueryCost: fields times the page sizes around them, before execution
+    uint64_t maxCost = 500000;      // QueryCost: fields times the page sizes around them, before execution (ADR 0053)
     size_t maxResponseBytes = size_t{8} << 20;  // `data` as JSON text, checked while it is written
     size_t cachedDocuments = 512;   // parsed-and-validated documents kept by text
+    size_t cachedDocumentBytes = size_t{64} << 20;  // and the memory they may hold (text and syntax tree)
 };
 
 class GraphqlService {
 public:
     // `cursors` signs the pagination cursors this service hands out (and checks those it gets).
     GraphqlService(RecommendationService& recommendations, const CursorCodec& cursors, GraphqlLimits limits = {})
-        : recommendations_(recommendations), cursors_(cursors), limits_(limits), documents_(limits.cachedDocuments) {}
+        : recommendations_(recommendations), cursors_(cursors), limits_(limits), documents_(limits.cachedDocuments, limits.cachedDocumentBytes) {}
 
     // Reads {query, operationName, variables, extensions} from a JSON body; errors name the field.
     static Result<GraphqlRequest> parseRequestBody(const std::string& body);
@@ -63,6 +64,7 @@ public:
     GraphqlResponse execute(const GraphqlRequest& request, const std::optional<Tenant>& tenant) const;
 
     size_t cachedDocumentCount() const { return documents_.size(); }
+    size_t cachedDocumentBytes() const { return documents_.bytes(); }
 
 private:
     // The document parsed, validated and checked against the limits; from the cache when

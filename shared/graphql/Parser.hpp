@@ -34,6 +34,7 @@ public:
     // The document, or the first syntax error with its location.
     Result<Document> parseDocument();
     const SyntaxError& lastError() const { return error_; }
+    size_t tokens() const { return tokens_; }
 
 private:
     bool advance();

@@ -71,7 +71,7 @@ private:
         const TypeDefinition* type = schema_.type(namedType(definition->type));
         uint64_t items = 1;
         if (withoutNonNull(definition->type).kind == TypeReference::Kind::List) {
-            items = page ? *page : definition->maxItems ? definition->maxItems : QueryCost::kUndocumentedListSize;
+            items = page ? *page : definition->maxItems.value_or(QueryCost::kUndocumentedListSize);
         }
         std::optional<uint64_t> innerPage;
         if (const ArgumentDefinition* first = definition->argument("first")) innerPage = pageSize(field, *definition, *first);
@@ -87,7 +87,7 @@ private:
         }
         if (!given && first.defaultValue && first.defaultValue->is_number_integer()) given = first.defaultValue->get<int64_t>();
         uint64_t size = given ? static_cast<uint64_t>(std::max<int64_t>(0, *given)) : QueryCost::kUndocumentedListSize;
-        return definition.maxItems ? std::min(size, definition.maxItems) : size;
+        return definition.maxItems ? std::min(size, *definition.maxItems) : size;
     }
 
     // An Int literal or a variable's integer (the request's, else the variable's default);

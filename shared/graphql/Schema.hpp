@@ -27,8 +27,8 @@ struct FieldDefinition {
     std::string description;
     std::optional<std::string> deprecationReason;
     // The most items a list field can hold, or a connection's largest page (its `first`):
-    // what the query cost multiplies by (QueryCost). 0: not documented.
-    uint64_t maxItems = 0;
+    // what the query cost multiplies by (QueryCost). Unset: not documented.
+    std::optional<uint64_t> maxItems;
 
     const ArgumentDefinition* argument(const std::string& argumentName) const;
 };

@@ -160,9 +160,9 @@ TEST_CASE("GraphqlService refuses a query that costs more than maxCost, naming t
     std::string cost = std::to_string(1 + level);
     CHECK(cost == "20303030303");
     CHECK(body["errors"][0]["message"] ==
-          "query cost " + cost + " exceeds the limit of 50000 (each field counts 1, times the page sizes of the lists it is in)");
+          "query cost " + cost + " exceeds the limit of 500000 (each field counts 1, times the page sizes of the lists it is in)");
     CHECK(body["errors"][0]["errorType"] == "LimitExceeded");
-    CHECK(body["errors"][0]["errorInfo"].dump() == R"({"limit":"maxCost","cost":20303030303,"maximum":50000})");
+    CHECK(body["errors"][0]["errorInfo"].dump() == R"({"limit":"maxCost","cost":20303030303,"maximum":500000})");
     CHECK(body["errors"][0]["locations"].dump() == R"([{"line":1,"column":1,"sourceName":null}])");
     CHECK(limited.store.calls.empty());  // refused before any resolver ran
 
@@ -362,7 +362,7 @@ TEST_CASE("Validator: a fragment bomb validates in linear time") {
     GraphqlResponse response;
     double request = bestSeconds([&] { response = service.run(fragmentBomb(24)); }, 1);
     CHECK(request < 0.05);
-    CHECK(response.json()["errors"][0]["errorInfo"].dump() == R"({"limit":"maxCost","cost":16777216,"maximum":50000})");
+    CHECK(response.json()["errors"][0]["errorInfo"].dump() == R"({"limit":"maxCost","cost":16777216,"maximum":500000})");
 }
 
 // Regression test (issue 18): a field repeated under one response key was compared with
@@ -424,4 +424,40 @@ TEST_CASE("GraphqlService: a variable nested deeper than any input type is refus
     auto photos = service.run("query ($f: TagFilterInput!) { setPhoto(input: {queryType: TAGS, value: $f}) { edges { cursor } } }",
                               {{"f", {{"include", {"a"}}, {"exclude", nlohmann::json::array()}}}});
     CHECK(photos.body == R"({"data":{"setPhoto":{"edges":[]}}})");
+}
+
+TEST_CASE("DocumentCache is bounded by the bytes its documents hold, not only by their number") {
+    auto weighing = [](size_t bytes) {
+        auto prepared = std::make_shared<svc::graphql::PreparedDocument>();
+        prepared->bytes = bytes;
+        return std::shared_ptr<const svc::graphql::PreparedDocument>(prepared);
+    };
+    svc::graphql::DocumentCache cache(10, 100);
+    cache.insert("a", weighing(60));
+    cache.insert("b", weighing(30));
+    CHECK(cache.bytes() == 90);
+    cache.insert("c", weighing(30));  // 120 > 100: the least recently used goes
+    CHECK(cache.find("a") == nullptr);
+    CHECK(cache.bytes() == 60);
+    cache.insert("huge", weighing(101));  // larger than the whole budget: not kept, nothing evicted
+    CHECK(cache.find("huge") == nullptr);
+    CHECK(cache.size() == 2);
+    cache.insert("b", weighing(50));  // replaced, weighed anew
+    CHECK(cache.bytes() == 80);
+}
+
+// Regression test (issue 18): 512 distinct documents of 32 KiB each were kept with their
+// syntax trees (some 2 MB each at the limits): about a gigabyte held for a hostile client.
+TEST_CASE("GraphqlService: distinct large documents do not fill the memory through the document cache") {
+    GraphqlLimits limits;
+    limits.cachedDocumentBytes = size_t{8} << 20;
+    Service service(limits);
+    for (int i = 0; i < 40; ++i) {
+        std::string query = "{ v" + std::to_string(i) + ": __typename";
+        while (query.size() < 30000) query += " __typename";
+        service.run(query + " }");
+    }
+    CHECK(service.service.cachedDocumentBytes() <= limits.cachedDocumentBytes);
+    CHECK(service.service.cachedDocumentCount() < 40);
+    CHECK(service.service.cachedDocumentCount() > 0);
 }
