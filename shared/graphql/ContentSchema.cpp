@@ -1,6 +1,7 @@
 #include "graphql/ContentSchema.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "graphql/Cursor.hpp"
 #include "money/MoneyFormatter.hpp"
@@ -131,10 +132,29 @@ private:
     bool hasNextPage_;
 };
 
+// A list's identity for its cursors (graphql/Cursor): its name, and whose it is. The scope's
+// text is put together only when a cursor is made or read: most queries ask for none.
+struct ListIdentity {
+    std::string name;
+    int64_t tenant = 0;
+    const char* ownerKind = "";  // "Product", "CustomSet", ...
+    std::string ownerId;         // a main SKU, a set's id, a filter
+
+    CursorList cursorList() const {
+        return {name, "tenant " + std::to_string(tenant) + " " + ownerKind + " " + ownerId};
+    }
+};
+
 // What a connection's edges share: their type name and the list their cursors belong to.
 struct EdgeNames {
     std::string typeName;
-    CursorList list;
+    ListIdentity list;
+    mutable std::optional<CursorList> cursorList;  // built for the first cursor, kept for the others
+
+    const CursorList& cursors() const {
+        if (!cursorList) cursorList = list.cursorList();
+        return *cursorList;
+    }
 };
 
 // An edge signs its cursor only when the query asks for it (or for pageInfo.endCursor):
@@ -149,7 +169,7 @@ public:
         if (field == "cursor") return ResolvedValue::scalar(cursor());
         return Error::internal("edge has no field " + field);
     }
-    std::string cursor() const { return cursors_.encode(index_, names_->list); }
+    std::string cursor() const { return cursors_.encode(index_, names_->cursors()); }
 
 private:
     std::shared_ptr<const EdgeNames> names_;
@@ -190,7 +210,7 @@ private:
 
 // Reads and checks `first` and `after`; both refusals name the argument.
 // `first: null` means the list's default, as an absent `first` does.
-Result<std::pair<size_t, size_t>> pageWindow(const CursorCodec& cursors, const ArgumentValues& arguments, const CursorList& list,
+Result<std::pair<size_t, size_t>> pageWindow(const CursorCodec& cursors, const ArgumentValues& arguments, const ListIdentity& list,
                                              int64_t defaultFirst) {
     auto given = arguments.find("first");
     int64_t first = given == arguments.end() || given->is_null() ? defaultFirst : given->get<int64_t>();
@@ -198,25 +218,25 @@ Result<std::pair<size_t, size_t>> pageWindow(const CursorCodec& cursors, const A
     if (first > kMaxFirst) return Error::invalidArgument("first: at most " + std::to_string(kMaxFirst) + " items per page");
     size_t offset = 0;
     if (arguments.contains("after") && arguments["after"].is_string()) {
-        auto decoded = cursors.decode(arguments["after"].get<std::string>(), list);
+        auto decoded = cursors.decode(arguments["after"].get<std::string>(), list.cursorList());
         if (!decoded) return decoded.error();
         offset = *decoded + 1;
     }
     return std::pair<size_t, size_t>{offset, static_cast<size_t>(first)};
 }
 
-// The list `name` of `owner` ("Product <main SKU>", ...) for the request's tenant: its cursors
-// are refused by any other list (graphql/Cursor).
-CursorList listOf(const ContentContext& context, std::string name, const std::string& owner) {
-    return {std::move(name), "tenant " + std::to_string(context.tenant.id) + " " + owner};
+// The list `name` of an owner (a product by its main SKU, a set by its id, ...) for the
+// request's tenant: its cursors are refused by any other list (graphql/Cursor).
+ListIdentity listOf(const ContentContext& context, std::string name, const char* ownerKind, std::string ownerId) {
+    return {std::move(name), context.tenant.id, ownerKind, std::move(ownerId)};
 }
 
 // One page of `items` (those from `offset` on, at most `first`) as a <Node>Connection,
 // each edge's cursor naming its index in the whole list.
 template <typename Item, typename MakeNode>
-ResolvedValue pageOf(const CursorCodec& cursors, const std::string& nodeType, const CursorList& list, const std::vector<Item>& items, size_t offset,
+ResolvedValue pageOf(const CursorCodec& cursors, const std::string& nodeType, const ListIdentity& list, const std::vector<Item>& items, size_t offset,
                      size_t first, MakeNode makeNode) {
-    auto connection = std::make_shared<ConnectionResolver>(nodeType + "Connection", std::make_shared<const EdgeNames>(EdgeNames{nodeType + "Edge", list}));
+    auto connection = std::make_shared<ConnectionResolver>(nodeType + "Connection", std::make_shared<const EdgeNames>(EdgeNames{nodeType + "Edge", list, std::nullopt}));
     for (size_t i = offset; i < items.size() && i < offset + first; ++i) connection->addEdge(makeNode(items[i]), cursors, i);
     connection->setHasNextPage(items.size() > offset + first);
     return ResolvedValue::object(std::move(connection));
@@ -319,7 +339,7 @@ public:
 private:
     // The article's distinct images: the representative's first, then other variants' own.
     Result<ResolvedValue> images(const ArgumentValues& arguments) const {
-        CursorList list = listOf(*context_, "images", owner());
+        ListIdentity list = listOf(*context_, "images", "Product", article_.article().mainSku);
         auto window = pageWindow(context_->cursors, arguments, list, kDefaultImages);
         if (!window) return window.error();
         const Article& article = article_.article();
@@ -340,7 +360,7 @@ private:
 
     // Variants a shopper can buy: available and priced, in SKU order (as the store lists them).
     Result<ResolvedValue> variants(const ArgumentValues& arguments) const {
-        CursorList list = listOf(*context_, "variants", owner());
+        ListIdentity list = listOf(*context_, "variants", "Product", article_.article().mainSku);
         auto window = pageWindow(context_->cursors, arguments, list, kDefaultVariants);
         if (!window) return window.error();
         std::vector<const Product*> buyable;
@@ -353,7 +373,7 @@ private:
     }
 
     Result<ResolvedValue> similarProducts(const ArgumentValues& arguments) const {
-        CursorList list = listOf(*context_, "similarProducts", owner());
+        ListIdentity list = listOf(*context_, "similarProducts", "Product", article_.article().mainSku);
         auto window = pageWindow(context_->cursors, arguments, list, kDefaultSimilar);
         if (!window) return window.error();
         auto [offset, first] = *window;
@@ -365,8 +385,6 @@ private:
 
     Result<ResolvedValue> matchingProductClusters(const ArgumentValues& arguments) const;
     Result<ResolvedValue> customSets(const ArgumentValues& arguments) const;
-    // Whose lists these are, for their cursors.
-    std::string owner() const { return "Product " + article_.article().mainSku; }
 
     ArticleRef article_;
     std::shared_ptr<ContentContext> context_;
@@ -387,7 +405,7 @@ public:
         if (field == "id") return ResolvedValue::scalar(cluster_.id);
         if (field == "name") return ResolvedValue::scalar(cluster_.name);
         if (field == "products") {
-            CursorList list = listOf(*context_, "clusterProducts", "ProductCluster " + cluster_.id);
+            ListIdentity list = listOf(*context_, "clusterProducts", "ProductCluster", cluster_.id);
             auto window = pageWindow(context_->cursors, arguments, list, kDefaultClusterProducts);
             if (!window) return window.error();
             std::vector<ArticleRef> products;
@@ -439,7 +457,7 @@ public:
         if (field == "description") return ResolvedValue::scalar(optionalString(set.description));
         if (field == "tags") return stringList(set.tags);
         if (field == "images") {
-            CursorList list = listOf(*context_, "images", "CustomSet " + set.id);
+            ListIdentity list = listOf(*context_, "images", "CustomSet", set.id);
             auto window = pageWindow(context_->cursors, arguments, list, kDefaultImages);
             if (!window) return window.error();
             return pageOf(context_->cursors, "Image", list, set.images, window->first, window->second,
@@ -456,7 +474,7 @@ private:
 };
 
 Result<ResolvedValue> ProductResolver::matchingProductClusters(const ArgumentValues& arguments) const {
-    CursorList list = listOf(*context_, "matchingProductClusters", owner());
+    ListIdentity list = listOf(*context_, "matchingProductClusters", "Product", article_.article().mainSku);
     auto window = pageWindow(context_->cursors, arguments, list, kDefaultClusters);
     if (!window) return window.error();
     // Always the same full list (every position, the longest cluster a page may ask for),
@@ -467,7 +485,7 @@ Result<ResolvedValue> ProductResolver::matchingProductClusters(const ArgumentVal
 }
 
 Result<ResolvedValue> ProductResolver::customSets(const ArgumentValues& arguments) const {
-    CursorList list = listOf(*context_, "customSets", owner());
+    ListIdentity list = listOf(*context_, "customSets", "Product", article_.article().mainSku);
     auto window = pageWindow(context_->cursors, arguments, list, kDefaultCustomSets);
     if (!window) return window.error();
     auto sets = context_->recommendations.customSetsOf(article_);
@@ -511,7 +529,7 @@ public:
         if (field == "title") return ResolvedValue::scalar(set_.title);
         if (field == "tags") return stringList(set_.tags);
         if (field == "images") {
-            CursorList list = listOf(*context_, "images", "SetPhoto " + set_.id);
+            ListIdentity list = listOf(*context_, "images", "SetPhoto", set_.id);
             auto window = pageWindow(context_->cursors, arguments, list, kDefaultImages);
             if (!window) return window.error();
             return pageOf(context_->cursors, "Image", list, set_.images, window->first, window->second,
@@ -607,15 +625,15 @@ private:
 
     // The sets' lists belong to the product the input names (whichever of its SKUs names it);
     // an unknown one has an empty list of its own.
-    std::string anchorOwner(const std::optional<ArticleRef>& article, const nlohmann::json& value) const {
-        if (article) return "Product " + article->article().mainSku;
-        return "unknown product " + (value.is_string() ? value.get<std::string>() : value.dump());
+    ListIdentity anchorList(std::string name, const std::optional<ArticleRef>& article, const nlohmann::json& value) const {
+        if (article) return listOf(*context_, std::move(name), "Product", article->article().mainSku);
+        return listOf(*context_, std::move(name), "unknown product", value.is_string() ? value.get<std::string>() : value.dump());
     }
 
     Result<ResolvedValue> productSets(const ArgumentValues& arguments) const {
         auto article = find(arguments["input"]["value"]);
         if (!article) return article.error();
-        CursorList list = listOf(*context_, "productSets", anchorOwner(*article, arguments["input"]["value"]));
+        ListIdentity list = anchorList("productSets", *article, arguments["input"]["value"]);
         auto window = pageWindow(context_->cursors, arguments, list, kDefaultProductSets);
         if (!window) return window.error();
         std::vector<std::shared_ptr<ProductSetResolver>> sets;
@@ -639,7 +657,7 @@ private:
         const auto& filter = arguments["input"]["value"];
         auto include = stringsOf(filter.value("include", nlohmann::json()));
         auto exclude = stringsOf(filter.value("exclude", nlohmann::json()));
-        CursorList list = listOf(*context_, "setPhoto", "photo sets " + filterKey(include, exclude));
+        ListIdentity list = listOf(*context_, "setPhoto", "photo sets", filterKey(include, exclude));
         auto window = pageWindow(context_->cursors, arguments, list, kDefaultSetPhoto);
         if (!window) return window.error();
         auto snapshot = context_->recommendations.snapshot(context_->tenant.id);
@@ -682,7 +700,7 @@ private:
     Result<ResolvedValue> setCompose(const ArgumentValues& arguments) const {
         auto article = find(arguments["input"]["value"]);
         if (!article) return article.error();
-        CursorList list = listOf(*context_, "setCompose", anchorOwner(*article, arguments["input"]["value"]));
+        ListIdentity list = anchorList("setCompose", *article, arguments["input"]["value"]);
         auto window = pageWindow(context_->cursors, arguments, list, kDefaultSetCompose);
         if (!window) return window.error();
         std::vector<std::shared_ptr<SetComposeResolver>> sets;

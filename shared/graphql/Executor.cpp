@@ -2,6 +2,7 @@
 
 #include "graphql/Introspection.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <limits>
@@ -37,6 +38,7 @@ struct CollectedField {
 // More than `limit` levels of arrays and objects? Counted with a stack of its own: the value
 // comes from the request, and nothing here may recurse as deep as a client nests it.
 bool nestedDeeperThan(const nlohmann::json& value, size_t limit) {
+    if (!value.is_structured()) return false;  // the usual variable: nothing to walk
     std::vector<std::pair<const nlohmann::json*, size_t>> pending{{&value, 1}};
     while (!pending.empty()) {
         auto [current, depth] = pending.back();
@@ -132,10 +134,17 @@ public:
 
 private:
     // Checked before each field: the response's size every time (a comparison), the host's
-    // stop check every stopCheckInterval fields (it may read a clock).
+    // stop check every stopCheckInterval fields (it may read a clock). The rare outcomes are
+    // out of line: this runs for every field of every request.
     bool shouldStop() {
-        if (stopError || responseTooLarge()) return true;
+        if (stopped()) return true;
         if (!limits_.stopCheck || ++fieldsSinceStopCheck_ < limits_.stopCheckInterval) return false;
+        return askHost();
+    }
+
+    bool stopped() { return stopError || (out.size() > limits_.maxResponseBytes && stopForSize()); }
+
+    [[gnu::cold, gnu::noinline]] bool askHost() {
         fieldsSinceStopCheck_ = 0;
         StopReason reason = limits_.stopCheck();
         if (reason.limit.empty()) return false;
@@ -143,14 +152,11 @@ private:
         return true;
     }
 
-    bool responseTooLarge() {
-        if (out.size() <= limits_.maxResponseBytes) return false;
-        if (!stopError) {
-            stopError = limitError("maxResponseBytes",
-                                   "the response is larger than the limit of " + std::to_string(limits_.maxResponseBytes) +
-                                       " bytes: ask for fewer fields or smaller pages",
-                                   {{"maximum", limits_.maxResponseBytes}});
-        }
+    [[gnu::cold, gnu::noinline]] bool stopForSize() {
+        stopError = limitError("maxResponseBytes",
+                               "the response is larger than the limit of " + std::to_string(limits_.maxResponseBytes) +
+                                   " bytes: ask for fewer fields or smaller pages",
+                               {{"maximum", limits_.maxResponseBytes}});
         return true;
     }
 
@@ -311,9 +317,12 @@ private:
 
     void collectFields(const std::string& objectType, const SelectionSet& selections, GroupedFields& grouped) const {
         std::set<std::string> visitedFragments;
-        std::unordered_map<std::string_view, size_t> byKey;  // views of the document's names
+        std::unordered_map<std::string_view, size_t> byKey;  // views of the document's names, once there are many keys
         collectFields(objectType, selections, grouped, visitedFragments, byKey);
     }
+
+    // A selection set's keys are few: scanned; thousands (aliases) are looked up.
+    static constexpr size_t kScannedKeys = 16;
 
     // CollectFields of the GraphQL spec (6.3.2): each fragment is expanded at most once
     // per selection set, which also makes a cyclic document harmless here.
@@ -324,6 +333,15 @@ private:
                 case Selection::Kind::Field: {
                     if (!shouldInclude(selection.field.directives)) break;
                     const std::string& key = selection.field.responseKey();
+                    if (grouped.size() < kScannedKeys) {
+                        auto same = std::find_if(grouped.begin(), grouped.end(), [&](const auto& group) { return group.first == key; });
+                        if (same == grouped.end()) grouped.push_back({key, {&selection.field}});
+                        else same->second.push_back(&selection.field);
+                        break;
+                    }
+                    if (byKey.empty()) {
+                        for (size_t i = 0; i < grouped.size(); ++i) byKey.emplace(grouped[i].second.front()->responseKey(), i);
+                    }
                     auto [found, added] = byKey.try_emplace(key, grouped.size());
                     if (added) grouped.push_back({key, {&selection.field}});
                     else grouped[found->second].second.push_back(&selection.field);
@@ -437,7 +455,7 @@ private:
             size_t start = out.size();
             out += '[';
             for (size_t i = 0; i < items->size(); ++i) {
-                if (stopError || responseTooLarge()) return true;
+                if (stopped()) return true;
                 if (i) out += ',';
                 path_.push_back({nullptr, i});
                 bool itemReported = false;
