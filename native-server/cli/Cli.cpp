@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -15,6 +16,10 @@
 #include <nlohmann/json.hpp>
 
 #include "app/DemoSetup.hpp"
+#include "app/BuildInfo.hpp"
+#include "cli/BackupCommands.hpp"
+#include "cli/ConfigurationSources.hpp"
+#include "store/DataDirLock.hpp"
 #include "cli/FeedSourceCommands.hpp"
 #include "feed/PullRuntime.hpp"
 #include "feed/ImportJson.hpp"
@@ -73,6 +78,10 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
 
     auto address = parseListen(listen);
     if (!address) return fail(address.error());
+    // One server per data dir: a second one would split traffic between two copies of the
+    // in-memory state (sessions, drafts, rate limits) and race the background workers.
+    auto dataDirLock = DataDirLock::acquire(dataDir);
+    if (!dataDirLock) return fail(dataDirLock.error());
     auto storage = SqliteStorage::open(dataDir);
     if (!storage) return fail(storage.error());
     auto keys = ServerKeys::loadOrCreate(dataDir);
@@ -178,6 +187,9 @@ int importExitCode(const FeedImportRecord& record) {
 
 int runCli(int argc, char** argv) {
     CLI::App app{"svc-server: product-recommendation widgets, feeds, GraphQL and tracking for online shops"};
+    const BuildInfo& build = buildInfo();
+    app.set_version_flag("--version", "svc-server " + build.version + " (commit " + build.commit + ", " + build.date + ")",
+                         "Print the version, the commit and its date, then exit");
     app.require_subcommand(1);
     std::string dataDir;
     std::string assetsDir = defaultAssetsDir();
@@ -224,6 +236,8 @@ int runCli(int argc, char** argv) {
         ->capture_default_str();
     OperatorCli operatorAccounts;
     operatorAccounts.addTo(app, dataDir);
+    BackupCommands backups;
+    backups.addTo(app);
 
     auto* tenantCommand = app.add_subcommand("tenant", "Manage tenants (shops)");
     tenantCommand->require_subcommand(1);
@@ -357,8 +371,14 @@ int runCli(int argc, char** argv) {
         command->add_option("--data-dir", dataDir, "Data directory")->required();
     }
 
+    // Every serve option also from SVC_* variables and a --config file (docs/operations.md, Configuration).
+    ConfigurationSources::enable(app, *serveCommand);
     try {
-        app.parse(argc, argv);
+        // CLI11 takes a vector in reverse order, without the program's name.
+        auto arguments = ConfigurationSources::normalized(argc, argv);
+        arguments.erase(arguments.begin());
+        std::reverse(arguments.begin(), arguments.end());
+        app.parse(arguments);
     } catch (const CLI::ParseError& error) {
         return app.exit(error) == 0 ? 0 : 2;
     }
@@ -368,6 +388,7 @@ int runCli(int argc, char** argv) {
         return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, outboundAllow, secureCookies, !noImageBot, imageBotInfoUrl, graphql);
     }
     if (operatorAccounts.parsed()) return operatorAccounts.run(dataDir);
+    if (backups.parsed()) return backups.run();
     if (feedSources.parsed()) return feedSources.run();
 
     auto context = DataDirContext::open(dataDir);

@@ -46,7 +46,7 @@ void TenantWidgetsCli::addTo(CLI::App& tenantCommand, std::string& dataDir) {
                          "How a page's language is found: html-lang (<html lang>), path-segment (/de/...) or fixed");
     widgets_->add_option("--default-language", defaultLanguage_, "The fixed language, and the one used when the page names none with texts (e.g. de)");
     widgets_->add_option("--country", country_, "ISO 3166 country whose price rules apply, e.g. DE (EU: lowest 30-day price); '' clears");
-    cssFileOption_ = widgets_->add_option("--css-file", cssFile_, "The tenant's CSS, appended to the base stylesheet");
+    cssFileOption_ = widgets_->add_option("--css-file", cssFile_, "The tenant's CSS, appended to the base stylesheet with every selector inside the widgets (.svc-widget); CSS that reaches outside is refused with its line and column");
     widgets_->add_flag("--clear-css", clearCss_, "Remove the tenant's CSS")->excludes(cssFileOption_);
 
     texts_ = tenantCommand.add_subcommand("texts", "Set (or --remove) the tenant's widget texts of one language from a JSON file");

@@ -271,9 +271,14 @@ void OperatorRoutes::getWidgets(const httplib::Request& request, httplib::Respon
     for (const char* language : {"en", "de"}) {
         if (auto bundle = WidgetTexts::builtIn(language)) builtIn[language] = json::parse(bundle->toJson());
     }
+    // CSS saved before the checks of docs/adr/0058 may hold parts shops no longer get: the
+    // console says which, next to the field.
+    json cssProblems = json::array();
+    for (const auto& problem : WidgetSettings::scopedCss(settings->css).problems) cssProblems.push_back(problem.describe());
     sendOperatorJson(response, 200, {{"languageRule", LanguageRule::sourceName(settings->languageRule.source)},
                              {"defaultLanguage", settings->languageRule.defaultLanguage},
                              {"css", settings->css},
+                             {"cssProblems", cssProblems},
                              {"texts", texts},
                              {"textKeys", keys},
                              {"builtInTexts", builtIn}});
