@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 #include "graphql/Cursor.hpp"
 #include "money/MoneyFormatter.hpp"
@@ -234,9 +235,9 @@ ListIdentity listOf(const ContentContext& context, std::string name, const char*
 // One page of `items` (those from `offset` on, at most `first`) as a <Node>Connection,
 // each edge's cursor naming its index in the whole list.
 template <typename Item, typename MakeNode>
-ResolvedValue pageOf(const CursorCodec& cursors, const std::string& nodeType, const ListIdentity& list, const std::vector<Item>& items, size_t offset,
+ResolvedValue pageOf(const CursorCodec& cursors, const std::string& nodeType, ListIdentity list, const std::vector<Item>& items, size_t offset,
                      size_t first, MakeNode makeNode) {
-    auto connection = std::make_shared<ConnectionResolver>(nodeType + "Connection", std::make_shared<const EdgeNames>(EdgeNames{nodeType + "Edge", list, std::nullopt}));
+    auto connection = std::make_shared<ConnectionResolver>(nodeType + "Connection", std::make_shared<const EdgeNames>(EdgeNames{nodeType + "Edge", std::move(list), std::nullopt}));
     for (size_t i = offset; i < items.size() && i < offset + first; ++i) connection->addEdge(makeNode(items[i]), cursors, i);
     connection->setHasNextPage(items.size() > offset + first);
     return ResolvedValue::object(std::move(connection));
@@ -353,7 +354,7 @@ private:
         };
         add(article.representative());
         for (const auto& variant : article.variants) add(variant);
-        return pageOf(context_->cursors, "Image", list, withImage, window->first, window->second, [](const Product* variant) {
+        return pageOf(context_->cursors, "Image", std::move(list), withImage, window->first, window->second, [](const Product* variant) {
             return std::make_shared<ImageResolver>(variant->image, variant->thumbnail);
         });
     }
@@ -368,7 +369,7 @@ private:
             if (variant.available() && variant.sellingPrice()) buyable.push_back(&variant);
         }
         const std::string& currency = context_->tenant.currency;
-        return pageOf(context_->cursors, "ProductVariant", list, buyable, window->first, window->second,
+        return pageOf(context_->cursors, "ProductVariant", std::move(list), buyable, window->first, window->second,
                       [&](const Product* variant) { return std::make_shared<VariantResolver>(article_.shared(), *variant, currency); });
     }
 
@@ -379,7 +380,7 @@ private:
         auto [offset, first] = *window;
         // One more than the page tells whether a next page exists.
         auto similar = context_->recommendations.similarTo(article_, offset + first + 1);
-        return pageOf(context_->cursors, "Product", list, similar, offset, first,
+        return pageOf(context_->cursors, "Product", std::move(list), similar, offset, first,
                       [&](const ArticleRef& article) { return std::make_shared<ProductResolver>(article, context_); });
     }
 
@@ -410,7 +411,7 @@ public:
             if (!window) return window.error();
             std::vector<ArticleRef> products;
             for (uint32_t index : cluster_.articles) products.push_back({anchor_.snapshot, index});
-            return pageOf(context_->cursors, "Product", list, products, window->first, window->second,
+            return pageOf(context_->cursors, "Product", std::move(list), products, window->first, window->second,
                           [&](const ArticleRef& article) { return std::make_shared<ProductResolver>(article, context_); });
         }
         return Error::internal("ProductCluster has no field " + field);
@@ -460,7 +461,7 @@ public:
             ListIdentity list = listOf(*context_, "images", "CustomSet", set.id);
             auto window = pageWindow(context_->cursors, arguments, list, kDefaultImages);
             if (!window) return window.error();
-            return pageOf(context_->cursors, "Image", list, set.images, window->first, window->second,
+            return pageOf(context_->cursors, "Image", std::move(list), set.images, window->first, window->second,
                           [](const std::string& url) { return std::make_shared<ImageResolver>(url, ""); });
         }
         if (field == "products") return productList(customSetProducts(snapshot_, set_), context_);
@@ -480,7 +481,7 @@ Result<ResolvedValue> ProductResolver::matchingProductClusters(const ArgumentVal
     // Always the same full list (every position, the longest cluster a page may ask for),
     // so pages and cursors agree.
     auto clusters = context_->recommendations.clusters(article_, kMaxClusters, kMaxFirst);
-    return pageOf(context_->cursors, "ProductCluster", list, clusters, window->first, window->second,
+    return pageOf(context_->cursors, "ProductCluster", std::move(list), clusters, window->first, window->second,
                   [&](const ComplementCluster& cluster) { return std::make_shared<ClusterResolver>(article_, cluster, context_); });
 }
 
@@ -489,7 +490,7 @@ Result<ResolvedValue> ProductResolver::customSets(const ArgumentValues& argument
     auto window = pageWindow(context_->cursors, arguments, list, kDefaultCustomSets);
     if (!window) return window.error();
     auto sets = context_->recommendations.customSetsOf(article_);
-    return pageOf(context_->cursors, "CustomSet", list, sets, window->first, window->second,
+    return pageOf(context_->cursors, "CustomSet", std::move(list), sets, window->first, window->second,
                   [&](const ResolvedCustomSet* set) { return std::make_shared<CustomSetResolver>(article_.snapshot, *set, context_); });
 }
 
@@ -532,7 +533,7 @@ public:
             ListIdentity list = listOf(*context_, "images", "SetPhoto", set_.id);
             auto window = pageWindow(context_->cursors, arguments, list, kDefaultImages);
             if (!window) return window.error();
-            return pageOf(context_->cursors, "Image", list, set_.images, window->first, window->second,
+            return pageOf(context_->cursors, "Image", std::move(list), set_.images, window->first, window->second,
                           [](const std::string& url) { return std::make_shared<ImageResolver>(url, ""); });
         }
         return Error::internal("SetPhoto has no field " + field);
@@ -650,7 +651,7 @@ private:
                 sets.push_back(std::make_shared<ProductSetResolver>(set.id, "", set.tags, image, std::move(set.products), context_));
             }
         }
-        return pageOf(context_->cursors, "ProductSet", list, sets, window->first, window->second, [](const auto& set) { return set; });
+        return pageOf(context_->cursors, "ProductSet", std::move(list), sets, window->first, window->second, [](const auto& set) { return set; });
     }
 
     Result<ResolvedValue> setPhoto(const ArgumentValues& arguments) const {
@@ -670,7 +671,7 @@ private:
             if (all && none) matching.push_back(&set);
         }
         auto shared = *snapshot;
-        return pageOf(context_->cursors, "SetPhoto", list, matching, window->first, window->second,
+        return pageOf(context_->cursors, "SetPhoto", std::move(list), matching, window->first, window->second,
                       [&](const PhotoSet* set) { return std::make_shared<SetPhotoResolver>(shared, *set, context_); });
     }
 
@@ -722,7 +723,7 @@ private:
                 sets.push_back(std::make_shared<SetComposeResolver>(anchor.article().mainSku + "#generated#" + std::to_string(n + 1), std::move(items)));
             }
         }
-        return pageOf(context_->cursors, "SetCompose", list, sets, window->first, window->second, [](const auto& set) { return set; });
+        return pageOf(context_->cursors, "SetCompose", std::move(list), sets, window->first, window->second, [](const auto& set) { return set; });
     }
 
     std::shared_ptr<ContentContext> context_;

@@ -109,7 +109,6 @@ public:
         out += '{';
         bool first = true;
         for (auto& entry : collected) {
-            if (stopError) return false;  // the run is over; what is written is thrown away
             if (!first) out += ',';
             first = false;
             // Response keys are GraphQL names ([_A-Za-z][_0-9A-Za-z]*): nothing to escape.
@@ -135,7 +134,9 @@ public:
 private:
     // Checked before each field: the response's size every time (a comparison), the host's
     // stop check every stopCheckInterval fields (it may read a clock). The rare outcomes are
-    // out of line: this runs for every field of every request.
+    // out of line: this runs for every field of every request. Once it says stop, every field
+    // after answers null at once and the nulls unwind the run; the response grows past the
+    // limit by one field's value at most.
     bool shouldStop() {
         if (stopped()) return true;
         if (!limits_.stopCheck || ++fieldsSinceStopCheck_ < limits_.stopCheckInterval) return false;
@@ -455,7 +456,6 @@ private:
             size_t start = out.size();
             out += '[';
             for (size_t i = 0; i < items->size(); ++i) {
-                if (stopped()) return true;
                 if (i) out += ',';
                 path_.push_back({nullptr, i});
                 bool itemReported = false;
