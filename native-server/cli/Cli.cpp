@@ -549,9 +549,9 @@ int runCli(int argc, char** argv) {
         auto photo = storage.content().photoSets(tenant->id);
         if (!photo) return fail(photo.error());
         auto customJson = nlohmann::ordered_json::array();
-        for (const auto& set : *custom) customJson.push_back(nlohmann::ordered_json::parse(toJson(set).dump()));
+        for (const auto& set : *custom) customJson.push_back(nlohmann::ordered_json(toJson(set)));
         auto photoJson = nlohmann::ordered_json::array();
-        for (const auto& set : *photo) photoJson.push_back(nlohmann::ordered_json::parse(toJson(set).dump()));
+        for (const auto& set : *photo) photoJson.push_back(nlohmann::ordered_json(toJson(set)));
         print({{"customSets", customJson}, {"photoSets", photoJson}});
         return 0;
     }
@@ -565,7 +565,7 @@ int runCli(int argc, char** argv) {
         auto templates = storage.content().templates();
         if (!templates) return fail(templates.error());
         auto list = nlohmann::ordered_json::array();
-        for (const auto& setTemplate : *templates) list.push_back(nlohmann::ordered_json::parse(toJson(setTemplate).dump()));
+        for (const auto& setTemplate : *templates) list.push_back(nlohmann::ordered_json(toJson(setTemplate)));
         print({{"templates", list}});
         return 0;
     }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "store/SqliteWidgetSettingsStore.hpp"
+#include "text/BoundedJson.hpp"
 
 namespace svc {
 namespace {
@@ -26,7 +27,10 @@ Result<std::string> readWholeFile(const std::string& path, const std::string& op
 
 nlohmann::ordered_json settingsJson(const std::string& apiId, const WidgetSettings& settings) {
     nlohmann::ordered_json texts = nlohmann::ordered_json::object();
-    for (const auto& [language, bundle] : settings.textBundles) texts[language] = nlohmann::ordered_json::parse(bundle, nullptr, false);
+    for (const auto& [language, bundle] : settings.textBundles) {
+        auto parsed = BoundedJson::parseOrdered(bundle, "texts");
+        texts[language] = parsed ? std::move(*parsed) : nlohmann::ordered_json();
+    }
     return {{"apiId", apiId},
             {"languageRule", LanguageRule::sourceName(settings.languageRule.source)},
             {"defaultLanguage", settings.languageRule.defaultLanguage},

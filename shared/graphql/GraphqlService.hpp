@@ -11,6 +11,7 @@
 #include "graphql/DocumentCache.hpp"
 #include "graphql/Executor.hpp"
 #include "graphql/Parser.hpp"
+#include "text/BoundedJson.hpp"
 
 namespace svc::graphql {
 
@@ -33,7 +34,10 @@ struct GraphqlResponse {
     enum class Outcome { Executed, Stopped, RequestError, InvalidDocument, NotAQuery };
     Outcome outcome = Outcome::Executed;
     std::string body;  // the response as JSON text: {"data":...,"errors":[...]}
-    nlohmann::ordered_json json() const { return nlohmann::ordered_json::parse(body); }
+    nlohmann::ordered_json json() const {
+        auto parsed = BoundedJson::parseOrdered(body, "response");
+        return parsed ? std::move(*parsed) : nlohmann::ordered_json();
+    }
 };
 
 // What one request may cost (docs/adr/0053, docs/api/graphql-http.md "Limits"); each refusal
