@@ -26,6 +26,7 @@ const {
 
 const schemaPath = path.join(__dirname, "..", "..", "docs", "api", "schema.graphql");
 const MAX_FIRST = 100;
+const PRODUCT_BATCH = 20;  // products per snapshot query: 20 full products cost about 28,000 (svc's limit: 500,000)
 const LIST_NAME = "similarProducts";
 
 // The list name of every connection field, as ContentSchema.cpp names it to its cursors.
@@ -322,9 +323,42 @@ class Snapshots {
     return Snapshots.withErrors(value, body.errors, spec.path);
   }
 
-  // The snapshots of products held by id, before the value that holds them is used.
+  // The snapshots of products held by id, before the value that holds them is used: those
+  // not asked for yet in batches of PRODUCT_BATCH, one query each (product(id) under aliases).
   async loadProducts(ids) {
-    await Promise.all([...ids].map((id) => this.load("products", id)));
+    if (!this.loads.has("products")) {
+      this.loads.set("products", new Map());
+      this.ready.set("products", new Map());
+    }
+    const loads = this.loads.get("products");
+    const missing = [...ids].filter((id) => !loads.has(id));
+    const batches = [];
+    for (let i = 0; i < missing.length; i += PRODUCT_BATCH) batches.push(missing.slice(i, i + PRODUCT_BATCH));
+    for (const batch of batches) {
+      const loaded = this.loadProductBatch(batch);
+      batch.forEach((id, i) => loads.set(id, loaded.then((values) => {
+        this.ready.get("products").set(id, values[i]);
+        return values[i];
+      })));
+    }
+    await Promise.all([...ids].map((id) => loads.get(id)));
+  }
+
+  async loadProductBatch(batch) {
+    const aliases = batch.map((_, i) => `p${i}`);
+    const query = `query SnapshotProducts(${aliases.map((alias) => `$${alias}: ID!`).join(", ")}) { ` +
+      `${aliases.map((alias) => `${alias}: product(id: $${alias}) { ${this.selections.Product} }`).join(" ")} }`;
+    const body = await this.fetch(query, Object.fromEntries(aliases.map((alias, i) => [alias, batch[i]])));
+    if (!body.data || (body.errors || []).some((e) => !e.path || e.path.length <= 1)) {
+      throw new Error(`snapshot of products ${batch.join(", ")} failed: ${JSON.stringify(body.errors)}`);
+    }
+    const product = this.schema.getType("Product");
+    return aliases.map((alias) => {
+      const value = body.data[alias];
+      if (value === null) return null;
+      learnFrom(value, product);
+      return Snapshots.withErrors(value, body.errors, [alias]);
+    });
   }
 
   async loadWalk(kind, key, spec) {
