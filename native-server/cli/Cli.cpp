@@ -59,7 +59,8 @@ Result<std::pair<std::string, int>> parseListen(const std::string& listen) {
 }
 
 int serve(const std::string& dataDir, const std::string& listen, const std::string& assetsDir, int threads, double eventsRateLimit,
-          const std::vector<std::string>& outboundAllow, bool secureCookies, bool imageBot, const std::string& imageBotInfoUrl) {
+          const std::vector<std::string>& outboundAllow, const OperatorConsoleOptions& console, bool imageBot,
+          const std::string& imageBotInfoUrl) {
     // Signals are taken by one thread with sigwait, so shutdown runs as normal code. Blocked
     // before anything starts a thread: threads inherit the mask, and one that does not block
     // them (the events file's checkpointer starts in SqliteStorage::open) would take a
@@ -88,7 +89,7 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     options.threads = threads;
     options.events.rateLimit.perSecond = eventsRateLimit;
     options.events.rateLimit.burst = eventsRateLimit * 4;
-    options.console.secureCookies = secureCookies;
+    options.console = console;
     if (imageBot) {
         ImageBotOptions bot;
         bot.allowList = outboundAllow;
@@ -196,17 +197,25 @@ int runCli(int argc, char** argv) {
         ->capture_default_str();
     std::vector<std::string> outboundAllow;
     serveCommand->add_option("--outbound-allow", outboundAllow,
-                             "Host or network (CIDR) that feed pulls and the image bot may reach although it is private or loopback (repeatable; "
-                             "docs/operations.md, Pulled feeds)");
+                             "HOST[:PORTS] or NETWORK[:PORTS] that feed pulls and the image bot may reach although it is private or "
+                             "loopback (repeatable). PORTS is a port (8080), a range (8000-8099) or * (every port); without PORTS only "
+                             "80 and 443 are allowed. IPv6 takes brackets before a port: [fd00::/8]:8443. Examples: feeds.lan, "
+                             "feeds.lan:8080, 10.20.0.0/16:443, ftp.lan:21 (docs/adr/0061, docs/operations.md, Pulled feeds)");
     bool noImageBot = false;
     serveCommand->add_flag("--no-image-bot", noImageBot, "Do not fetch product images (no svc thumbnails, no image facts)");
     std::string imageBotInfoUrl;
     serveCommand->add_option("--imagebot-info-url", imageBotInfoUrl,
                              "Page about the image bot named in its User-Agent (default: http://<listen>/imagebot; docs/operations.md, Image bot)");
 
-    bool secureCookies = false;
-    serveCommand->add_flag("--secure-cookies", secureCookies,
+    OperatorConsoleOptions console;
+    serveCommand->add_flag("--secure-cookies", console.secureCookies,
                            "Mark the console's session cookie Secure (set it when a TLS proxy serves svc; docs/adr/0039)");
+    serveCommand
+        ->add_option("--password-hash-slots", console.passwordHashes.slots,
+                     "Operator password hashes (Argon2id, 64 MiB each) run at once; more sign-ins wait up to 2 s in a queue of 8, "
+                     "then get 503 with Retry-After (docs/adr/0059)")
+        ->check(CLI::Range(1, 64))
+        ->capture_default_str();
     OperatorCli operatorAccounts;
     operatorAccounts.addTo(app, dataDir);
 
@@ -348,7 +357,7 @@ int runCli(int argc, char** argv) {
         return app.exit(error) == 0 ? 0 : 2;
     }
 
-    if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, outboundAllow, secureCookies, !noImageBot, imageBotInfoUrl);
+    if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, outboundAllow, console, !noImageBot, imageBotInfoUrl);
     if (operatorAccounts.parsed()) return operatorAccounts.run(dataDir);
     if (feedSources.parsed()) return feedSources.run();
 

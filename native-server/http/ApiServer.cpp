@@ -108,7 +108,8 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
         auto operators = SqliteOperatorStore::open(options_.dataDir + "/svc.sqlite3");
         auto settings = SqliteWidgetSettingsStore::open(options_.dataDir + "/svc.sqlite3");
         if (operators && settings) {
-            auto accounts = std::make_unique<OperatorAccounts>(std::move(*operators), storage.clock(), options_.console.passwordCost);
+            auto accounts = std::make_unique<OperatorAccounts>(std::move(*operators), storage.clock(), options_.console.passwordCost,
+                                                               options_.console.passwordHashes);
             // One authenticator for every operator route class (sessions, CSRF, operator keys).
             operatorAuth_ = std::make_unique<OperatorAuth>(storage.tenants(), storage.operatorKeys(), std::move(accounts));
             operatorRoutes_ = std::make_unique<OperatorRoutes>(
