@@ -1,4 +1,5 @@
 #include "app/DemoSetup.hpp"
+#include "store/PrivateFiles.hpp"
 
 #include <map>
 #include <vector>
@@ -117,7 +118,7 @@ Result<DemoSetupResult> setupDemo(SqliteStorage& storage, FeedImportService& imp
     if (auto status = installContentPool(storage, contentPoolFile); !status) return status.error();
     if (auto status = addDemoSets(storage, *tenant); !status) return status.error();
 
-    std::ofstream out(tenantFile, std::ios::trunc);
+    std::ofstream out = PrivateFiles::openForWriting(tenantFile);
     out << nlohmann::json{{"apiId", tenant->apiId}, {"name", tenant->name}}.dump(2) << "\n";
     if (!out) return Error::unavailable("cannot write " + tenantFile.string());
     return DemoSetupResult{tenant->apiId, summary->firstSku, outcome->report};

@@ -1,4 +1,5 @@
 #include "store/EncryptedFileBlobStore.hpp"
+#include "store/PrivateFiles.hpp"
 
 #include <fcntl.h>
 #include <sodium.h>
@@ -155,8 +156,7 @@ private:
 
 EncryptedFileBlobStore::EncryptedFileBlobStore(std::string directory, const Key256& key)
     : directory_(std::move(directory)), key_(key) {
-    std::error_code ignored;
-    std::filesystem::create_directories(directory_, ignored);
+    (void)PrivateFiles::createDirectories(directory_);
 }
 
 Result<std::string> EncryptedFileBlobStore::pathFor(const std::string& key) const {

@@ -1,4 +1,5 @@
 #include "store/ImportLeases.hpp"
+#include "store/PrivateFiles.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -10,8 +11,7 @@
 namespace svc {
 
 ImportLeases::ImportLeases(std::string directory) : directory_(std::move(directory)) {
-    std::error_code ignored;
-    std::filesystem::create_directories(directory_, ignored);
+    (void)PrivateFiles::createDirectories(directory_);
 }
 
 ImportLeases::~ImportLeases() {

@@ -1,4 +1,5 @@
 #include "store/SqliteCatalogStore.hpp"
+#include "store/PrivateFiles.hpp"
 
 #include <filesystem>
 #include <set>
@@ -547,8 +548,7 @@ private:
 }  // namespace
 
 SqliteCatalogStore::SqliteCatalogStore(std::string directory, const Clock& clock) : directory_(std::move(directory)), clock_(clock) {
-    std::error_code ignored;
-    std::filesystem::create_directories(directory_, ignored);
+    (void)PrivateFiles::createDirectories(directory_);
 }
 
 std::string SqliteCatalogStore::pathFor(int64_t tenantId) const {
