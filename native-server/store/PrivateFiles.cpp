@@ -29,20 +29,48 @@ std::error_code PrivateFiles::createDirectories(const std::string& directory) {
     return {};
 }
 
-Status PrivateFiles::tighten(const std::string& dataDir) {
-    constexpr fs::perms kShared = fs::perms::group_all | fs::perms::others_all;
+namespace {
+
+// What svc keeps in a data dir. Only these are tightened: a data dir pointed at a directory that
+// also holds other things (a home directory, say) must not have those changed.
+bool svcEntry(const std::string& name) {
+    static const char* const kDirectories[] = {"catalog", "keys", "uploads", "pulls", "thumbs", "set-photos", "locks", "demo"};
+    for (const char* directory : kDirectories) {
+        if (name == directory) return true;
+    }
+    return name.rfind("svc.sqlite3", 0) == 0 || name.rfind("events.sqlite3", 0) == 0;
+}
+
+constexpr fs::perms kShared = fs::perms::group_all | fs::perms::others_all;
+
+Status makePrivate(const fs::path& path, const fs::file_status& status) {
+    if (fs::is_symlink(status) || (status.permissions() & kShared) == fs::perms::none) return Status::success();
     std::error_code error;
-    fs::permissions(dataDir, kShared, fs::perm_options::remove, error);
-    if (error) return Error::unavailable("data dir " + dataDir + ": cannot make it private: " + error.message());
-    fs::recursive_directory_iterator entries(dataDir, fs::directory_options::skip_permission_denied, error);
+    fs::permissions(path, kShared, fs::perm_options::remove, error);
+    if (error) return Error::unavailable(path.string() + ": cannot make it private: " + error.message());
+    return Status::success();
+}
+
+}  // namespace
+
+Status PrivateFiles::tighten(const std::string& dataDir) {
+    std::error_code error;
+    if (auto status = makePrivate(dataDir, fs::symlink_status(dataDir, error)); !status) return status;
+    fs::directory_iterator top(dataDir, error);
     if (error) return Error::unavailable("data dir " + dataDir + ": " + error.message());
-    for (auto end = fs::recursive_directory_iterator(); entries != end; entries.increment(error)) {
-        if (error) return Error::unavailable("data dir " + dataDir + ": " + error.message());
-        auto status = entries->symlink_status(error);
-        if (error || fs::is_symlink(status)) continue;
-        if ((status.permissions() & kShared) == fs::perms::none) continue;
-        fs::permissions(entries->path(), kShared, fs::perm_options::remove, error);
-        if (error) return Error::unavailable(entries->path().string() + ": cannot make it private: " + error.message());
+    for (const auto& entry : top) {
+        if (!svcEntry(entry.path().filename().string())) continue;
+        auto status = entry.symlink_status(error);
+        if (error) continue;
+        if (auto changed = makePrivate(entry.path(), status); !changed) return changed;
+        if (!fs::is_directory(status)) continue;
+        fs::recursive_directory_iterator below(entry.path(), fs::directory_options::skip_permission_denied, error);
+        for (auto end = fs::recursive_directory_iterator(); !error && below != end; below.increment(error)) {
+            auto inner = below->symlink_status(error);
+            if (error) break;
+            if (auto changed = makePrivate(below->path(), inner); !changed) return changed;
+        }
+        if (error) return Error::unavailable(entry.path().string() + ": " + error.message());
     }
     return Status::success();
 }

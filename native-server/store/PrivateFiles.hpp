@@ -15,8 +15,9 @@ class PrivateFiles {
 public:
     // Like std::filesystem::create_directories; every directory it creates is 0700.
     static std::error_code createDirectories(const std::string& directory);
-    // Takes group and other permissions off `dataDir` and everything below it (symbolic links
-    // are neither followed nor changed).
+    // Takes group and other permissions off `dataDir` and everything svc keeps in it (the
+    // databases, catalog/, keys/, uploads/, pulls/, thumbs/, set-photos/, locks/, demo/); other
+    // entries are left alone, symbolic links are neither followed nor changed.
     static Status tighten(const std::string& dataDir);
     // Creates `path` as 0600 when it does not exist (SQLite then gives its -wal, -shm and
     // journal files the database file's mode).

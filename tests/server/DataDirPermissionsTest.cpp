@@ -129,6 +129,10 @@ TEST_CASE("data dir: an existing data dir with 0755 directories and 0644 files i
         fs::permissions(entry.path(), entry.is_directory() ? fs::perms(0755) : fs::perms(0644));
     }
     fs::permissions(dataDir, fs::perms(0755));
+    // Not svc's: a data dir pointed at a directory with other things in it leaves them alone.
+    std::string notes = dataDir + "/notes.txt";
+    std::ofstream(notes) << "the operator's";
+    fs::permissions(notes, fs::perms(0644));
     std::string outside = parent.file("outside.txt", "not svc's");
     fs::permissions(outside, fs::perms(0644));
     fs::create_symlink(outside, dataDir + "/link");  // not followed, not changed
@@ -138,6 +142,8 @@ TEST_CASE("data dir: an existing data dir with 0755 directories and 0644 files i
     auto reopened = SqliteStorage::open(dataDir);
     REQUIRE(reopened);
     fs::remove(dataDir + "/link");
+    CHECK(fs::status(notes).permissions() == fs::perms(0644));
+    fs::remove(notes);
     auto shared = sharedPaths(dataDir, seen);
     for (const auto& path : shared) CAPTURE(path);
     CHECK_MESSAGE(shared.empty(), "readable by others: ", shared.size() > 0 ? shared.front() : std::string());

@@ -121,6 +121,8 @@ TEST_CASE("Sign-in under concurrency: 60 wrong passwords sent 15 at a time lock 
     auto account = (*store)->findOperator(kEmail);
     REQUIRE(account);
     REQUIRE(*account);
+    MESSAGE("60 wrong passwords, 15 at a time: " << refused << " answered 429; stored failure count " << (*account)->failedSignIns
+                                                  << ", locked " << std::string((*account)->lockedUntil > clock.nowSeconds() ? "yes" : "no"));
     CHECK((*account)->lockedUntil > clock.nowSeconds());
 
     auto right = signIn(server.server->port(), kEmail, kPassword);
@@ -144,6 +146,7 @@ TEST_CASE("Sign-in under concurrency: 57 wrong passwords from as many addresses 
         return signIn(server.server->port(), kEmail, "wrong password!", "127.0.1." + std::to_string(i + 1));
     });
     int unauthenticated = static_cast<int>(std::count_if(answers.begin(), answers.end(), [](const Answer& a) { return a.status == 401; }));
+    MESSAGE("57 wrong passwords from 57 addresses: " << unauthenticated << " verified and answered 401");
     CHECK(unauthenticated <= OperatorAccounts::kMaxFailures);
     CHECK(signIn(server.server->port(), kEmail, kPassword, "127.0.2.1").status == 429);
 }
