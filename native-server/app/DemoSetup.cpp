@@ -1,5 +1,4 @@
 #include "app/DemoSetup.hpp"
-#include "store/PrivateFiles.hpp"
 
 #include <map>
 #include <vector>
@@ -13,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "demo/DemoCatalogGenerator.hpp"
+#include "store/PrivateFiles.hpp"
 #include "tenant/TenantService.hpp"
 
 namespace svc {

@@ -1,5 +1,4 @@
 #include "demo/DemoCatalogGenerator.hpp"
-#include "store/PrivateFiles.hpp"
 
 #include <array>
 #include <filesystem>
@@ -8,6 +7,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "store/PrivateFiles.hpp"
 
 namespace svc {
 namespace {

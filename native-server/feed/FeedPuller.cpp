@@ -1,5 +1,4 @@
 #include "feed/FeedPuller.hpp"
-#include "store/PrivateFiles.hpp"
 
 #include <fcntl.h>
 #include <sodium.h>
@@ -14,6 +13,7 @@
 
 #include "feed/ShopPluginPuller.hpp"
 #include "net/S3Location.hpp"
+#include "store/PrivateFiles.hpp"
 #include "text/StringUtil.hpp"
 
 namespace svc {

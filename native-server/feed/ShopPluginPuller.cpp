@@ -1,5 +1,4 @@
 #include "feed/ShopPluginPuller.hpp"
-#include "store/PrivateFiles.hpp"
 
 #include <sodium.h>
 #include <sys/stat.h>
@@ -13,6 +12,7 @@
 
 #include "feed/CsvWriter.hpp"
 #include "feed/PluginProductMapper.hpp"
+#include "store/PrivateFiles.hpp"
 
 namespace svc {
 

@@ -1,5 +1,4 @@
 #include "imagebot/ImageBot.hpp"
-#include "store/PrivateFiles.hpp"
 
 #include <curl/curl.h>
 #include <fcntl.h>
@@ -16,6 +15,7 @@
 #include "image/DominantColors.hpp"
 #include "image/ImageCodec.hpp"
 #include "image/PerceptualHash.hpp"
+#include "store/PrivateFiles.hpp"
 
 namespace svc {
 namespace {

@@ -1,5 +1,4 @@
 #include "security/KeyFile.hpp"
-#include "store/PrivateFiles.hpp"
 
 #include <fcntl.h>
 #include <sodium.h>
@@ -9,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+
+#include "store/PrivateFiles.hpp"
 
 namespace svc {
 namespace {

@@ -1,5 +1,4 @@
 #include "sets/SetPhotoStore.hpp"
-#include "store/PrivateFiles.hpp"
 
 #include <sodium.h>
 
@@ -8,6 +7,7 @@
 #include <sstream>
 
 #include "image/ImageCodec.hpp"
+#include "store/PrivateFiles.hpp"
 
 namespace svc {
 namespace {

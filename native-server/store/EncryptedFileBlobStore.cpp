@@ -1,5 +1,4 @@
 #include "store/EncryptedFileBlobStore.hpp"
-#include "store/PrivateFiles.hpp"
 
 #include <fcntl.h>
 #include <sodium.h>
@@ -9,6 +8,8 @@
 #include <cstring>
 #include <filesystem>
 #include <vector>
+
+#include "store/PrivateFiles.hpp"
 
 namespace svc {
 namespace {

@@ -1,5 +1,4 @@
 #include "store/ImportLeases.hpp"
-#include "store/PrivateFiles.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -7,6 +6,8 @@
 
 #include <cerrno>
 #include <filesystem>
+
+#include "store/PrivateFiles.hpp"
 
 namespace svc {
 

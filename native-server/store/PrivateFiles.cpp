@@ -38,7 +38,7 @@ bool svcEntry(const std::string& name) {
     for (const char* directory : kDirectories) {
         if (name == directory) return true;
     }
-    return name.rfind("svc.sqlite3", 0) == 0 || name.rfind("events.sqlite3", 0) == 0;
+    return name == "svc.lock" || name.rfind("svc.sqlite3", 0) == 0 || name.rfind("events.sqlite3", 0) == 0;
 }
 
 constexpr fs::perms kShared = fs::perms::group_all | fs::perms::others_all;

@@ -1,5 +1,4 @@
 #include "store/SqliteCatalogStore.hpp"
-#include "store/PrivateFiles.hpp"
 
 #include <filesystem>
 #include <set>
@@ -9,6 +8,7 @@
 
 #include "catalog/Availability.hpp"
 #include "store/Migrations.hpp"
+#include "store/PrivateFiles.hpp"
 #include "text/JsonWriter.hpp"
 #include "text/Utf8.hpp"
 

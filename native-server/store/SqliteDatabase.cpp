@@ -1,4 +1,5 @@
 #include "store/SqliteDatabase.hpp"
+
 #include "store/PrivateFiles.hpp"
 
 namespace svc {

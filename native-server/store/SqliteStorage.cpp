@@ -1,11 +1,11 @@
 #include "store/SqliteStorage.hpp"
-#include "store/PrivateFiles.hpp"
 
 #include <filesystem>
 #include <system_error>
 
 #include "app/SystemClock.hpp"
 #include "store/Migrations.hpp"
+#include "store/PrivateFiles.hpp"
 
 namespace svc {
 
