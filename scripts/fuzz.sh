@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang (ASan + UBSan) and runs each from its seed corpus
-# in tests/fuzz/corpus. Two modes (ADR 0051):
-#   scripts/fuzz.sh SECONDS       explore: a random seed, SECONDS per target (`make fuzz`: 60)
-#   scripts/fuzz.sh --regression  `make test`: a fixed seed and a fixed number of runs per
-#                                 target (about 10 s each here): the same work on any machine
+# Builds the libFuzzer targets with clang (ASan + UBSan) and runs them (ADR 0052). Modes:
+#   scripts/fuzz.sh --regression  `make test`: replays every input of each target's corpus in
+#                                 tests/fuzz/corpus/<target>/ once (the seeds, the inputs that
+#                                 reach new code, and every past finding, regression-*). No
+#                                 randomness: a clean checkout passes or fails the same way
+#                                 on every machine.
+#   scripts/fuzz.sh SECONDS       `make fuzz`: explores with a random seed for SECONDS per
+#                                 target, then merges the inputs that reached new code into
+#                                 the corpus folder (commit them: the gate replays them).
+# Every folder under tests/fuzz/corpus/ is a target: a folder without its fuzz_<name> binary
+# fails the run, so a target cannot be forgotten in tests/fuzz/CMakeLists.txt.
 # Prints one "fuzz: <target> ok" line per clean target; exits non-zero on a crash or report,
-# naming the input that libFuzzer saved and the command that replays it.
+# naming the input and the command that replays it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=explore
@@ -13,11 +19,8 @@ SECONDS_PER_TARGET=${1:-15}
 if [[ ${1:-} == --regression ]]; then
   mode=regression
 fi
-# Runs per target in --regression mode: about 10 s of this 2-core machine's time each.
-declare -A REGRESSION_RUNS=(
-  [csv_reader]=180000 [graphql_document]=65000 [content_json]=110000 [event_json]=90000
-  [set_json]=45000 [json_reader]=100000 [plugin_json]=65000 [image_decode]=12000)
-REGRESSION_SEED=20261122
+# One input may use at most this much memory: the hostile-input bound of the server (1 GB).
+LIMITS=(-rss_limit_mb=1024 -malloc_limit_mb=1024 -timeout=10)
 
 mkdir -p .test-output
 build_log=.test-output/fuzz-build.log
@@ -31,32 +34,49 @@ if ! { [[ -f build-fuzz/CMakeCache.txt ]] ||
   exit 1
 fi
 status=0
-for target in csv_reader graphql_document content_json event_json set_json json_reader plugin_json image_decode; do
-  work=$(mktemp -d)
-  cp tests/fuzz/corpus/$target/* "$work"/
+for corpus in tests/fuzz/corpus/*/; do
+  target=$(basename "$corpus")
+  binary=build-fuzz/bin/fuzz_$target
   rm -f .test-output/fuzz-$target-*
-  if [[ $mode == regression ]]; then
-    # The time cap only guards against a machine far slower than this one.
-    budget=(-seed=$REGRESSION_SEED -runs=${REGRESSION_RUNS[$target]} -max_total_time=60)
-    what="${REGRESSION_RUNS[$target]} runs, seed $REGRESSION_SEED"
-  else
-    budget=(-max_total_time="$SECONDS_PER_TARGET")
-    what="${SECONDS_PER_TARGET}s"
+  if [[ ! -x $binary ]]; then
+    echo "fuzz: $target FAILED (no $binary: add the target to tests/fuzz/CMakeLists.txt)"
+    status=1
+    continue
   fi
   start=$(date +%s)
-  if build-fuzz/bin/fuzz_$target "${budget[@]}" -rss_limit_mb=2048 -timeout=10 \
-       -artifact_prefix="$PWD/.test-output/fuzz-$target-" "$work" > .test-output/fuzz-$target.log 2>&1; then
-    # libFuzzer's last line: "Done N runs in S second(s)".
-    echo "fuzz: $target ok ($(grep -oE '^Done [0-9]+ runs' .test-output/fuzz-$target.log | tail -1 | cut -d' ' -f2) runs in $(( $(date +%s) - start ))s; $what)"
+  if [[ $mode == regression ]]; then
+    # Files (not a folder) as arguments: libFuzzer runs each once and does not mutate.
+    mapfile -t inputs < <(find "$corpus" -type f | sort)
+    run=("$binary" "${LIMITS[@]}" "${inputs[@]}")
+    what="${#inputs[@]} corpus inputs replayed"
+  else
+    work=$(mktemp -d)
+    cp "$corpus"* "$work"/
+    run=("$binary" "${LIMITS[@]}" -max_total_time="$SECONDS_PER_TARGET" -artifact_prefix="$PWD/.test-output/fuzz-$target-" "$work")
+    what="${SECONDS_PER_TARGET}s explored"
+  fi
+  if "${run[@]}" > .test-output/fuzz-$target.log 2>&1; then
+    echo "fuzz: $target ok ($what in $(( $(date +%s) - start ))s)"
+    if [[ $mode == explore ]]; then
+      before=$(find "$corpus" -type f | wc -l)
+      "$binary" -merge=1 "${LIMITS[@]}" "$corpus" "$work" >> .test-output/fuzz-$target.log 2>&1 || true
+      echo "fuzz: $target corpus $before -> $(find "$corpus" -type f | wc -l) inputs (new ones reach new code: commit them)"
+    fi
   else
     echo "fuzz: $target FAILED (see .test-output/fuzz-$target.log)"
-    grep -E "^==[0-9]+==|^SUMMARY|runtime error" .test-output/fuzz-$target.log | head -5 || true
+    grep -E "^==[0-9]+==|^SUMMARY|runtime error|^Running: " .test-output/fuzz-$target.log | tail -5 || true
+    if [[ $mode == regression ]]; then
+      # The input that failed is the last one libFuzzer started.
+      failing=$(grep -oE "^Running: .*" .test-output/fuzz-$target.log | tail -1 | cut -d' ' -f2-)
+      [[ -n $failing ]] && cp "$failing" ".test-output/fuzz-$target-input" &&
+        echo "fuzz: replay with $binary $failing"
+    fi
     for artifact in .test-output/fuzz-$target-*; do
-      [[ -f $artifact ]] && echo "fuzz: replay with build-fuzz/bin/fuzz_$target $artifact"
+      [[ -f $artifact ]] && echo "fuzz: replay with $binary $artifact"
     done
     tail -40 .test-output/fuzz-$target.log
     status=1
   fi
-  rm -rf "$work"
+  [[ $mode == explore ]] && rm -rf "$work"
 done
 exit $status

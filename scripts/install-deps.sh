@@ -2,9 +2,26 @@
 # Installs everything svc needs on a Debian 12 machine. Idempotent and quick when
 # everything is present: apt-get runs only for missing packages, npm ci only when
 # the lock file changed since the last install.
+# `install-deps.sh --demo` installs only what `make demo` builds and runs (no browsers, fuzzers,
+# test servers or test tooling): a fresh machine reaches its first page sooner.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+demo_only=false
+[[ ${1:-} == --demo ]] && demo_only=true
 
+DEMO_PACKAGES=(
+  cmake g++ make pkg-config
+  emscripten            # em++ 3.1.6 + binaryen for the Wasm SDK
+  nodejs npm            # emcc's optimizer and the console's vendored chart library
+  libsqlite3-dev
+  libcurl4-openssl-dev
+  libstb-dev
+  zlib1g-dev
+  nlohmann-json3-dev
+  libcpp-httplib-dev
+  libcli11-dev
+  libsodium-dev
+)
 DEBIAN_PACKAGES=(
   cmake g++ make pkg-config
   emscripten            # em++ 3.1.6 + binaryen for the Wasm SDK
@@ -23,8 +40,11 @@ DEBIAN_PACKAGES=(
   chromium              # e2e browser; Playwright cannot download its own here
   clang-14 libclang-rt-14-dev  # libFuzzer targets
   wrk                   # HTTP benchmarks
+  prometheus            # promtool: the hostile suite checks /metrics' exposition format
+  systemd               # systemd-analyze verifies the package's unit
 )
 
+$demo_only && DEBIAN_PACKAGES=("${DEMO_PACKAGES[@]}")
 missing=()
 for package in "${DEBIAN_PACKAGES[@]}"; do
   # node/npm may come from elsewhere (e.g. nodesource); accept the commands.
@@ -43,7 +63,7 @@ fi
 
 # npm packages (Playwright, graphql-js, csv-spectrum, ...) live in e2e/.
 stamp=e2e/node_modules/.svc-lock-stamp
-if [[ ! -f $stamp ]] || ! cmp -s e2e/package-lock.json "$stamp"; then
+if ! $demo_only && { [[ ! -f $stamp ]] || ! cmp -s e2e/package-lock.json "$stamp"; }; then
   echo "install-deps: npm ci in e2e/"
   (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
   cp e2e/package-lock.json "$stamp"

@@ -15,6 +15,9 @@
 #include <nlohmann/json.hpp>
 
 #include "app/DemoSetup.hpp"
+#include "app/BuildInfo.hpp"
+#include "cli/BackupCommands.hpp"
+#include "store/DataDirLock.hpp"
 #include "cli/FeedSourceCommands.hpp"
 #include "feed/PullRuntime.hpp"
 #include "feed/ImportJson.hpp"
@@ -79,6 +82,10 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
 
     auto address = parseListen(listen);
     if (!address) return fail(address.error());
+    // One server per data dir: a second one would split traffic between two copies of the
+    // in-memory state (sessions, drafts, rate limits) and race the background workers.
+    auto dataDirLock = DataDirLock::acquire(dataDir);
+    if (!dataDirLock) return fail(dataDirLock.error());
     auto storage = SqliteStorage::open(dataDir);
     if (!storage) return fail(storage.error());
     auto keys = ServerKeys::loadOrCreate(dataDir);
@@ -187,6 +194,9 @@ int importExitCode(const FeedImportRecord& record) {
 
 int runCli(int argc, char** argv) {
     CLI::App app{"svc-server: product-recommendation widgets, feeds, GraphQL and tracking for online shops"};
+    const BuildInfo& build = buildInfo();
+    app.set_version_flag("--version", "svc-server " + build.version + " (commit " + build.commit + ", " + build.date + ")",
+                         "Print the version, the commit and its date, then exit");
     app.require_subcommand(1);
     std::string dataDir;
     std::string assetsDir = defaultAssetsDir();
@@ -232,6 +242,8 @@ int runCli(int argc, char** argv) {
                            "Mark the console's session cookie Secure (set it when a TLS proxy serves svc; docs/adr/0039)");
     OperatorCli operatorAccounts;
     operatorAccounts.addTo(app, dataDir);
+    BackupCommands backups;
+    backups.addTo(app);
 
     auto* tenantCommand = app.add_subcommand("tenant", "Manage tenants (shops)");
     tenantCommand->require_subcommand(1);
@@ -373,6 +385,7 @@ int runCli(int argc, char** argv) {
 
     if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, purchaseLimits, outboundAllow, secureCookies, !noImageBot, imageBotInfoUrl);
     if (operatorAccounts.parsed()) return operatorAccounts.run(dataDir);
+    if (backups.parsed()) return backups.run();
     if (feedSources.parsed()) return feedSources.run();
 
     auto context = DataDirContext::open(dataDir);

@@ -9,6 +9,7 @@
 
 #include "ChildProcess.hpp"
 #include "ServerFixture.hpp"
+#include "app/BuildInfo.hpp"
 #include "tenant/SecretHasher.hpp"
 
 using namespace svc;
@@ -252,4 +253,68 @@ TEST_CASE("CLI: set files, the content pool and operator keys; a bad file is ref
     REQUIRE(query->step());
     CHECK(query->text(0).find(secret) == std::string::npos);
     CHECK(SecretHasher::matches(secret, query->text(0)));
+}
+
+TEST_CASE("CLI: backup, verify and restore; a second serve on the same data dir fails at once") {
+    Cli cli;
+    std::string backupDir = cli.dir.path() + "-backup";
+    std::string restoredDir = cli.dir.path() + "-restored";
+    auto backup = cli.run({"backup", "--data-dir", cli.dir.path(), "--to", backupDir});
+    REQUIRE_MESSAGE(backup.exitCode == 0, backup.err);
+    auto summary = json::parse(backup.out);
+    CHECK(summary["backedUp"] == true);
+    CHECK(summary["databases"].get<int>() >= 2);  // svc.sqlite3, events.sqlite3
+    auto verified = cli.run({"backup", "--data-dir", cli.dir.path(), "--to", backupDir, "--verify"});
+    CHECK_MESSAGE(verified.exitCode == 0, verified.err);
+    auto again = cli.run({"backup", "--data-dir", cli.dir.path(), "--to", backupDir});
+    CHECK(again.exitCode == 1);
+    CHECK(again.err.find("--to: " + backupDir + " exists and is not empty") != std::string::npos);
+    auto over = cli.run({"restore", "--from", backupDir, "--data-dir", cli.dir.path()});
+    CHECK(over.exitCode == 1);
+    CHECK(over.err.find("exists and is not empty") != std::string::npos);
+    auto restored = cli.run({"restore", "--from", backupDir, "--data-dir", restoredDir});
+    REQUIRE_MESSAGE(restored.exitCode == 0, restored.err);
+    // The restored data dir answers for the tenant the CLI created.
+    auto history = cli.run({"feed", "history", "--data-dir", restoredDir, "--api-id", cli.apiId});
+    CHECK_MESSAGE(history.exitCode == 0, history.err);
+
+    std::string firstOut = cli.dir.path() + "/first-serve.txt";
+    test::ChildProcess first({SVC_SERVER_BINARY, "serve", "--data-dir", restoredDir, "--listen", "127.0.0.1:0", "--no-image-bot"}, firstOut);
+    for (int i = 0; i < 500 && Cli::read(firstOut).find("listening on") == std::string::npos; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    REQUIRE(Cli::read(firstOut).find("listening on") != std::string::npos);
+    auto second = cli.run({"serve", "--data-dir", restoredDir, "--listen", "127.0.0.1:0", "--no-image-bot"});
+    CHECK(second.exitCode == 1);
+    CHECK(second.err.find("is in use by another svc-server (pid ") != std::string::npos);
+    auto live = cli.run({"restore", "--from", backupDir, "--data-dir", restoredDir});
+    CHECK(live.exitCode == 1);
+    CHECK(live.err.find("in use by a running svc-server") != std::string::npos);
+    first.kill(SIGTERM);
+    CHECK(first.wait() == 0);
+    std::error_code ignored;
+    std::filesystem::remove_all(backupDir, ignored);
+    std::filesystem::remove_all(restoredDir, ignored);
+}
+
+TEST_CASE("CLI: --version names the version, the commit it was built from and the commit's date; /metrics says the same") {
+    Cli cli;
+    auto version = cli.run({"--version"});
+    REQUIRE(version.exitCode == 0);
+    std::string commit;
+    if (FILE* git = ::popen(("git -C '" + std::string(SVC_SOURCE_DIR) + "' rev-parse --short=12 HEAD 2>/dev/null").c_str(), "r")) {
+        char buffer[64] = {};
+        if (std::fgets(buffer, sizeof buffer, git)) commit = buffer;
+        ::pclose(git);
+    }
+    while (!commit.empty() && std::isspace(static_cast<unsigned char>(commit.back()))) commit.pop_back();
+    CHECK(version.out.rfind("svc-server " + buildInfo().version + " (commit ", 0) == 0);
+    if (!commit.empty()) CHECK_MESSAGE(version.out.find("(commit " + commit) != std::string::npos, version.out);
+    CHECK(version.out.find("(commit unknown") == std::string::npos);
+
+    test::RunningServer server(cli.dir.path() + "/served");
+    auto metrics = server.client().Get("/metrics");
+    REQUIRE(metrics);
+    CHECK(metrics->body.find("svc_build_info{version=\"" + buildInfo().version + "\",commit=\"" + buildInfo().commit + "\"") !=
+          std::string::npos);
 }

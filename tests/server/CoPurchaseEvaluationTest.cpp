@@ -18,6 +18,7 @@
 #include "evaluation/RankingMetrics.hpp"
 #include "recommend/RecommendationService.hpp"
 #include "sets/SetJson.hpp"
+#include "support/Skip.hpp"
 
 using namespace svc;
 using nlohmann::json;
@@ -64,8 +65,7 @@ TEST_CASE("Evaluation: co-purchase learning through POST /events beats plain co-
     std::string whyNot;
     auto catalog = FashionCatalog::load(svc::evaluation::defaultFashionCatalogPath(), whyNot);
     if (!catalog) {
-        MESSAGE("skipped: the fashion catalog of ../shared is absent (" << whyNot << ")");
-        return;
+        SVC_SKIP(test::SkipReason::DataOutsideTheRepository, "the fashion catalog of ../shared is absent (" << whyNot << ")");
     }
     test::TempDir dir;
     ServerOptions options;

@@ -12,6 +12,7 @@
 #include "ChildProcess.hpp"
 #include "PullTestSupport.hpp"
 #include "TestSystemUser.hpp"
+#include "support/Skip.hpp"
 
 using namespace svc;
 
@@ -84,8 +85,7 @@ TEST_CASE("FTP pulls: .csv and .csv.gz by file name, unchanged files skipped, fa
     test::PullFixture pulls;
     Vsftpd ftp(pulls.dir);
     if (!ftp.running()) {
-        MESSAGE("FTP pull test skipped: " << ftp.why);
-        return;
+        SVC_SKIP(test::SkipReason::DependencyInstalledByScripts, "FTP pull test: " << ftp.why);
     }
     ftp.put("feed.csv", test::feedOfSkus({"A", "B"}));
     ftp.put("stock.csv.gz", test::gzipText(test::feedOfSkus({"A", "B", "C"})));

@@ -13,6 +13,7 @@
 
 #include "ChildProcess.hpp"
 #include "PullTestSupport.hpp"
+#include "support/Skip.hpp"
 
 using namespace svc;
 
@@ -99,8 +100,7 @@ TEST_CASE("S3 pulls: signed private objects, anonymous public ones, the format b
                                {"public-feeds", "feed.csv", test::feedOfSkus({"A", "B", "C", "P"}), "text/csv; charset=utf-8", ""},
                            });
     if (!s3.running()) {
-        MESSAGE("S3 pull test skipped: " << s3.why);
-        return;
+        SVC_SKIP(test::SkipReason::DependencyInstalledByScripts, "S3 pull test: " << s3.why);
     }
 
     pulls.add(s3.url("private-feeds", "daily/feed.csv"), "default", kKeys);

@@ -13,6 +13,7 @@
 #include "ChildProcess.hpp"
 #include "PullTestSupport.hpp"
 #include "TestSystemUser.hpp"
+#include "support/Skip.hpp"
 
 using namespace svc;
 
@@ -132,8 +133,7 @@ TEST_CASE("SFTP pulls: password or none, the pinned host key only, the format by
     test::PullFixture pulls;
     Sshd sftp(pulls.dir);
     if (!sftp.running()) {
-        MESSAGE("SFTP pull test skipped: " << sftp.why);
-        return;
+        SVC_SKIP(test::SkipReason::DependencyInstalledByScripts, "SFTP pull test: " << sftp.why);
     }
     sftp.put("feed.csv", test::feedOfSkus({"A", "B"}));
     sftp.put("stock.csv.gz", test::gzipText(test::feedOfSkus({"A", "B", "C"})));

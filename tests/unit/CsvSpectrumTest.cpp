@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "feed/CsvReader.hpp"
+#include "support/Skip.hpp"
 
 namespace {
 
@@ -31,8 +32,7 @@ std::string readFile(const std::filesystem::path& path) {
 TEST_CASE("csv-spectrum: every case reads to exactly its expected JSON") {
     std::filesystem::path root = std::filesystem::path(SVC_SOURCE_DIR) / "e2e" / "node_modules" / "csv-spectrum";
     if (!std::filesystem::exists(root / "csvs")) {
-        MESSAGE("skipped: csv-spectrum is not installed (run `make test`, which runs npm ci in e2e/)");
-        return;
+        SVC_SKIP(svc::test::SkipReason::DependencyInstalledByScripts, "csv-spectrum is not installed (scripts/install-deps.sh runs npm ci in e2e/)");
     }
     size_t cases = 0;
     for (const auto& entry : std::filesystem::directory_iterator(root / "csvs")) {

@@ -21,6 +21,7 @@
 #include "evaluation/RankingMetrics.hpp"
 #include "feed/CsvReader.hpp"
 #include "feed/FeedParser.hpp"
+#include "support/Skip.hpp"
 
 using svc::evaluation::BasketGenerator;
 using svc::evaluation::CsvRow;
@@ -55,8 +56,8 @@ const FashionCatalog* realCatalog(std::string& whyNot, bool& absent) {
     const FashionCatalog* name = realCatalog(whyNotLoaded, catalogAbsent);                          \
     if (!name) {                                                                                    \
         if (!catalogAbsent) FAIL("the fashion catalog exists but cannot be read: " << whyNotLoaded); \
-        MESSAGE("skipped: the fashion catalog of ../shared is absent (" << whyNotLoaded << ")");    \
-        return;                                                                                     \
+        SVC_SKIP(svc::test::SkipReason::DataOutsideTheRepository,                                     \
+                 "the fashion catalog of ../shared is absent (" << whyNotLoaded << ")");             \
     }
 
 FashionCatalog catalogFrom(const std::string& rows) {
