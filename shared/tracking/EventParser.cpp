@@ -290,7 +290,8 @@ private:
         }
         if (total && *total <= limits_.maxOrderTotal) return;
         reporter_.add(path, "maximum", "an order total (the sum of price x amount) of at most " + limits_.maxOrderTotal.text() + " cents",
-                      "the order total is " + (total ? total->text() : "more than " + Cents::max().text()) + " cents");
+                      "the order total is " + (total ? total->text() : "more than " + Cents::max().text()) +
+                          " cents, above the limit of " + limits_.maxOrderTotal.text() + " cents");
     }
 
     std::optional<OrderLine> orderLine(const Json& value, const std::string& path) {
@@ -313,7 +314,8 @@ private:
             bool fits = gross && *gross <= limits_.maxOrderTotal && gross->share(10000);
             if (!fits) {
                 reporter_.add(path, "maximum", "price x amount of at most " + limits_.maxOrderTotal.text() + " cents",
-                              "price x amount is " + (gross ? gross->text() : "more than " + Cents::max().text()) + " cents");
+                              "price x amount is " + (gross ? gross->text() : "more than " + Cents::max().text()) +
+                                  " cents, above the limit of " + limits_.maxOrderTotal.text() + " cents");
             }
         }
         return line;

@@ -82,6 +82,7 @@ TEST_CASE("the poisoned purchase is refused at POST /events naming the line and 
     auto poisoned = shops.post(shops.b, kPoisoned);
     REQUIRE(poisoned);
     CHECK(poisoned->status == 400);
+    CHECK(body(poisoned)["error"]["message"] == "products[0]: price x amount is 1000000000000000000 cents, above the limit of 1000000000000 cents");
     auto problems = body(poisoned)["error"]["problems"];
     REQUIRE(problems.size() == 1);
     CHECK(problems[0]["path"] == "products[0]");

@@ -276,7 +276,7 @@ TEST_CASE("money limits: a line's price x amount and an order's total stay withi
     auto poisoned = parseEvents(R"({"events":[{"type":"view","cid":"c","widget":"SET","touchpoint":"product","sku":"S"},)"
                                 R"({"customerid":"anonymous","orderid":"EVIL-1","products":[{"sku":"ANY","amount":1000000,"price":1000000000000}]}]})");
     REQUIRE(poisoned.problems.size() == 1);
-    CHECK(poisoned.problems[0].message == "events[1].products[0]: price x amount is 1000000000000000000 cents");
+    CHECK(poisoned.problems[0].message == "events[1].products[0]: price x amount is 1000000000000000000 cents, above the limit of 1000000000000 cents");
     CHECK(poisoned.problems[0].expected == "price x amount of at most 1000000000000 cents");
     CHECK(poisoned.events.events.empty());
 }
