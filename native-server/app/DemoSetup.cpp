@@ -13,6 +13,7 @@
 
 #include "demo/DemoCatalogGenerator.hpp"
 #include "tenant/TenantService.hpp"
+#include "text/BoundedJson.hpp"
 
 namespace svc {
 
@@ -88,9 +89,9 @@ Result<DemoSetupResult> setupDemo(SqliteStorage& storage, FeedImportService& imp
     if (std::ifstream in(tenantFile); in) {
         std::stringstream text;
         text << in.rdbuf();
-        auto json = nlohmann::json::parse(text.str(), nullptr, false);
-        if (json.is_object() && json.contains("apiId") && json["apiId"].is_string()) {
-            auto found = tenants.findByApiId(json["apiId"].get<std::string>());
+        auto json = BoundedJson::parse(text.str(), tenantFile.string());
+        if (json && json->is_object() && json->contains("apiId") && (*json)["apiId"].is_string()) {
+            auto found = tenants.findByApiId((*json)["apiId"].get<std::string>());
             if (!found) return found.error();
             tenant = *found;
         }

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -17,6 +18,7 @@
 #include "app/DemoSetup.hpp"
 #include "app/BuildInfo.hpp"
 #include "cli/BackupCommands.hpp"
+#include "cli/ConfigurationSources.hpp"
 #include "store/DataDirLock.hpp"
 #include "cli/FeedSourceCommands.hpp"
 #include "feed/PullRuntime.hpp"
@@ -377,8 +379,14 @@ int runCli(int argc, char** argv) {
         command->add_option("--data-dir", dataDir, "Data directory")->required();
     }
 
+    // Every serve option also from SVC_* variables and a --config file (docs/operations.md, Configuration).
+    ConfigurationSources::enable(app, *serveCommand);
     try {
-        app.parse(argc, argv);
+        // CLI11 takes a vector in reverse order, without the program's name.
+        auto arguments = ConfigurationSources::normalized(argc, argv);
+        arguments.erase(arguments.begin());
+        std::reverse(arguments.begin(), arguments.end());
+        app.parse(arguments);
     } catch (const CLI::ParseError& error) {
         return app.exit(error) == 0 ? 0 : 2;
     }
@@ -548,9 +556,9 @@ int runCli(int argc, char** argv) {
         auto photo = storage.content().photoSets(tenant->id);
         if (!photo) return fail(photo.error());
         auto customJson = nlohmann::ordered_json::array();
-        for (const auto& set : *custom) customJson.push_back(nlohmann::ordered_json::parse(toJson(set).dump()));
+        for (const auto& set : *custom) customJson.push_back(nlohmann::ordered_json(toJson(set)));
         auto photoJson = nlohmann::ordered_json::array();
-        for (const auto& set : *photo) photoJson.push_back(nlohmann::ordered_json::parse(toJson(set).dump()));
+        for (const auto& set : *photo) photoJson.push_back(nlohmann::ordered_json(toJson(set)));
         print({{"customSets", customJson}, {"photoSets", photoJson}});
         return 0;
     }
@@ -564,7 +572,7 @@ int runCli(int argc, char** argv) {
         auto templates = storage.content().templates();
         if (!templates) return fail(templates.error());
         auto list = nlohmann::ordered_json::array();
-        for (const auto& setTemplate : *templates) list.push_back(nlohmann::ordered_json::parse(toJson(setTemplate).dump()));
+        for (const auto& setTemplate : *templates) list.push_back(nlohmann::ordered_json(toJson(setTemplate)));
         print({{"templates", list}});
         return 0;
     }

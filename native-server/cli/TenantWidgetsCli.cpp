@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "store/SqliteWidgetSettingsStore.hpp"
+#include "text/BoundedJson.hpp"
 
 namespace svc {
 namespace {
@@ -26,7 +27,10 @@ Result<std::string> readWholeFile(const std::string& path, const std::string& op
 
 nlohmann::ordered_json settingsJson(const std::string& apiId, const WidgetSettings& settings) {
     nlohmann::ordered_json texts = nlohmann::ordered_json::object();
-    for (const auto& [language, bundle] : settings.textBundles) texts[language] = nlohmann::ordered_json::parse(bundle, nullptr, false);
+    for (const auto& [language, bundle] : settings.textBundles) {
+        auto parsed = BoundedJson::parseOrdered(bundle, "texts");
+        texts[language] = parsed ? std::move(*parsed) : nlohmann::ordered_json();
+    }
     return {{"apiId", apiId},
             {"languageRule", LanguageRule::sourceName(settings.languageRule.source)},
             {"defaultLanguage", settings.languageRule.defaultLanguage},
@@ -46,7 +50,7 @@ void TenantWidgetsCli::addTo(CLI::App& tenantCommand, std::string& dataDir) {
                          "How a page's language is found: html-lang (<html lang>), path-segment (/de/...) or fixed");
     widgets_->add_option("--default-language", defaultLanguage_, "The fixed language, and the one used when the page names none with texts (e.g. de)");
     widgets_->add_option("--country", country_, "ISO 3166 country whose price rules apply, e.g. DE (EU: lowest 30-day price); '' clears");
-    cssFileOption_ = widgets_->add_option("--css-file", cssFile_, "The tenant's CSS, appended to the base stylesheet");
+    cssFileOption_ = widgets_->add_option("--css-file", cssFile_, "The tenant's CSS, appended to the base stylesheet with every selector inside the widgets (.svc-widget); CSS that reaches outside is refused with its line and column");
     widgets_->add_flag("--clear-css", clearCss_, "Remove the tenant's CSS")->excludes(cssFileOption_);
 
     texts_ = tenantCommand.add_subcommand("texts", "Set (or --remove) the tenant's widget texts of one language from a JSON file");

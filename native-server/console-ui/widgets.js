@@ -71,6 +71,15 @@ function show(loaded) {
   form.elements.languageRule.value = loaded.languageRule;
   form.elements.defaultLanguage.value = loaded.defaultLanguage;
   form.elements.css.value = loaded.css;
+  // CSS saved before svc checked it (docs/adr/0058): shops get it without these parts.
+  const cssProblems = loaded.cssProblems || [];
+  if (cssProblems.length) {
+    const message = document.getElementById("css-error");
+    message.textContent = "Shops get this CSS without " + cssProblems.length + (cssProblems.length === 1 ? " part: " : " parts; the first: ") +
+      cssProblems[0] + ". Fix it and save.";
+    message.hidden = false;
+    form.elements.css.setAttribute("aria-invalid", "true");
+  }
   const first = shownLanguage || Object.keys(texts)[0] || loaded.defaultLanguage || "en";
   shownLanguage = "";
   languageOptions();

@@ -12,6 +12,7 @@
 
 #include "feed/CsvWriter.hpp"
 #include "feed/PluginProductMapper.hpp"
+#include "text/BoundedJson.hpp"
 
 namespace svc {
 
@@ -55,15 +56,18 @@ struct ShopPluginPuller::Call {
                             failedAs(FetchFailure::Redirects);
             if (answered) {
                 contactAt = now;
-                std::string text = pluginErrorText(json::parse(readBody(64 * 1024), nullptr, false));
+                auto errorAnswer = BoundedJson::parse(readBody(64 * 1024), endpoint);
+                std::string text = errorAnswer ? pluginErrorText(*errorAnswer) : "";
                 if (!text.empty()) reason += " (" + text + ")";
             }
             return Error{response.error().code, reason};
         }
         contactAt = now;
-        json answer = json::parse(readBody(static_cast<size_t>(response->bodyBytes)), nullptr, false);
-        if (answer.is_discarded()) return Error::invalidArgument(endpoint + ": the answer is not JSON");
-        if (std::string text = pluginErrorText(answer); !text.empty()) return Error::unavailable(endpoint + ": " + text);
+        // The fetcher already stopped at maxBytes; the depth is JsonLimits' like every other JSON text.
+        auto answer = BoundedJson::parse(readBody(static_cast<size_t>(response->bodyBytes)), endpoint + " answer",
+                                         JsonLimits{JsonLimits::kDefaultMaxDepth, static_cast<size_t>(maxBytes)});
+        if (!answer) return answer.error();
+        if (std::string text = pluginErrorText(*answer); !text.empty()) return Error::unavailable(endpoint + ": " + text);
         return answer;
     }
 };

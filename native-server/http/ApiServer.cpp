@@ -13,6 +13,7 @@
 #include "security/CursorTags.hpp"
 #include "http/HttpErrors.hpp"
 #include "http/RequestContext.hpp"
+#include "text/BoundedJson.hpp"
 #include "text/StringUtil.hpp"
 #include "http/ResponseCompression.hpp"
 #include "http/StaticFiles.hpp"
@@ -409,8 +410,8 @@ void ApiServer::serveDemo(const httplib::Request& request, httplib::Response& re
     if (!file) return sendError(response, Error::notFound("no such demo page"));
     if (path.size() > 5 && path.compare(path.size() - 5, 5, ".html") == 0) {
         // The demo shop embeds the loader snippet for the demo tenant, like a real shop would.
-        auto tenantFile = nlohmann::json::parse(readFile(demoData / "tenant.json"), nullptr, false);
-        std::string apiId = tenantFile.is_object() ? tenantFile.value("apiId", "") : "";
+        auto tenantFile = BoundedJson::parse(readFile(demoData / "tenant.json"), "tenant.json");
+        std::string apiId = tenantFile && tenantFile->is_object() ? tenantFile->value("apiId", "") : "";
         bool wellFormed = !apiId.empty() && apiId.find_first_not_of("0123456789abcdefABCDEF-") == std::string::npos;
         if (!wellFormed) return sendError(response, Error::notFound("no demo tenant: run `svc-server demo setup` first"));
         replaceAll(file->content, "__SVC_API_ID__", apiId);

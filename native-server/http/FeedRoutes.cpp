@@ -7,6 +7,7 @@
 #include "feed/ImportJson.hpp"
 #include "http/HttpErrors.hpp"
 #include "http/RequestContext.hpp"
+#include "text/BoundedJson.hpp"
 #include "text/StringUtil.hpp"
 
 namespace svc {
@@ -62,8 +63,9 @@ Result<int64_t> importIdOf(const httplib::Request& request) {
 }  // namespace
 
 Result<UploadRequest> parseUploadRequest(const std::string& body) {
-    auto json = nlohmann::json::parse(body, nullptr, false);
-    if (json.is_discarded()) return Error::invalidArgument("body: not valid JSON");
+    auto read = BoundedJson::parse(body, "body");
+    if (!read) return read.error();
+    const nlohmann::json& json = *read;
     if (!json.is_object()) return Error::invalidArgument("body: must be a JSON object");
     UploadRequest request;
     FeedImportOptions& options = request.options;

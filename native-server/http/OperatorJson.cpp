@@ -1,5 +1,7 @@
 #include "http/OperatorJson.hpp"
 
+#include "text/BoundedJson.hpp"
+
 namespace svc {
 
 void sendOperatorJson(httplib::Response& response, int status, const nlohmann::json& body) {
@@ -11,9 +13,9 @@ void sendOperatorJson(httplib::Response& response, int status, const nlohmann::j
 Result<nlohmann::json> operatorJsonBody(const httplib::Request& request) {
     std::string type = request.get_header_value("Content-Type");
     if (type.find("application/json") == std::string::npos) return Error::invalidArgument("Content-Type: must be application/json");
-    nlohmann::json body = nlohmann::json::parse(request.body, nullptr, false);
-    if (body.is_discarded()) return Error::invalidArgument("body: not valid JSON");
-    if (!body.is_object()) return Error::invalidArgument("body: must be a JSON object");
+    auto body = BoundedJson::parse(request.body, "body");
+    if (!body) return body.error();
+    if (!body->is_object()) return Error::invalidArgument("body: must be a JSON object");
     return body;
 }
 

@@ -6,6 +6,7 @@
 #include "http/HttpErrors.hpp"
 #include "http/OperatorJson.hpp"
 #include "http/RequestContext.hpp"
+#include "text/BoundedJson.hpp"
 #include "text/StringUtil.hpp"
 #include "tracking/Commission.hpp"
 #include "widget/WidgetTexts.hpp"
@@ -264,16 +265,26 @@ void OperatorRoutes::getWidgets(const httplib::Request& request, httplib::Respon
     auto settings = widgetSettings_->load(tenant->id);
     if (!settings) return sendError(response, settings.error());
     json texts = json::object();
-    for (const auto& [language, bundle] : settings->textBundles) texts[language] = json::parse(bundle, nullptr, false);
+    // Bundles were checked when stored; one that no longer reads shows as null rather than failing the page.
+    auto bundleJson = [](const std::string& text) {
+        auto parsed = BoundedJson::parse(text, "texts");
+        return parsed ? std::move(*parsed) : json();
+    };
+    for (const auto& [language, bundle] : settings->textBundles) texts[language] = bundleJson(bundle);
     json keys = json::array();
     for (size_t i = 0; i < kTextKeyCount; ++i) keys.push_back(WidgetTexts::nameOf(static_cast<TextKey>(i)));
     json builtIn = json::object();
     for (const char* language : {"en", "de"}) {
-        if (auto bundle = WidgetTexts::builtIn(language)) builtIn[language] = json::parse(bundle->toJson());
+        if (auto bundle = WidgetTexts::builtIn(language)) builtIn[language] = bundleJson(bundle->toJson());
     }
+    // CSS saved before the checks of docs/adr/0058 may hold parts shops no longer get: the
+    // console says which, next to the field.
+    json cssProblems = json::array();
+    for (const auto& problem : WidgetSettings::scopedCss(settings->css).problems) cssProblems.push_back(problem.describe());
     sendOperatorJson(response, 200, {{"languageRule", LanguageRule::sourceName(settings->languageRule.source)},
                              {"defaultLanguage", settings->languageRule.defaultLanguage},
                              {"css", settings->css},
+                             {"cssProblems", cssProblems},
                              {"texts", texts},
                              {"textKeys", keys},
                              {"builtInTexts", builtIn}});
@@ -401,11 +412,11 @@ void OperatorRoutes::decideHeld(const httplib::Request& request, httplib::Respon
         // Applies the held file now; the answer comes when the import is done.
         auto outcome = imports_.confirm(*tenant, id);
         if (!outcome) return sendError(response, outcome.error());
-        return sendOperatorJson(response, 200, json::parse(importRecordJson(outcome->record, false).dump()));
+        return sendOperatorJson(response, 200, json(importRecordJson(outcome->record, false)));
     }
     auto record = imports_.discard(*tenant, id);
     if (!record) return sendError(response, record.error());
-    sendOperatorJson(response, 200, json::parse(importRecordJson(*record, false).dump()));
+    sendOperatorJson(response, 200, json(importRecordJson(*record, false)));
 }
 
 void OperatorRoutes::serveConsole(const httplib::Request& request, httplib::Response& response) {

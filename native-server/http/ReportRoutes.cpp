@@ -10,6 +10,7 @@
 #include "http/HttpErrors.hpp"
 #include "http/RequestContext.hpp"
 #include "http/ResponseCompression.hpp"
+#include "text/BoundedJson.hpp"
 #include "text/StringUtil.hpp"
 
 namespace svc {
@@ -87,12 +88,9 @@ Result<std::pair<int64_t, int64_t>> reportPeriod(const std::string& from, const 
 }
 
 Result<ReturnRequest> parseReturnRequest(const std::string& body) {
-    json parsed;
-    try {
-        parsed = json::parse(body);
-    } catch (const json::parse_error& error) {
-        return Error::invalidArgument("body: not valid JSON at byte " + std::to_string(error.byte));
-    }
+    auto read = BoundedJson::parse(body, "body");
+    if (!read) return read.error();
+    const json& parsed = *read;
     if (!parsed.is_object()) return Error::invalidArgument("body: must be a JSON object");
     ReturnRequest request;
     for (const auto& [name, value] : parsed.items()) {

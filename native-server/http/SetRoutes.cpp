@@ -6,6 +6,7 @@
 #include "http/RequestContext.hpp"
 #include "sets/SetJson.hpp"
 #include "tenant/SecretHasher.hpp"
+#include "text/BoundedJson.hpp"
 
 namespace svc {
 namespace {
@@ -19,17 +20,13 @@ void sendJson(httplib::Response& response, int status, const json& body) {
     response.set_content(body.dump(), "application/json");
 }
 
-// The body as JSON; the error names the byte where parsing stopped.
+// The body as JSON; the error names the line and column where parsing stopped.
 Result<json> jsonBody(const httplib::Request& request) {
     std::string type = request.get_header_value("Content-Type");
     if (!type.empty() && type.find("application/json") == std::string::npos) {
         return Error::invalidArgument("Content-Type: must be application/json");
     }
-    try {
-        return json::parse(request.body);
-    } catch (const json::parse_error& error) {
-        return Error::invalidArgument("body: not valid JSON at byte " + std::to_string(error.byte));
-    }
+    return BoundedJson::parse(request.body, "body");
 }
 
 }  // namespace

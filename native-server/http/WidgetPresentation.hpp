@@ -2,7 +2,7 @@
 // The operator's widget presentation applied to what the SDK receives: the content answer
 // gets the texts of the language the tenant's rule picks for the page, and the lowest
 // 30-day prices where the tenant's country requires them; /<apiId>/widgets.css is the base
-// stylesheet plus the tenant's CSS. Settings are kept for a short time: every content
+// stylesheet plus the tenant's CSS, scoped to the widgets (docs/adr/0058). Settings are kept for a short time: every content
 // request needs them, and the CLI (another process) changes them rarely.
 #include <chrono>
 #include <map>
@@ -37,6 +37,8 @@ public:
 
 private:
     Result<std::shared_ptr<const WidgetSettings>> settingsOf(int64_t tenantId);
+    // The tenant's CSS as WidgetSettings::scopedCss writes it, kept until the CSS changes.
+    std::string scopedCssOf(const Tenant& tenant, const std::string& css);
 
     std::unique_ptr<SqliteWidgetSettingsStore> store_;
     SqlitePriceHistory prices_;
@@ -47,6 +49,11 @@ private:
         std::chrono::steady_clock::time_point expires;
     };
     std::map<int64_t, Cached> cache_;
+    struct Scoped {
+        std::string source;
+        std::string scoped;
+    };
+    std::map<int64_t, Scoped> scoped_;
 };
 
 }  // namespace svc

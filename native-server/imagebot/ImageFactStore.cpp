@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "text/BoundedJson.hpp"
+
 namespace svc {
 namespace {
 
@@ -19,9 +21,9 @@ std::string colorsJson(const std::vector<ColorShare>& colors) {
 
 std::vector<ColorShare> parseColors(const std::string& text) {
     std::vector<ColorShare> colors;
-    auto list = nlohmann::json::parse(text, nullptr, false);
-    if (!list.is_array()) return colors;
-    for (const auto& item : list) {
+    auto list = BoundedJson::parse(text, "colors");
+    if (!list || !list->is_array()) return colors;
+    for (const auto& item : *list) {
         std::string hex = item.value("hex", "");
         if (hex.size() != 7) continue;
         ColorShare c;

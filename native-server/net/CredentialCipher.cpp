@@ -8,6 +8,7 @@
 
 #include "security/KeyFile.hpp"
 #include "text/Base64.hpp"
+#include "text/BoundedJson.hpp"
 
 namespace svc {
 namespace {
@@ -54,8 +55,10 @@ Result<Credentials> CredentialCipher::open(std::string_view sealed, std::string_
         return Error::unauthenticated("stored credentials cannot be decrypted (changed, moved or another key)");
     }
     plain.resize(length);
-    auto json = nlohmann::json::parse(plain, nullptr, false);
+    auto parsed = BoundedJson::parse(plain, "credentials");
     sodium_memzero(plain.data(), plain.size());
+    if (!parsed) return Error::unauthenticated("stored credentials are damaged");
+    nlohmann::json& json = *parsed;
     if (!json.is_object() || !json["u"].is_string() || !json["p"].is_string()) return Error::unauthenticated("stored credentials are damaged");
     for (const char* optional : {"k", "pk"}) {
         if (json.contains(optional) && !json[optional].is_string()) return Error::unauthenticated("stored credentials are damaged");

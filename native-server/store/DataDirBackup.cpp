@@ -11,6 +11,7 @@
 #include <set>
 
 #include "store/DataDirLock.hpp"
+#include "text/BoundedJson.hpp"
 
 namespace svc {
 namespace fs = std::filesystem;
@@ -149,7 +150,10 @@ Result<BackupManifest> readManifest(const fs::path& backupDir) {
     if (!file) return Error::notFound(path.string() + ": no manifest (not a backup made by `svc-server backup`)");
     std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
     // Written by svc itself, but read back from a disk that may have been damaged: checked member by member.
-    auto json = nlohmann::json::parse(text, nullptr, false);
+    // Its size follows the data dir's file count, so only the depth is limited.
+    auto read = BoundedJson::parse(text, path.string(), JsonLimits{JsonLimits::kDefaultMaxDepth, text.size()});
+    if (!read) return read.error();
+    nlohmann::json& json = *read;
     auto bad = [&](const std::string& what) { return Error::invalidArgument(path.string() + ": " + what); };
     if (!json.is_object()) return bad("not a JSON object");
     if (!json.contains("format") || !json["format"].is_number_integer() || json["format"].get<int>() != BackupManifest::kFormat) {

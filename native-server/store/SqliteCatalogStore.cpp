@@ -8,6 +8,7 @@
 
 #include "catalog/Availability.hpp"
 #include "store/Migrations.hpp"
+#include "text/BoundedJson.hpp"
 #include "text/JsonWriter.hpp"
 #include "text/Utf8.hpp"
 
@@ -87,9 +88,9 @@ std::vector<std::string> parseStringArray(const std::string& text) {
     std::vector<std::string> items;
     if (parseWrittenStringArray(text, items)) return items;
     items.clear();
-    auto json = nlohmann::json::parse(text, nullptr, false);
-    if (json.is_array()) {
-        for (const auto& item : json) {
+    auto json = BoundedJson::parse(text, "string array");
+    if (json && json->is_array()) {
+        for (const auto& item : *json) {
             if (item.is_string()) items.push_back(item.get<std::string>());
         }
     }

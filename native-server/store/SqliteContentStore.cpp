@@ -2,6 +2,8 @@
 
 #include <ctime>
 
+#include "text/BoundedJson.hpp"
+
 namespace svc {
 namespace {
 
@@ -20,7 +22,9 @@ Result<std::vector<SetTemplate>> SqliteContentStore::templates() {
         auto row = query->step();
         if (!row) return row.error();
         if (!*row) break;
-        auto parsed = setTemplateFromJson(nlohmann::json::parse(query->text(1), nullptr, false), "template " + query->text(0));
+        auto json = BoundedJson::parse(query->text(1), "template " + query->text(0));
+        if (!json) return Error::internal("stored " + json.error().message);
+        auto parsed = setTemplateFromJson(*json, "template " + query->text(0));
         if (!parsed) return Error::internal("stored " + parsed.error().message);
         result.push_back(std::move(*parsed));
     }
@@ -79,7 +83,9 @@ Result<std::vector<Set>> SqliteContentStore::readSets(int64_t tenantId, SetKind 
         auto row = query->step();
         if (!row) return row.error();
         if (!*row) break;
-        auto parsed = parse(nlohmann::json::parse(query->text(1), nullptr, false), "set " + query->text(0));
+        auto json = BoundedJson::parse(query->text(1), "set " + query->text(0));
+        if (!json) return Error::internal("stored " + json.error().message);
+        auto parsed = parse(*json, "set " + query->text(0));
         if (!parsed) return Error::internal("stored " + parsed.error().message);
         result.push_back(std::move(*parsed));
     }

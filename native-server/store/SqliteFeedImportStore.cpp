@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "text/BoundedJson.hpp"
+
 namespace svc {
 namespace {
 
@@ -44,9 +46,10 @@ FeedImportRecord readRecord(const SqliteStatement& row, bool withRowErrors) {
     record.feed = row.text(19);
     record.catalogProducts = row.isNull(20) ? -1 : row.integer(20);
     if (withRowErrors) {
-        auto errors = nlohmann::json::parse(row.text(18), nullptr, false);
-        if (errors.is_array()) {
-            for (const auto& entry : errors) {
+        // Written by svc (at most FeedImportReport::kMaxReportedErrors); damage shows as no row errors.
+        auto errors = BoundedJson::parse(row.text(18), "row errors");
+        if (errors && errors->is_array()) {
+            for (const auto& entry : *errors) {
                 RowError error{RowErrorKind::TooFewFields, entry.value("line", size_t{0}), entry.value("column", size_t{0}),
                                entry.value("message", std::string())};
                 parseRowErrorKind(entry.value("kind", std::string()), error.kind);

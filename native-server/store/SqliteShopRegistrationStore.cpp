@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "text/BoundedJson.hpp"
+
 namespace svc {
 namespace {
 
@@ -30,8 +32,8 @@ Result<std::vector<StoredShopRegistration>> SqliteShopRegistrationStore::select(
         stored.tenantId = query->integer(0);
         stored.feedId = query->text(1);
         // Records were validated before they were stored; one that no longer parses is damage.
-        auto json = nlohmann::json::parse(query->text(2), nullptr, false);
-        auto record = shopRegistrationFromJson(json);
+        auto json = BoundedJson::parse(query->text(2), "record");
+        auto record = json ? shopRegistrationFromJson(*json) : Result<ShopRegistration>(json.error());
         if (!record) return Error::internal("shop registration of tenant " + std::to_string(stored.tenantId) + ": " + record.error().message);
         stored.record = std::move(*record);
         stored.createdAt = query->integer(3);

@@ -8,9 +8,43 @@ namespace {
 constexpr unsigned char kBom[] = {0xEF, 0xBB, 0xBF};
 }
 
-CsvReader::CsvReader(char delimiter) : delimiter_(delimiter) {}
+CsvReader::CsvReader(char delimiter, CsvLimits limits) : delimiter_(delimiter), limits_(limits) {}
+
+void CsvReader::append(const char* bytes, size_t count, CsvSink& sink) {
+    if (skipping_) return;
+    size_t fieldRoom = limits_.maxFieldBytes - field_.size();
+    size_t recordRoom = limits_.maxRecordBytes - recordBytes_;
+    if (count > fieldRoom || count > recordRoom) {
+        // Whichever limit the bytes cross first, as if they came one by one: chunk boundaries must not change the report.
+        if (fieldRoom <= recordRoom) {
+            return tooLong(sink, CsvIssueKind::FieldTooLong,
+                           "field " + std::to_string(fieldCount_ + 1) + " is longer than " + std::to_string(limits_.maxFieldBytes) + " bytes");
+        }
+        return tooLong(sink, CsvIssueKind::RecordTooLong, "the row is longer than " + std::to_string(limits_.maxRecordBytes) + " bytes");
+    }
+    field_.append(bytes, count);
+    recordBytes_ += count;
+}
+
+void CsvReader::delimiterSeen(CsvSink& sink) {
+    if (skipping_) return;
+    if (recordBytes_ >= limits_.maxRecordBytes) {
+        return tooLong(sink, CsvIssueKind::RecordTooLong, "the row is longer than " + std::to_string(limits_.maxRecordBytes) + " bytes");
+    }
+    ++recordBytes_;
+}
+
+void CsvReader::tooLong(CsvSink& sink, CsvIssueKind kind, std::string message) {
+    sink.onMalformedRecord({kind, record_.line, fieldCount_ + 1, std::move(message)});
+    skipping_ = true;
+    field_.clear();
+}
 
 void CsvReader::endField() {
+    if (skipping_) {
+        field_.clear();
+        return;
+    }
     // Field strings are reused from record to record: swapping hands the finished value
     // to the record and an old buffer (with its capacity) back to field_.
     if (fieldCount_ < record_.fields.size()) record_.fields[fieldCount_].swap(field_);
@@ -20,7 +54,7 @@ void CsvReader::endField() {
 }
 
 void CsvReader::endRecord(CsvSink& sink) {
-    if (recordHasContent_ || fieldCount_ > 0) {
+    if (!skipping_ && (recordHasContent_ || fieldCount_ > 0)) {
         endField();
         record_.fields.resize(fieldCount_);
         // A line holding nothing at all is skipped, not reported as a one-field record.
@@ -30,6 +64,8 @@ void CsvReader::endRecord(CsvSink& sink) {
     fieldCount_ = 0;
     field_.clear();
     recordHasContent_ = false;
+    recordBytes_ = 0;
+    skipping_ = false;
     state_ = State::FieldStart;
 }
 
@@ -40,10 +76,13 @@ void CsvReader::endLine(CsvSink& sink, char terminator) {
 }
 
 void CsvReader::malformed(CsvSink& sink, CsvIssueKind kind, std::string message) {
-    sink.onMalformedRecord({kind, record_.line, fieldCount_ + 1, std::move(message)});
+    // A record already reported too long is not reported twice.
+    if (!skipping_) sink.onMalformedRecord({kind, record_.line, fieldCount_ + 1, std::move(message)});
     fieldCount_ = 0;
     field_.clear();
     recordHasContent_ = false;
+    recordBytes_ = 0;
+    skipping_ = false;
     state_ = State::AfterMalformed;
 }
 
@@ -78,17 +117,19 @@ void CsvReader::feed(std::string_view chunk, CsvSink& sink) {
                     recordHasContent_ = true;
                 } else if (c == delimiter_) {
                     recordHasContent_ = true;
+                    delimiterSeen(sink);
                     endField();
                 } else if (c == '\n' || c == '\r') {
                     endLine(sink, c);
                 } else {
-                    field_ += c;
                     recordHasContent_ = true;
+                    append(&c, 1, sink);
                     state_ = State::Unquoted;
                 }
                 break;
             case State::Unquoted:
                 if (c == delimiter_) {
+                    delimiterSeen(sink);
                     endField();
                     state_ = State::FieldStart;
                 } else if (c == '\n' || c == '\r') {
@@ -98,7 +139,7 @@ void CsvReader::feed(std::string_view chunk, CsvSink& sink) {
                     // A quote inside an unquoted value is kept literally.
                     size_t end = i + 1;
                     while (end < chunk.size() && chunk[end] != delimiter_ && chunk[end] != '\n' && chunk[end] != '\r') ++end;
-                    field_.append(chunk.data() + i, end - i);
+                    append(chunk.data() + i, end - i, sink);
                     i = end - 1;
                 }
                 break;
@@ -111,15 +152,16 @@ void CsvReader::feed(std::string_view chunk, CsvSink& sink) {
                     const void* quote = std::memchr(start, '"', chunk.size() - i);
                     size_t length = quote ? static_cast<size_t>(static_cast<const char*>(quote) - start) : chunk.size() - i;
                     line_ += static_cast<size_t>(std::count(start, start + length, '\n'));
-                    field_.append(start, length);
+                    append(start, length, sink);
                     i += length - 1;
                 }
                 break;
             case State::QuoteInQuoted:
                 if (c == '"') {
-                    field_ += '"';
+                    append(&c, 1, sink);
                     state_ = State::Quoted;
                 } else if (c == delimiter_) {
+                    delimiterSeen(sink);
                     endField();
                     state_ = State::FieldStart;
                 } else if (c == '\n' || c == '\r') {

@@ -14,6 +14,7 @@ void FeedParser::onRecord(const CsvRecord& record) {
             return;
         }
         mapper_ = std::make_unique<FeedRowMapper>(std::move(*mapper));
+        header_ = record.fields;
         return;
     }
     Product product;
@@ -50,8 +51,19 @@ void FeedParser::onMalformedRecord(const CsvIssue& issue) {
         failure_ = Error::invalidArgument("line " + std::to_string(issue.line) + ": header is not valid CSV: " + issue.message);
         return;
     }
-    RowErrorKind kind = issue.kind == CsvIssueKind::UnterminatedQuote ? RowErrorKind::UnterminatedQuote : RowErrorKind::MalformedQuote;
-    out_->push_back({issue.line, RowError{kind, issue.line, issue.column, issue.message}});
+    RowErrorKind kind = RowErrorKind::MalformedQuote;
+    std::string message = issue.message;
+    switch (issue.kind) {
+        case CsvIssueKind::UnterminatedQuote: kind = RowErrorKind::UnterminatedQuote; break;
+        case CsvIssueKind::CharacterAfterClosingQuote: kind = RowErrorKind::MalformedQuote; break;
+        case CsvIssueKind::FieldTooLong:
+            kind = RowErrorKind::FieldTooLong;
+            // Named like the mapper's errors: by the header's column name.
+            if (issue.column >= 1 && issue.column <= header_.size()) message = header_[issue.column - 1] + ": " + message;
+            break;
+        case CsvIssueKind::RecordTooLong: kind = RowErrorKind::RowTooLong; break;
+    }
+    out_->push_back({issue.line, RowError{kind, issue.line, issue.column, std::move(message)}});
 }
 
 Status FeedParser::parse(std::string_view chunk, std::vector<MappedRow>& out) {

@@ -49,6 +49,7 @@ private:
     FeedImportOptions options_;
     CsvReader reader_;
     std::unique_ptr<FeedRowMapper> mapper_;
+    std::vector<std::string> header_;  // column names, for row errors the mapper does not make
     std::vector<MappedRow>* out_ = nullptr;
     SkuSet listed_;
     std::vector<Product> spare_;

@@ -4,7 +4,7 @@
 
 namespace svc {
 namespace {
-constexpr NameTable<RowErrorKind, 9> kKinds{{{
+constexpr NameTable<RowErrorKind, 11> kKinds{{{
     {"too_few_fields", RowErrorKind::TooFewFields},
     {"too_many_fields", RowErrorKind::TooManyFields},
     {"unterminated_quote", RowErrorKind::UnterminatedQuote},
@@ -14,6 +14,8 @@ constexpr NameTable<RowErrorKind, 9> kKinds{{{
     {"missing_identifier", RowErrorKind::MissingIdentifier},
     {"duplicate_identifier", RowErrorKind::DuplicateIdentifier},
     {"invalid_product", RowErrorKind::InvalidProduct},
+    {"field_too_long", RowErrorKind::FieldTooLong},
+    {"row_too_long", RowErrorKind::RowTooLong},
 }}};
 }  // namespace
 

@@ -16,6 +16,8 @@ enum class RowErrorKind {
     MissingIdentifier,
     DuplicateIdentifier,
     InvalidProduct,  // a shop plugin's JSON product that cannot be mapped (the message names its JSON path)
+    FieldTooLong,    // a field over CsvLimits::maxFieldBytes (skipped unread, docs/adr/0054)
+    RowTooLong,      // a row over CsvLimits::maxRecordBytes
 };
 
 std::string_view rowErrorKindName(RowErrorKind kind);

@@ -5,6 +5,7 @@
 #include "graphql/Executor.hpp"
 #include "graphql/Parser.hpp"
 #include "graphql/Validator.hpp"
+#include "text/BoundedJson.hpp"
 
 namespace svc::graphql {
 namespace {
@@ -45,10 +46,10 @@ Result<GraphqlRequest> requestFromJson(const nlohmann::json& json) {
 }  // namespace
 
 Result<GraphqlRequest> GraphqlService::parseRequestBody(const std::string& body) {
-    auto json = nlohmann::json::parse(body, nullptr, false);
-    if (json.is_discarded()) return Error::invalidArgument("body: not valid JSON");
-    if (!json.is_object()) return Error::invalidArgument("body: must be a JSON object");
-    return requestFromJson(json);
+    auto json = BoundedJson::parse(body, "body");
+    if (!json) return json.error();
+    if (!json->is_object()) return Error::invalidArgument("body: must be a JSON object");
+    return requestFromJson(*json);
 }
 
 Result<GraphqlRequest> GraphqlService::parseQueryParameters(const std::map<std::string, std::string>& parameters) {
@@ -57,9 +58,9 @@ Result<GraphqlRequest> GraphqlService::parseQueryParameters(const std::map<std::
         if (name == "query" || name == "operationName") {
             json[name] = value;
         } else if (name == "variables" || name == "extensions") {
-            auto parsed = nlohmann::json::parse(value, nullptr, false);
-            if (parsed.is_discarded()) return Error::invalidArgument(name + ": not valid JSON");
-            json[name] = parsed;
+            auto parsed = BoundedJson::parse(value, name);
+            if (!parsed) return parsed.error();
+            json[name] = std::move(*parsed);
         }
     }
     auto request = requestFromJson(json);

@@ -9,6 +9,7 @@
 
 #include "graphql/ContentSchema.hpp"
 #include "graphql/DocumentCache.hpp"
+#include "text/BoundedJson.hpp"
 
 namespace svc::graphql {
 
@@ -27,7 +28,10 @@ struct GraphqlResponse {
     enum class Outcome { Executed, RequestError, InvalidDocument, NotAQuery };
     Outcome outcome = Outcome::Executed;
     std::string body;  // the response as JSON text: {"data":...,"errors":[...]}
-    nlohmann::ordered_json json() const { return nlohmann::ordered_json::parse(body); }
+    nlohmann::ordered_json json() const {
+        auto parsed = BoundedJson::parseOrdered(body, "response");
+        return parsed ? std::move(*parsed) : nlohmann::ordered_json();
+    }
 };
 
 // Limits that refuse a request before it runs, each with a message that names it.

@@ -9,6 +9,8 @@
 namespace svc {
 namespace {
 
+constexpr size_t kProbeBudgetBytes = size_t{1} << 20;
+
 std::string_view signatureName(std::string_view bytes) {
     if (bytes.size() >= 3 && static_cast<uint8_t>(bytes[0]) == 0xFF && static_cast<uint8_t>(bytes[1]) == 0xD8 &&
         static_cast<uint8_t>(bytes[2]) == 0xFF) {
@@ -39,6 +41,35 @@ bool huffmanTablesFit(std::string_view bytes) {
     return true;
 }
 
+uint32_t bigEndian32(std::string_view bytes, size_t at) {
+    return static_cast<uint32_t>(static_cast<uint8_t>(bytes[at])) << 24 | static_cast<uint32_t>(static_cast<uint8_t>(bytes[at + 1])) << 16 |
+           static_cast<uint32_t>(static_cast<uint8_t>(bytes[at + 2])) << 8 | static_cast<uint32_t>(static_cast<uint8_t>(bytes[at + 3]));
+}
+
+// stb trusts a PNG chunk's declared length: it grows its IDAT buffer to hold the chunk before
+// reading it (a 391-byte file declaring a 1 GiB IDAT made it allocate 2 GiB, found by
+// fuzz_image_decode). The chunks are walked first, the way stb reads them: IHDR first, every
+// chunk inside the file, up to IEND (stb needs it). Empty when they fit, else what does not.
+std::string pngChunkProblem(std::string_view bytes) {
+    size_t at = 8;  // after the signature
+    bool first = true;
+    while (true) {
+        if (bytes.size() - at < 12) return "truncated before IEND at byte " + std::to_string(at);
+        uint32_t length = bigEndian32(bytes, at);
+        std::string type(bytes.substr(at + 4, 4));
+        bool printable = std::all_of(type.begin(), type.end(), [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); });
+        if (!printable) return "a chunk at byte " + std::to_string(at) + " has no valid type";
+        if (first && (type != "IHDR" || length != 13)) return "the first chunk is not a 13-byte IHDR";
+        first = false;
+        if (length > bytes.size() - at - 12) {
+            return "chunk " + type + " at byte " + std::to_string(at) + " declares " + std::to_string(length) + " bytes, the file has " +
+                   std::to_string(bytes.size() - at - 12) + " after its header";
+        }
+        at += 12 + size_t{length};
+        if (type == "IEND") return {};
+    }
+}
+
 // What a refused body looks like, so the recorded reason helps the shop ("an HTML page").
 std::string describeNonImage(std::string_view bytes) {
     if (bytes.empty()) return "an empty body";
@@ -59,6 +90,11 @@ Result<ImageInfo> ImageCodec::probe(std::string_view bytes) {
     if (format.empty()) return Error::invalidArgument("image: " + describeNonImage(bytes));
     if (bytes.size() > static_cast<size_t>(INT32_MAX)) return Error::resourceExhausted("image: larger than 2 GiB");
     if (format == "jpeg" && !huffmanTablesFit(bytes)) return Error::invalidArgument("image: corrupt jpeg (a Huffman table with more than 256 codes)");
+    if (format == "png") {
+        if (std::string problem = pngChunkProblem(bytes); !problem.empty()) return Error::invalidArgument("image: corrupt png (" + problem + ")");
+    }
+    // Reading a header needs stb's decoder state (the JPEG one is some 20 KB), nothing in proportion to the file.
+    StbAllocationBudget budget(kProbeBudgetBytes);
     int width = 0, height = 0, channels = 0;
     if (!stbi_info_from_memory(reinterpret_cast<const stbi_uc*>(bytes.data()), static_cast<int>(bytes.size()), &width, &height, &channels)) {
         return Error::invalidArgument("image: corrupt " + std::string(format) + " header (" + stbi_failure_reason() + ")");
@@ -67,7 +103,16 @@ Result<ImageInfo> ImageCodec::probe(std::string_view bytes) {
     return ImageInfo{std::string(format), width, height};
 }
 
-Result<RgbImage> ImageCodec::decode(std::string_view bytes, int64_t maxPixels) {
+size_t ImageCodec::decodeBudgetBytes(std::string_view bytes, int width, int height) {
+    // What stb holds at once, with room to spare: the compressed data gathered (PNG: IDAT chunks,
+    // grown by doubling), per pixel of the MCU-padded image up to 4 components of 16 bits twice
+    // over (PNG: the inflated rows and the image made from them; JPEG: component planes and a
+    // progressive image's coefficients), the converted copy, and fixed decoder state.
+    size_t padded = (static_cast<size_t>(width) + 32) * (static_cast<size_t>(height) + 32);
+    return 2 * bytes.size() + 24 * padded + (size_t{1} << 20);
+}
+
+Result<RgbImage> ImageCodec::decode(std::string_view bytes, int64_t maxPixels, ImageDecodeReport* report) {
     auto info = probe(bytes);
     if (!info) return info.error();
     int64_t pixels = int64_t{info->width} * info->height;
@@ -75,10 +120,21 @@ Result<RgbImage> ImageCodec::decode(std::string_view bytes, int64_t maxPixels) {
         return Error::resourceExhausted("image: " + std::to_string(info->width) + " x " + std::to_string(info->height) + " pixels is more than the limit of " +
                                         std::to_string(maxPixels));
     }
+    // Declared before the pixels: they are given back to stb while the budget is still in force.
+    StbAllocationBudget budget(decodeBudgetBytes(bytes, info->width, info->height));
     int width = 0, height = 0, channels = 0;
     std::unique_ptr<stbi_uc, void (*)(void*)> data(
         stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(bytes.data()), static_cast<int>(bytes.size()), &width, &height, &channels, 3),
         stbi_image_free);
+    if (report) *report = {budget.maxBytes(), budget.peakBytes()};
+    if (!data && budget.exceeded()) {
+        // The file's data asked for more than its declared pixels can need (a zlib stream that
+        // inflates past its rows, say): it contradicts its own header, so it is corrupt rather
+        // than too large, and callers report it like any other undecodable file.
+        return Error::invalidArgument("image: corrupt " + info->format + " (decoding " + std::to_string(info->width) + " x " +
+                                      std::to_string(info->height) + " pixels asked for more than " + std::to_string(budget.maxBytes()) +
+                                      " bytes of memory)");
+    }
     if (!data) return Error::invalidArgument("image: corrupt " + info->format + " (" + stbi_failure_reason() + ")");
     // The header was read twice: a decoder that disagrees with its own probe is not trusted further.
     if (width != info->width || height != info->height) return Error::invalidArgument("image: corrupt " + info->format + " (size changed while decoding)");

@@ -4,6 +4,7 @@
 
 #include "recommend/ColorFamily.hpp"
 #include "recommend/Department.hpp"
+#include "text/BoundedJson.hpp"
 #include "text/HtmlEscape.hpp"
 #include "text/Utf8.hpp"
 
@@ -173,8 +174,9 @@ json toJson(const CustomSet& set) {
 json toJson(const PhotoSet& set) { return {{"id", set.id}, {"title", set.title}, {"tags", set.tags}, {"images", set.images}}; }
 
 Result<SetFile> setFileFromJson(const std::string& text) {
-    auto parsed = json::parse(text, nullptr, false);
-    if (parsed.is_discarded()) return Error::invalidArgument("file: not valid JSON");
+    auto read = BoundedJson::parse(text, "file");
+    if (!read) return read.error();
+    const json& parsed = *read;
     if (auto status = onlyKnownKeys(parsed, "", {"templates", "customSets", "photoSets"}); !status) return status.error();
     SetFile file;
     // One array of the file: every item parsed with `parse` into `out`, ids unique within the array.

@@ -1,5 +1,6 @@
 #include "shop/ShopRegistration.hpp"
 
+#include "text/BoundedJson.hpp"
 #include "text/StringUtil.hpp"
 #include "text/Utf8.hpp"
 
@@ -82,9 +83,9 @@ Status validateAbsoluteHttpUrl(const std::string& url, const std::string& field)
 
 Result<ShopRegistration> parseShopRegistration(std::string_view body) {
     if (findInvalidUtf8(body) != std::string_view::npos) return Error::invalidArgument("body: not valid UTF-8");
-    json parsed = json::parse(body.begin(), body.end(), nullptr, false);
-    if (parsed.is_discarded()) return Error::invalidArgument("body: not valid JSON");
-    return shopRegistrationFromJson(parsed);
+    auto parsed = BoundedJson::parse(body, "body");
+    if (!parsed) return parsed.error();
+    return shopRegistrationFromJson(*parsed);
 }
 
 Result<ShopRegistration> shopRegistrationFromJson(const json& body) {

@@ -1,6 +1,7 @@
 #include "tenant/WidgetSettings.hpp"
 
 #include "text/Utf8.hpp"
+#include "widget/WidgetRenderer.hpp"
 
 namespace svc {
 
@@ -48,13 +49,25 @@ Status WidgetSettings::validCss(std::string_view css, const std::string& field) 
     }
     // The stylesheet is served as text/css: markup in it would be harmless there, but a
     // "</style" shows someone meant to paste it into a page; refuse it to keep the file pure CSS.
-    if (css.find("</") != std::string_view::npos || css.find('<') != std::string_view::npos) {
-        return Error::invalidArgument(field + ": contains '<'; give plain CSS, not HTML");
+    // ("<" alone is CSS: @media (width < 600px).)
+    for (size_t at = css.find('<'); at != std::string_view::npos; at = css.find('<', at + 1)) {
+        char after = at + 1 < css.size() ? css[at + 1] : ' ';
+        if (after == '/' || after == '!' || after == '?' || (after >= 'a' && after <= 'z') || (after >= 'A' && after <= 'Z')) {
+            return Error::invalidArgument(field + ": contains '<' followed by '" + after + "'; give plain CSS, not HTML");
+        }
     }
-    if (css.find("@import") != std::string_view::npos) {
-        return Error::invalidArgument(field + ": @import is not allowed (the stylesheet must load in one request)");
+    // Saved only when nothing would be left out when served: the operator learns now, with the
+    // place, what a shop would never see.
+    css::ScopedCss scoped = scopedCss(css);
+    if (!scoped.problems.empty()) {
+        std::string more = scoped.problems.size() > 1 ? " (and " + std::to_string(scoped.problems.size() - 1) + " more)" : "";
+        return Error::invalidArgument(field + ": " + scoped.problems.front().describe() + more);
     }
     return Status::success();
+}
+
+css::ScopedCss WidgetSettings::scopedCss(std::string_view css) {
+    return css::CssScoper(WidgetRenderer::kRootClass, kKeyframesPrefix).scope(css);
 }
 
 }  // namespace svc

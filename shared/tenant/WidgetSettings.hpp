@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/Result.hpp"
+#include "css/CssScoper.hpp"
 #include "tenant/LanguageRule.hpp"
 #include "widget/WidgetTexts.hpp"
 
@@ -16,7 +17,7 @@ struct WidgetSettings {
     LanguageRule languageRule;
     // ISO 3166-1 alpha-2, upper case; "" when the operator has not set one.
     std::string country;
-    // Appended to the base stylesheet in /<apiId>/widgets.css.
+    // The operator's CSS as typed; /<apiId>/widgets.css appends scopedCss(css) to the base.
     std::string css;
     // The operator's bundles by language (primary subtag), as validated JSON objects.
     std::map<std::string, std::string> textBundles;
@@ -33,8 +34,14 @@ struct WidgetSettings {
 
     // Checks before storing; the messages name the field.
     static Result<std::string> validCountry(std::string_view country, const std::string& field);
+    // Refuses CSS that scopedCss would not keep whole: "css: line 3, column 7: <reason>".
     static Status validCss(std::string_view css, const std::string& field);
     static constexpr size_t kMaxCssBytes = 64 * 1024;
+    // The operator's CSS as shops get it (docs/adr/0058): every selector confined to the widget
+    // root, @keyframes renamed with kKeyframesPrefix, and only what svc understands and allows;
+    // the rest is left out and listed in `problems` (CSS saved before these checks).
+    static css::ScopedCss scopedCss(std::string_view css);
+    static constexpr const char* kKeyframesPrefix = "svc-tenant-";
 };
 
 }  // namespace svc

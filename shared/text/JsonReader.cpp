@@ -18,6 +18,9 @@ std::optional<std::string> JsonValue::stringMember(std::string_view key) const {
 }
 
 Result<JsonValue> JsonReader::parse(std::string_view text) {
+    if (text.size() > kMaxBytes) {
+        return Error::resourceExhausted("JSON of " + std::to_string(text.size()) + " bytes, more than the limit of " + std::to_string(kMaxBytes));
+    }
     JsonReader reader(text);
     if (reader.text_.substr(0, 3) == "\xEF\xBB\xBF") reader.at_ = 3;
     JsonValue root;
@@ -33,6 +36,11 @@ Result<JsonValue> JsonReader::parse(std::string_view text) {
 
 bool JsonReader::fail(const char* what) {
     if (error_.empty()) error_ = "JSON at byte " + std::to_string(at_) + ": " + what;
+    return false;
+}
+
+bool JsonReader::tooDeep() {
+    if (error_.empty()) error_ = "JSON at byte " + std::to_string(at_) + ": nesting deeper than " + std::to_string(kMaxDepth);
     return false;
 }
 
@@ -57,8 +65,7 @@ bool JsonReader::value(JsonValue& out, size_t depth) {
         case 'f': out.kind_ = JsonValue::Kind::Bool; out.boolean_ = false; return literal("false");
         case '"': out.kind_ = JsonValue::Kind::String; return string(out.text_);
         case '[': {
-            // Depth is bounded so that hostile input cannot exhaust the (small) Wasm stack.
-            if (depth >= kMaxDepth) return fail("nested too deeply");
+            if (depth >= kMaxDepth) return tooDeep();
             out.kind_ = JsonValue::Kind::Array;
             ++at_;
             skipSpace();
@@ -75,7 +82,7 @@ bool JsonReader::value(JsonValue& out, size_t depth) {
             }
         }
         case '{': {
-            if (depth >= kMaxDepth) return fail("nested too deeply");
+            if (depth >= kMaxDepth) return tooDeep();
             out.kind_ = JsonValue::Kind::Object;
             ++at_;
             skipSpace();

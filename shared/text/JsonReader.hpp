@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/Result.hpp"
+#include "text/JsonLimits.hpp"
 
 namespace svc {
 
@@ -51,7 +52,10 @@ private:
 
 class JsonReader {
 public:
-    static constexpr size_t kMaxDepth = 64;
+    // The same policy as BoundedJson's (docs/adr/0054): value() recurses once per level, and
+    // the Wasm stack is small.
+    static constexpr size_t kMaxDepth = JsonLimits::kDefaultMaxDepth;
+    static constexpr size_t kMaxBytes = JsonLimits::kDefaultMaxBytes;
     // The whole text must be one JSON value (surrounding whitespace allowed; a UTF-8
     // byte order mark is skipped). Strings must be valid UTF-8. Errors name the byte offset.
     static Result<JsonValue> parse(std::string_view text);
@@ -64,6 +68,7 @@ private:
     bool literal(std::string_view word);
     void skipSpace();
     bool fail(const char* what);
+    bool tooDeep();
 
     std::string_view text_;
     size_t at_ = 0;

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "text/BoundedJson.hpp"
 #include "text/Utf8.hpp"
 
 namespace svc {
@@ -458,16 +459,16 @@ std::optional<Json> readObject(std::string_view body, const EventLimits& limits,
         reporter.add(*check.tooDeepAt, "depth", "at most " + std::to_string(limits.maxDepth) + " levels of nesting", "nested too deeply");
         return std::nullopt;
     }
-    Json json = Json::parse(body, nullptr, false);
-    if (json.is_discarded()) {  // unreachable: the first pass accepted the text
-        reporter.add("", "syntax", "JSON text", "not valid JSON");
+    auto read = BoundedJson::parseOrdered(body, "body");
+    if (!read) {  // the first pass accepted the syntax and depth: only a body over JsonLimits' size (routes cap far below) ends here
+        reporter.add("", "syntax", "JSON text", read.error().message);
         return std::nullopt;
     }
-    if (!json.is_object()) {
-        reporter.add("", "type", "a JSON object", "must be a JSON object, not " + std::string(json.type_name()));
+    if (!read->is_object()) {
+        reporter.add("", "type", "a JSON object", "must be a JSON object, not " + std::string(read->type_name()));
         return std::nullopt;
     }
-    return json;
+    return std::move(*read);
 }
 
 }  // namespace

@@ -104,7 +104,7 @@ std::string WidgetRenderer::renderPosition(const ContentItem& item, size_t posit
 std::string WidgetRenderer::render(const WidgetSpec& spec, const WidgetContent& content, const RenderOptions& options) const {
     if (content.items.empty()) return {};
     const std::string& heading = texts_.get(headingFor(spec.type));
-    std::string html = "<section class=\"svc-widget svc-widget--" + modifierFor(spec.type) + "\" aria-label=\"" +
+    std::string html = std::string("<section class=\"") + kRootClass + " " + kRootClass + "--" + modifierFor(spec.type) + "\" aria-label=\"" +
                        escapeHtml(heading) + "\" aria-roledescription=\"" + escapeHtml(texts_.get(TextKey::Carousel)) + "\">";
     // WAI-ARIA carousel: previous/next controls before the slides, named by the texts. They
     // scroll the list (SdkController: "prev", "next"); one card needs none.

@@ -27,6 +27,10 @@ struct RenderOptions {
 
 class WidgetRenderer {
 public:
+    // The class of every widget's root element. svc.css and the operator's CSS match inside it
+    // only (docs/adr/0029, docs/adr/0058); its modifiers are "svc-widget--<type>".
+    static constexpr const char* kRootClass = "svc-widget";
+
     // Every visible text comes from `texts`: the tenant's bundle for the page's language,
     // delivered with the content (ContentResponse::texts).
     explicit WidgetRenderer(MoneyFormatter money, WidgetTexts texts = {}) : money_(std::move(money)), texts_(std::move(texts)) {}

@@ -1,6 +1,8 @@
 // Feeds arbitrary bytes through the CSV reader and row mapper, split into chunks at
 // a position the input chooses, and checks that chunking never changes the result and
-// that mapping into a reused product equals mapping into a fresh one.
+// that mapping into a reused product equals mapping into a fresh one. The reader runs a
+// second time with small field and row limits (docs/adr/0054): it must read exactly the
+// records that fit, report each one that does not at its line, and split the same way.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -41,6 +43,47 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (whole.records.size() != chunked.records.size() || whole.issues.size() != chunked.issues.size()) std::abort();
     for (size_t i = 0; i < whole.records.size(); ++i) {
         if (whole.records[i].fields != chunked.records[i].fields || whole.records[i].line != chunked.records[i].line) std::abort();
+    }
+
+    // The same input under limits small enough for the fuzzer to cross often.
+    svc::CsvLimits limits{1 + static_cast<size_t>(data[1] % 16), 4 + static_cast<size_t>(data[1] % 48)};
+    Collect limited;
+    svc::CsvReader limitedReader(delimiter, limits);
+    limitedReader.feed(input.substr(0, split), limited);
+    limitedReader.feed(input.substr(split), limited);
+    limitedReader.finish(limited);
+    auto fits = [&limits](const svc::CsvRecord& record) {
+        size_t bytes = record.fields.empty() ? 0 : record.fields.size() - 1;  // the delimiters
+        for (const auto& field : record.fields) {
+            if (field.size() > limits.maxFieldBytes) return false;
+            bytes += field.size();
+        }
+        return bytes <= limits.maxRecordBytes;
+    };
+    size_t next = 0;
+    for (const auto& record : whole.records) {
+        if (fits(record)) {
+            if (next >= limited.records.size() || limited.records[next].fields != record.fields || limited.records[next].line != record.line) std::abort();
+            ++next;
+        } else {
+            bool reported = false;
+            for (const auto& issue : limited.issues) {
+                reported |= issue.line == record.line &&
+                            (issue.kind == svc::CsvIssueKind::FieldTooLong || issue.kind == svc::CsvIssueKind::RecordTooLong);
+            }
+            if (!reported) std::abort();
+        }
+    }
+    if (next != limited.records.size()) std::abort();
+    Collect limitedBytewise;
+    svc::CsvReader bytewiseReader(delimiter, limits);
+    for (size_t i = 0; i < input.size(); ++i) bytewiseReader.feed(input.substr(i, 1), limitedBytewise);
+    bytewiseReader.finish(limitedBytewise);
+    if (limitedBytewise.records.size() != limited.records.size() || limitedBytewise.issues.size() != limited.issues.size()) std::abort();
+    for (size_t i = 0; i < limited.issues.size(); ++i) {
+        const auto& a = limited.issues[i];
+        const auto& b = limitedBytewise.issues[i];
+        if (a.kind != b.kind || a.line != b.line || a.column != b.column || a.message != b.message) std::abort();
     }
     if (!whole.records.empty()) {
         auto mapper = svc::FeedRowMapper::fromHeader(whole.records.front().fields, "sku");

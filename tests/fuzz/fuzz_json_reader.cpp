@@ -1,5 +1,8 @@
-// The SDK's JsonReader against nlohmann/json (the server's parser) as the reference:
-// both must accept and refuse the same documents, and agree on every value.
+// The two readers of JSON from outside (docs/adr/0054) against nlohmann/json as the reference:
+// BoundedJson must read exactly what nlohmann reads within JsonLimits and refuse the rest at the
+// right bracket; the SDK's JsonReader must accept and refuse the same documents as BoundedJson and
+// agree on every value. What is read is then copied and dumped, the recursive walks that once
+// overflowed the stack on deep input.
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -7,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "text/BoundedJson.hpp"
 #include "text/JsonReader.hpp"
 
 namespace {
@@ -88,9 +92,36 @@ size_t depthOf(const std::string& text) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string text(reinterpret_cast<const char*>(data), size);
     auto ours = svc::JsonReader::parse(text);
+    auto bounded = svc::BoundedJson::parse(text, "fuzz");
     auto theirs = nlohmann::json::parse(text, nullptr, false);
-    // Deeper documents are refused on purpose (the Wasm stack is small).
-    if (depthOf(text) > svc::JsonReader::kMaxDepth) return 0;
+    size_t depth = depthOf(text);
+
+    // Past the depth limit both readers refuse, BoundedJson naming the depth whatever else is wrong.
+    if (depth > svc::JsonLimits::kDefaultMaxDepth) {
+        if (ours.ok() || bounded.ok()) __builtin_trap();
+        if (bounded.error().message.find(": nesting deeper than 64") == std::string::npos) __builtin_trap();
+        return 0;
+    }
+    // Within it BoundedJson is nlohmann.
+    if (bounded.ok() == theirs.is_discarded()) __builtin_trap();
+    if (bounded.ok()) {
+        if (*bounded != theirs) __builtin_trap();
+        nlohmann::json copy = *bounded;
+        if (nlohmann::json::parse(copy.dump()) != theirs) __builtin_trap();
+    }
+    // A tighter depth from the first byte: the refusal points at the bracket that opens one level too many.
+    size_t tight = size > 0 ? data[0] % 8 : 0;
+    size_t at = svc::BoundedJson::firstTooDeep(text, tight);
+    if ((at == std::string::npos) != (depth <= tight)) __builtin_trap();
+    if (at != std::string::npos) {
+        if (text[at] != '[' && text[at] != '{') __builtin_trap();
+        if (depthOf(text.substr(0, at + 1)) != tight + 1 || depthOf(text.substr(0, at)) != tight) __builtin_trap();
+        auto refused = svc::BoundedJson::parse(text, "fuzz", svc::JsonLimits{tight, svc::JsonLimits::kDefaultMaxBytes});
+        if (refused.ok() || refused.error().message != "fuzz: " + svc::BoundedJson::positionOf(text, at) + ": nesting deeper than " + std::to_string(tight)) {
+            __builtin_trap();
+        }
+    }
+
     // No JSON text contains a NUL byte (not whitespace, and raw control characters are not allowed
     // in strings); nlohmann takes a NUL as the end of its input and may accept "1\0junk".
     if (text.find('\0') != std::string::npos) {
@@ -100,5 +131,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (ours.ok() && theirs.is_discarded() && hasOverflowingNumber(*ours)) return 0;
     if (ours.ok() != !theirs.is_discarded()) __builtin_trap();
     if (ours.ok() && !same(*ours, theirs)) __builtin_trap();
+    if (ours.ok()) {
+        svc::JsonValue copy = *ours;
+        if (!same(copy, theirs)) __builtin_trap();
+    }
     return 0;
 }

@@ -318,3 +318,38 @@ TEST_CASE("CLI: --version names the version, the commit it was built from and th
     CHECK(metrics->body.find("svc_build_info{version=\"" + buildInfo().version + "\",commit=\"" + buildInfo().commit + "\"") !=
           std::string::npos);
 }
+
+TEST_CASE("CLI: serve's options from a --config file and SVC_* variables; the command line wins, then the environment, then the file") {
+    Cli cli;
+    // --threads 0 is out of range: where the failing value came from shows which source won.
+    std::string config = cli.dir.file("svc.conf", "[serve]\ndata-dir = \"" + cli.dir.path() + "\"\nthreads = 0\n");
+    auto fromFile = cli.run({"serve", "--config", config});
+    CHECK(fromFile.exitCode == 2);
+    CHECK(fromFile.err.find("--threads") != std::string::npos);
+
+    setenv("SVC_THREADS", "9999", 1);
+    auto fromEnvironment = cli.run({"--config", config, "serve"});
+    unsetenv("SVC_THREADS");
+    CHECK(fromEnvironment.exitCode == 2);
+    CHECK(fromEnvironment.err.find("9999") != std::string::npos);
+
+    std::string typo = cli.dir.file("typo.conf", "[serve]\ndata-dir = \"" + cli.dir.path() + "\"\nthreds = 8\n");
+    auto unknown = cli.run({"serve", "--config", typo, "--listen", "127.0.0.1:0"});
+    CHECK(unknown.exitCode == 2);
+    CHECK(unknown.err.find("threds") != std::string::npos);
+
+    // A valid file, the listen address from the environment, the data dir from the command line.
+    std::string good = cli.dir.file("good.conf", "[serve]\ndata-dir = \"/nonexistent/from-file\"\nthreads = 4\nno-image-bot = true\n");
+    std::string served = cli.dir.path() + "/served";
+    std::string out = cli.dir.path() + "/serve.txt";
+    setenv("SVC_LISTEN", "127.0.0.1:0", 1);
+    test::ChildProcess server({SVC_SERVER_BINARY, "serve", "--config", good, "--data-dir", served}, out);
+    unsetenv("SVC_LISTEN");
+    for (int i = 0; i < 500 && Cli::read(out).find("listening on") == std::string::npos; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    CHECK(Cli::read(out).find("listening on http://127.0.0.1:") != std::string::npos);
+    CHECK(std::filesystem::exists(served + "/svc.sqlite3"));
+    server.kill(SIGTERM);
+    CHECK(server.wait() == 0);
+}

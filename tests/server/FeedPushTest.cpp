@@ -160,7 +160,7 @@ TEST_CASE("push: the upload request is validated field by field") {
         std::string message;
     };
     std::vector<BodyCase> cases{
-        {"{nope", "body: not valid JSON"},
+        {"{nope", "body: line 1, column 3: not valid JSON (syntax error while parsing object key - invalid literal)"},
         {"[]", "body: must be a JSON object"},
         {R"({"format":{"type":"csv"}})", "identifier: required"},
         {R"({"identifier":7,"format":{"type":"csv"}})", "identifier: must be a string"},

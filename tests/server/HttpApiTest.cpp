@@ -158,7 +158,7 @@ TEST_CASE("GraphQL validation errors: data null, path null, graphql-java message
     auto notJson = client.Post("/graphql", "{nope", "application/json");
     REQUIRE(notJson);
     CHECK(notJson->status == 400);
-    CHECK(json::parse(notJson->body)["errors"][0]["message"] == "body: not valid JSON");
+    CHECK(json::parse(notJson->body)["errors"][0]["message"] == "body: line 1, column 3: not valid JSON (syntax error while parsing object key - invalid literal)");
 }
 
 TEST_CASE("the content endpoint answers all widgets of a page in one cacheable, CORS-readable GET") {

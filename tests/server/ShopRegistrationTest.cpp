@@ -152,7 +152,8 @@ TEST_CASE("shop registration: headers, tenant, feed and body decide the status; 
          "no tenant has this API ID and feed ID"},
         {"relative products URL", api, feed, badBody.dump(), {{"svc-com-tid", api}, {"svc-com-fid", feed}}, 400,
          "api.products: must be an absolute http(s) URL"},
-        {"not JSON", api, feed, "{", {{"svc-com-tid", api}, {"svc-com-fid", feed}}, 400, "body: not valid JSON"},
+        {"not JSON", api, feed, "{", {{"svc-com-tid", api}, {"svc-com-fid", feed}}, 400,
+         "body: line 1, column 2: not valid JSON (syntax error while parsing object key - unexpected end of input; expected string literal)"},
         {"too large", api, feed, std::string(70 * 1024, ' '), {{"svc-com-tid", api}, {"svc-com-fid", feed}}, 413,
          "the body is larger than 65536 bytes"},
     };
@@ -364,6 +365,22 @@ TEST_CASE("shop registration: a plugin's error answer is the reason of the faile
     CHECK(registration.lastPullResult.find("failed: attributes: auth:") == 0);
     CHECK(registration.lastContactAt > 0);  // the plugin did answer
     CHECK(registration.lastFullPullAt == 0);
+}
+
+TEST_CASE("shop registration: a plugin answer nested 200,000 levels deep fails the pull naming the depth (docs/adr/0054)") {
+    ShopServer shop;
+    test::ReferenceShopPlugin plugin(shop.tenant.apiId, shop.tenant.feedId);
+    plugin.setCatalog(attributes(), dimensions(), products(2));
+    plugin.setRawAttributes(R"({"data":)" + std::string(200000, '[') + std::string(200000, ']') + "}");
+    auto response = shop.registerShop(plugin.registration());
+    REQUIRE(response);
+    REQUIRE(response->status == 200);
+    auto history = shop.waitForPulls(1);
+    REQUIRE(history.size() == 1);
+    CHECK(history[0].status == ImportStatus::Failed);
+    CHECK(history[0].message == "pull failed: attributes answer: line 1, column 72: nesting deeper than 64");
+    CHECK(plugin.productRequests == 0);
+    CHECK(shop.server->client().Get("/healthz")->status == 200);
 }
 
 TEST_CASE("shop registration: each plugin call has its own time limit (5 s by default; shortened here)") {

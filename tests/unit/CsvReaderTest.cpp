@@ -43,6 +43,8 @@ const char* kindName(CsvIssueKind kind) {
     switch (kind) {
         case CsvIssueKind::UnterminatedQuote: return "UnterminatedQuote";
         case CsvIssueKind::CharacterAfterClosingQuote: return "CharacterAfterClosingQuote";
+        case CsvIssueKind::FieldTooLong: return "FieldTooLong";
+        case CsvIssueKind::RecordTooLong: return "RecordTooLong";
     }
     return "?";
 }
@@ -64,24 +66,24 @@ public:
     }
 };
 
-std::string readWhole(std::string_view input, char delimiter) {
-    CsvReader reader(delimiter);
+std::string readWhole(std::string_view input, char delimiter, svc::CsvLimits limits = {}) {
+    CsvReader reader(delimiter, limits);
     TranscriptSink sink;
     reader.feed(input, sink);
     reader.finish(sink);
     return sink.transcript;
 }
 
-std::string readByteByByte(std::string_view input, char delimiter) {
-    CsvReader reader(delimiter);
+std::string readByteByByte(std::string_view input, char delimiter, svc::CsvLimits limits = {}) {
+    CsvReader reader(delimiter, limits);
     TranscriptSink sink;
     for (size_t i = 0; i < input.size(); ++i) reader.feed(input.substr(i, 1), sink);
     reader.finish(sink);
     return sink.transcript;
 }
 
-std::string readSplitAt(std::string_view input, size_t split, char delimiter) {
-    CsvReader reader(delimiter);
+std::string readSplitAt(std::string_view input, size_t split, char delimiter, svc::CsvLimits limits = {}) {
+    CsvReader reader(delimiter, limits);
     TranscriptSink sink;
     reader.feed(input.substr(0, split), sink);
     reader.feed("", sink);  // an empty chunk must change nothing either
@@ -95,9 +97,11 @@ struct CsvCase {
     std::string input;
     std::string expected;  // transcript, see TranscriptSink
     char delimiter = ';';
+    svc::CsvLimits limits = {};
 };
 
 const std::string kBom = "\xEF\xBB\xBF";
+const svc::CsvLimits kSmall{4, 10};
 
 std::vector<CsvCase> csvCases() {
     return {
@@ -145,6 +149,24 @@ std::vector<CsvCase> csvCases() {
         {"malformed record after a quoted newline keeps line numbers",
          "\"a\nb\"c\nd\n", "1: ! CharacterAfterClosingQuote col 1: unexpected character 'c' after a closing quote\n3: [d]\n"},
         {"UTF-8 values pass through", "Größe;Farbe\n\"Weiß\";€\n", "1: [Gr\\xC3\\xB6\\xC3\\x9Fe][Farbe]\n2: [Wei\\xC3\\x9F][\\xE2\\x82\\xAC]\n"},
+        // Limits (docs/adr/0054), small here so that every split is tried: fields of 4 bytes, rows of 10.
+        {"a field of exactly the limit", "abcd;x\n", "1: [abcd][x]\n", ';', kSmall},
+        {"a field one byte over it is reported and the row skipped", "h\nabcde;x\ny\n",
+         "1: [h]\n2: ! FieldTooLong col 1: field 1 is longer than 4 bytes\n3: [y]\n", ';', kSmall},
+        {"a quoted field of exactly the limit, its doubled quote counted once", "\"ab\"\"c\";x\n", "1: [ab\"c][x]\n", ';', kSmall},
+        {"a quoted field one byte over it", "\"abcde\";x\ny\n", "1: ! FieldTooLong col 1: field 1 is longer than 4 bytes\n2: [y]\n", ';', kSmall},
+        {"a skipped quoted field's newlines and delimiters stay inside it", "\"a;b\nc;d\ne\";x\ny\n",
+         "1: ! FieldTooLong col 1: field 1 is longer than 4 bytes\n4: [y]\n", ';', kSmall},
+        {"the second field over the limit", "ab;\"cdefg\";h\ny\n", "1: ! FieldTooLong col 2: field 2 is longer than 4 bytes\n2: [y]\n", ';', kSmall},
+        {"a skipped field's stray quote is not reported a second time", "\"abcde\"z;x\ny\n",
+         "1: ! FieldTooLong col 1: field 1 is longer than 4 bytes\n2: [y]\n", ';', kSmall},
+        {"a skipped field never closed is reported once", "\"abcdef", "1: ! FieldTooLong col 1: field 1 is longer than 4 bytes\n", ';', kSmall},
+        {"a row of exactly the limit (values and delimiters)", "abc;def;gh\n", "1: [abc][def][gh]\n", ';', kSmall},
+        {"a row one byte over it", "abc;def;ghi\ny\n", "1: ! RecordTooLong col 3: the row is longer than 10 bytes\n2: [y]\n", ';', kSmall},
+        {"a row of empty fields over it", ";;;;;;;;;;;\ny\n", "1: ! RecordTooLong col 11: the row is longer than 10 bytes\n2: [y]\n", ';', kSmall},
+        {"a run crossing both limits is reported for the one it crosses first", "abcd;abc;xyzzy\ny\n",
+         "1: ! RecordTooLong col 3: the row is longer than 10 bytes\n2: [y]\n", ';', kSmall},
+        {"limits start again with each row", "abcd;abcd\nabcd;abcd\n", "1: [abcd][abcd]\n2: [abcd][abcd]\n", ';', kSmall},
     };
 }
 
@@ -154,11 +176,11 @@ TEST_CASE("CsvReader: reads each table row exactly, whole, byte by byte and in e
     for (const auto& c : csvCases()) {
         SUBCASE(c.name) {
             CAPTURE(visible(c.input));
-            CHECK(readWhole(c.input, c.delimiter) == c.expected);
-            CHECK(readByteByByte(c.input, c.delimiter) == c.expected);
+            CHECK(readWhole(c.input, c.delimiter, c.limits) == c.expected);
+            CHECK(readByteByByte(c.input, c.delimiter, c.limits) == c.expected);
             for (size_t split = 0; split <= c.input.size(); ++split) {
                 CAPTURE(split);
-                CHECK(readSplitAt(c.input, split, c.delimiter) == c.expected);
+                CHECK(readSplitAt(c.input, split, c.delimiter, c.limits) == c.expected);
             }
         }
     }

@@ -303,6 +303,8 @@ TEST_CASE("RowError: kind names are stable snake_case") {
         {RowErrorKind::UnterminatedQuote, "unterminated_quote"}, {RowErrorKind::MalformedQuote, "malformed_quote"},
         {RowErrorKind::InvalidUtf8, "invalid_utf8"},         {RowErrorKind::InvalidInteger, "invalid_integer"},
         {RowErrorKind::MissingIdentifier, "missing_identifier"}, {RowErrorKind::DuplicateIdentifier, "duplicate_identifier"},
+        {RowErrorKind::InvalidProduct, "invalid_product"},   {RowErrorKind::FieldTooLong, "field_too_long"},
+        {RowErrorKind::RowTooLong, "row_too_long"},
     };
     for (const auto& c : cases) CHECK(svc::rowErrorKindName(c.kind) == c.name);
 }

@@ -75,8 +75,8 @@ TEST_CASE("GraphqlService::parseRequestBody reads query, operationName and varia
         std::string message;
     };
     const std::vector<BodyCase> cases{
-        {"", "body: not valid JSON"},
-        {"{query}", "body: not valid JSON"},
+        {"", "body: line 1, column 1: not valid JSON (syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal)"},
+        {"{query}", "body: line 1, column 2: not valid JSON (syntax error while parsing object key - invalid literal)"},
         {"[]", "body: must be a JSON object"},
         {R"("{ a }")", "body: must be a JSON object"},
         {"{}", "query: must be a string"},
