@@ -63,8 +63,15 @@ Result<std::pair<std::string, int>> parseListen(const std::string& listen) {
     return std::pair<std::string, int>{host, std::stoi(portText)};
 }
 
+// Purchases per minute per client address and per hour per visitor (docs/adr/0056); 0: off.
+struct PurchaseRateLimits {
+    double perAddressPerMinute = 60;
+    double perVisitorPerHour = 20;
+};
+
 int serve(const std::string& dataDir, const std::string& listen, const std::string& assetsDir, int threads, double eventsRateLimit,
-          const std::vector<std::string>& outboundAllow, const OperatorConsoleOptions& console, bool imageBot,
+          PurchaseRateLimits purchases, const std::vector<std::string>& outboundAllow, const OperatorConsoleOptions& console,
+          bool imageBot,
           const std::string& imageBotInfoUrl) {
     // Signals are taken by one thread with sigwait, so shutdown runs as normal code. Blocked
     // before anything starts a thread: threads inherit the mask, and one that does not block
@@ -98,6 +105,10 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     options.threads = threads;
     options.events.rateLimit.perSecond = eventsRateLimit;
     options.events.rateLimit.burst = eventsRateLimit * 4;
+    options.events.purchasesPerAddress.perSecond = purchases.perAddressPerMinute / 60;
+    options.events.purchasesPerAddress.burst = purchases.perAddressPerMinute;
+    options.events.purchasesPerVisitor.perSecond = purchases.perVisitorPerHour / 3600;
+    options.events.purchasesPerVisitor.burst = purchases.perVisitorPerHour;
     options.console = console;
     if (imageBot) {
         ImageBotOptions bot;
@@ -206,6 +217,18 @@ int runCli(int argc, char** argv) {
     double eventsRateLimit = 100;
     serveCommand->add_option("--events-rate-limit", eventsRateLimit, "POST /events requests per second per client address (bursts of 4x); 0: off")
         ->check(CLI::Range(0.0, 1e6))
+        ->capture_default_str();
+    // Each purchase is a claim on an order id (docs/adr/0056): limited on its own, per address and per visitor.
+    PurchaseRateLimits purchaseLimits;
+    serveCommand
+        ->add_option("--purchase-rate-limit", purchaseLimits.perAddressPerMinute,
+                     "Purchases per minute per client address (an IPv6 /64), bursts of as many; 0: off")
+        ->check(CLI::Range(0.0, 1e7))
+        ->capture_default_str();
+    serveCommand
+        ->add_option("--visitor-purchase-rate-limit", purchaseLimits.perVisitorPerHour,
+                     "Purchases per hour per visitor id (cid) of a tenant, bursts of as many; 0: off")
+        ->check(CLI::Range(0.0, 1e7))
         ->capture_default_str();
     std::vector<std::string> outboundAllow;
     serveCommand->add_option("--outbound-allow", outboundAllow,
@@ -377,7 +400,9 @@ int runCli(int argc, char** argv) {
         return app.exit(error) == 0 ? 0 : 2;
     }
 
-    if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, outboundAllow, console, !noImageBot, imageBotInfoUrl);
+    if (serveCommand->parsed()) {
+        return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, purchaseLimits, outboundAllow, console, !noImageBot, imageBotInfoUrl);
+    }
     if (operatorAccounts.parsed()) return operatorAccounts.run(dataDir);
     if (backups.parsed()) return backups.run();
     if (feedSources.parsed()) return feedSources.run();
@@ -443,7 +468,7 @@ int runCli(int argc, char** argv) {
         auto period = reportPeriod(reportFrom, reportTo, storage.clock().nowSeconds());
         if (!period) return fail(period.error());
         // The server books purchases; what it has not booked yet is not in the report.
-        auto pending = storage.ledger().pendingPurchases();
+        auto pending = storage.ledger().pendingPurchases(tenant->id);
         if (!pending) return fail(pending.error());
         if (*pending > 0) {
             std::cerr << "svc-server: " << *pending << " purchases are not booked yet (svc-server serve books them within seconds)" << std::endl;
@@ -456,7 +481,9 @@ int runCli(int argc, char** argv) {
         }
         auto events = storage.ledger().eventCounts(tenant->id, period->first, period->second);
         if (!events) return fail(events.error());
-        print(CommissionReport(period->first, period->second, *events, *entries).toJson());
+        auto report = CommissionReport::build(period->first, period->second, *events, *entries);
+        if (!report) return fail(report.error());
+        print(report->toJson());
         return 0;
     }
     if (feedImport->parsed() || feedValidate->parsed()) {

@@ -77,7 +77,7 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
       setRoutes_(tenants_, storage.content(), storage.operatorKeys(), contentIndex_),
       attributionCatalog_(storage.catalog(), storage.content(), &recommendations_),
       attributor_(storage.ledger(), storage.tenants(), attributionCatalog_, storage.clock()),
-      reportRoutes_(tenants_, storage.ledger(), attributor_, storage.clock()) {
+      reportRoutes_(tenants_, storage.events(), storage.ledger(), attributor_, storage.clock()) {
     // Content is rebuilt after every applied import; the generation tells other processes too.
     // The change is handed over first, so the rebuild it schedules (or one the generation
     // triggers) finds it and reads just the changed articles.
