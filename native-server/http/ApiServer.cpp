@@ -77,7 +77,7 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
       setRoutes_(tenants_, storage.content(), storage.operatorKeys(), contentIndex_),
       attributionCatalog_(storage.catalog(), storage.content(), &recommendations_),
       attributor_(storage.ledger(), storage.tenants(), attributionCatalog_, storage.clock()),
-      reportRoutes_(tenants_, storage.ledger(), attributor_, storage.clock()) {
+      reportRoutes_(tenants_, storage.events(), storage.ledger(), attributor_, storage.clock()) {
     // Content is rebuilt after every applied import; the generation tells other processes too.
     // The change is handed over first, so the rebuild it schedules (or one the generation
     // triggers) finds it and reads just the changed articles.
@@ -109,7 +109,8 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
         auto operators = SqliteOperatorStore::open(options_.dataDir + "/svc.sqlite3");
         auto settings = SqliteWidgetSettingsStore::open(options_.dataDir + "/svc.sqlite3");
         if (operators && settings) {
-            auto accounts = std::make_unique<OperatorAccounts>(std::move(*operators), storage.clock(), options_.console.passwordCost);
+            auto accounts = std::make_unique<OperatorAccounts>(std::move(*operators), storage.clock(), options_.console.passwordCost,
+                                                               options_.console.passwordHashes);
             // One authenticator for every operator route class (sessions, CSRF, operator keys).
             operatorAuth_ = std::make_unique<OperatorAuth>(storage.tenants(), storage.operatorKeys(), std::move(accounts));
             operatorRoutes_ = std::make_unique<OperatorRoutes>(
