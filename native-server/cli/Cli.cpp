@@ -72,7 +72,7 @@ struct PurchaseRateLimits {
 int serve(const std::string& dataDir, const std::string& listen, const std::string& assetsDir, int threads, double eventsRateLimit,
           PurchaseRateLimits purchases, const std::vector<std::string>& outboundAllow, const OperatorConsoleOptions& console,
           bool imageBot,
-          const std::string& imageBotInfoUrl) {
+          const std::string& imageBotInfoUrl, const GraphqlRouteOptions& graphql) {
     // Signals are taken by one thread with sigwait, so shutdown runs as normal code. Blocked
     // before anything starts a thread: threads inherit the mask, and one that does not block
     // them (the events file's checkpointer starts in SqliteStorage::open) would take a
@@ -110,6 +110,7 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     options.events.purchasesPerVisitor.perSecond = purchases.perVisitorPerHour / 3600;
     options.events.purchasesPerVisitor.burst = purchases.perVisitorPerHour;
     options.console = console;
+    options.graphql = graphql;
     if (imageBot) {
         ImageBotOptions bot;
         bot.allowList = outboundAllow;
@@ -250,6 +251,19 @@ int runCli(int argc, char** argv) {
                      "Operator password hashes (Argon2id, 64 MiB each) run at once; more sign-ins wait up to 2 s in a queue of 8, "
                      "then get 503 with Retry-After (docs/adr/0059)")
         ->check(CLI::Range(1, 64))
+        ->capture_default_str();
+    // GraphQL's limits (docs/api/graphql-http.md, Limits; docs/adr/0053).
+    GraphqlRouteOptions graphql;
+    int64_t graphqlDeadlineMs = graphql.deadline.count();
+    serveCommand->add_option("--graphql-deadline-ms", graphqlDeadlineMs, "Milliseconds a GraphQL request may run before it is stopped")
+        ->check(CLI::Range(int64_t{1}, int64_t{600000}))
+        ->capture_default_str();
+    serveCommand->add_option("--graphql-max-cost", graphql.limits.maxCost,
+                             "Largest GraphQL query cost: each field 1, times the page sizes of the lists it is in")
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40))
+        ->capture_default_str();
+    serveCommand->add_option("--graphql-max-response-bytes", graphql.limits.maxResponseBytes, "Largest GraphQL response (its data as JSON)")
+        ->check(CLI::Range(size_t{1024}, size_t{1} << 32))
         ->capture_default_str();
     OperatorCli operatorAccounts;
     operatorAccounts.addTo(app, dataDir);
@@ -401,7 +415,9 @@ int runCli(int argc, char** argv) {
     }
 
     if (serveCommand->parsed()) {
-        return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, purchaseLimits, outboundAllow, console, !noImageBot, imageBotInfoUrl);
+        graphql.deadline = std::chrono::milliseconds(graphqlDeadlineMs);
+        return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, purchaseLimits, outboundAllow, console, !noImageBot, imageBotInfoUrl,
+                     graphql);
     }
     if (operatorAccounts.parsed()) return operatorAccounts.run(dataDir);
     if (backups.parsed()) return backups.run();

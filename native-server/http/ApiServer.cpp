@@ -66,7 +66,7 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
       recommendations_(contentIndex_),
       widgetContent_(recommendations_),
       cursors_(hmacCursorTags(keys.cursorSigningKey())),
-      graphql_(recommendations_, cursors_),
+      graphql_(recommendations_, cursors_, options_.graphql.limits),
       files_(options_.dataDir + "/uploads", keys.fileEncryptionKey()),
       signer_(keys.uploadSigningKey()),
       imports_(storage.catalog(), storage.imports(), files_, storage.clock()),
@@ -372,6 +372,7 @@ void ApiServer::serveContent(const httplib::Request& request, httplib::Response&
 }
 
 void ApiServer::serveGraphql(const httplib::Request& request, httplib::Response& response) {
+    auto deadline = std::chrono::steady_clock::now() + options_.graphql.deadline;
     // GraphQL over HTTP: the media type first (406), then the transport (415), then the request.
     allowAnyOrigin(response);
     response.set_header("Cache-Control", "no-store");
@@ -396,6 +397,14 @@ void ApiServer::serveGraphql(const httplib::Request& request, httplib::Response&
     std::optional<Tenant> tenant;
     std::string apiId = request.get_header_value("x-api-id");
     if (!apiId.empty()) tenant = tenantByApiId(apiId);
+    // The core has no clock and sees no socket: it asks this every few fields it resolves.
+    parsed->stopCheck = [this, &request, deadline, milliseconds = options_.graphql.deadline.count()]() -> graphql::StopReason {
+        if (clientGone_ && clientGone_(request)) return {"clientGone", "the client closed the connection"};
+        if (std::chrono::steady_clock::now() >= deadline) {
+            return {"deadline", "the request ran past its deadline of " + std::to_string(milliseconds) + " ms"};
+        }
+        return {};
+    };
     auto result = graphql_.execute(*parsed, tenant);
     response.status = graphqlStatusFor(result.outcome, *mediaType);
     if (result.outcome == graphql::GraphqlResponse::Outcome::NotAQuery) response.set_header("Allow", "POST");

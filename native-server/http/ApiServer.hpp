@@ -3,6 +3,8 @@
 // GraphQL, the demo shop, health and metrics.
 #include <httplib.h>
 
+#include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -36,6 +38,13 @@
 
 namespace svc {
 
+// GraphQL's limits (docs/adr/0053, docs/api/graphql-http.md "Limits").
+struct GraphqlRouteOptions {
+    graphql::GraphqlLimits limits;
+    // Work on one request stops here (steady clock, from the request's arrival at the route).
+    std::chrono::milliseconds deadline{2000};
+};
+
 struct ServerOptions {
     std::string host = "127.0.0.1";
     int port = 8080;  // 0: any free port (tests)
@@ -48,6 +57,7 @@ struct ServerOptions {
     size_t maxRequestBytes = size_t{8} << 20;  // every route but the streaming feed routes
     ShopRoutesOptions shops;
     OperatorConsoleOptions console;  // the operator API and console (docs/adr/0039-0041)
+    GraphqlRouteOptions graphql;
     // The image bot (docs/adr/0038); off unless set (tests that do not test it fetch nothing).
     // Its dataDir defaults to dataDir.
     std::optional<ImageBotOptions> imageBot;
@@ -69,6 +79,10 @@ public:
     // set before run().
     void setPullWaker(std::function<void()> waker);
     ImageBot* imageBot() { return imageBot_.get(); }  // null when off
+    // "Has the client of this request gone?", from the HTTP connection layer: a GraphQL request
+    // stops when it answers true (docs/adr/0053). Until it is set, only the deadline stops one.
+    // Set before run().
+    void setClientGoneCheck(std::function<bool(const httplib::Request&)> check) { clientGone_ = std::move(check); }
 
 private:
     void registerRoutes();
@@ -114,6 +128,7 @@ private:
     std::unique_ptr<ThumbnailRoutes> thumbnailRoutes_;  // /<apiId>/thumbs/ (docs/adr/0038)
     httplib::Server server_;
     int port_ = 0;
+    std::function<bool(const httplib::Request&)> clientGone_;
 };
 
 }  // namespace svc
