@@ -18,10 +18,14 @@
 // ctx: { P: a variant SKU, M: its main SKU (Product.id), S: main SKUs of P's similar list,
 //        V: a variant SKU of S[0] (or null), U: an unknown ID, N: length of P's similar list,
 //        leaves: the scalar leaves of Product generated from the SDL, sets: see setCases() }.
-const { encodeCursor } = require("./reference");
+const { encodeCursor, cursorOf, filterScope } = require("./reference");
 
 function buildCorpus(ctx) {
   const { P, M, S, V, U, N } = ctx;
+  // Cursors are bound to their list (docs/adr/0053): sim(i) is a cursor of M's (P's) similar
+  // products, as svc issued it; simForm(x) the unsigned form of an index svc never issued.
+  const sim = (index) => cursorOf(index, "similarProducts", `Product ${M}`);
+  const simForm = (index) => encodeCursor(index, "similarProducts", `Product ${M}`);
   const cases = [];
   const add = (category, name, query, extra = {}) => cases.push({ category, name, query, expect: "data", ...extra });
   const bad = (category, name, query, extra = {}) => cases.push({ category, name, query, expect: "request-error", ...extra });
@@ -55,7 +59,7 @@ function buildCorpus(ctx) {
   add("aliases", "alias equal to another field's name", `{ product(id: ${j(P)}) { name: name id: id } }`);
   add("aliases", "same scalar twice under two aliases", `{ product(id: ${j(P)}) { a: name b: name id } }`);
   add("aliases", "same field twice, different first", `{ product(id: ${j(P)}) { two: similarProducts(first: 2) { ${page} } five: similarProducts(first: 5) { ${page} } } }`);
-  add("aliases", "same field twice, different after", `{ product(id: ${j(P)}) { p1: similarProducts(first: 3) { ${page} } p2: similarProducts(first: 3, after: ${j(encodeCursor(2))}) { ${page} } } }`);
+  add("aliases", "same field twice, different after", `{ product(id: ${j(P)}) { p1: similarProducts(first: 3) { ${page} } p2: similarProducts(first: 3, after: ${j(sim(2))}) { ${page} } } }`);
   add("aliases", "same product under many aliases", `{ ${["a", "b", "c", "d"].map((k, i) => `${k}: product(id: ${j([P, M, S[0], U][i])}) { id }`).join(" ")} }`);
   add("aliases", "aliased edges and pageInfo", `{ product(id: ${j(P)}) { similarProducts(first: 2) { list: edges { at: cursor item: node { key: id } } info: pageInfo { more: hasNextPage last: endCursor } } } }`);
   add("aliases", "unaliased and aliased same field (merged)", `{ product(id: ${j(P)}) { id id name } }`);
@@ -102,7 +106,7 @@ function buildCorpus(ctx) {
   add("variables", "first variable with default, given", `query ($n: Int = 4) { product(id: ${j(P)}) { similarProducts(first: $n) { ${page} } } }`, { variables: { n: 1 } });
   add("variables", "first variable with default, given null", `query ($n: Int = 4) { product(id: ${j(P)}) { similarProducts(first: $n) { pageInfo { endCursor hasNextPage } } } }`, { variables: { n: null } });
   add("variables", "first variable non-null", `query ($n: Int!) { product(id: ${j(P)}) { similarProducts(first: $n) { ${page} } } }`, { variables: { n: 2 } });
-  add("variables", "after variable", `query ($after: String) { product(id: ${j(P)}) { similarProducts(first: 2, after: $after) { ${page} } } }`, { variables: { after: encodeCursor(5) } });
+  add("variables", "after variable", `query ($after: String) { product(id: ${j(P)}) { similarProducts(first: 2, after: $after) { ${page} } } }`, { variables: { after: sim(5) } });
   add("variables", "after variable null", `query ($after: String) { product(id: ${j(P)}) { similarProducts(first: 2, after: $after) { ${page} } } }`, { variables: { after: null } });
   add("variables", "after variable not given", `query ($after: String) { product(id: ${j(P)}) { similarProducts(first: 2, after: $after) { ${page} } } }`);
   add("variables", "the same variable used twice", `query ($id: ID!) { a: product(id: $id) { id } b: product(id: $id) { name } }`, { variables: { id: P } });
@@ -202,32 +206,33 @@ function buildCorpus(ctx) {
   cases.push({ category: "pagination", name: `walk ${S[0]} with first: 10`, walk: { id: S[0], first: 10, selection: `edges { cursor node { ${ctx.leaves} } } pageInfo { endCursor hasNextPage }` }, expect: "data" });
   cases.push({ category: "pagination", name: `walk ${S[1]} with default first`, walk: { id: S[1], first: null, selection: page }, expect: "data" });
   add("pagination", "first: 0", `{ product(id: ${j(P)}) { similarProducts(first: 0) { ${page} } } }`);
-  add("pagination", "first: 0 after a cursor", `{ product(id: ${j(P)}) { similarProducts(first: 0, after: ${j(encodeCursor(3))}) { ${page} } } }`);
+  add("pagination", "first: 0 after a cursor", `{ product(id: ${j(P)}) { similarProducts(first: 0, after: ${j(sim(3))}) { ${page} } } }`);
   add("pagination", "first: 100", `{ product(id: ${j(P)}) { similarProducts(first: 100) { ${page} } } }`);
   add("pagination", "first: null literal (resolver default)", `{ product(id: ${j(P)}) { similarProducts(first: null) { pageInfo { endCursor hasNextPage } } } }`);
   add("pagination", "after: null literal", `{ product(id: ${j(P)}) { similarProducts(first: 2, after: null) { ${page} } } }`);
   add("pagination", "first: 101 (field error, propagates to product)", `{ product(id: ${j(P)}) { id similarProducts(first: 101) { ${page} } } }`);
   add("pagination", "first: -1 (field error)", `{ product(id: ${j(P)}) { id similarProducts(first: -1) { ${page} } } }`);
   add("pagination", "first: 2147483647 (field error)", `{ product(id: ${j(P)}) { similarProducts(first: 2147483647) { ${page} } } }`);
-  add("pagination", "after the last cursor", `{ product(id: ${j(P)}) { similarProducts(first: 5, after: ${j(encodeCursor(N - 1))}) { ${page} } } }`);
-  add("pagination", "after the second-to-last cursor", `{ product(id: ${j(P)}) { similarProducts(first: 5, after: ${j(encodeCursor(N - 2))}) { ${page} } } }`);
-  add("pagination", "after a cursor beyond the list (never issued: refused)", `{ product(id: ${j(P)}) { similarProducts(first: 5, after: ${j(encodeCursor(N + 50))}) { ${page} } } }`);
-  add("pagination", "after a cursor with a huge index (never issued: refused)", `{ product(id: ${j(P)}) { similarProducts(first: 5, after: ${j(encodeCursor("9223372036854775806"))}) { ${page} } } }`);
-  add("pagination", "window ending exactly at the end", `{ product(id: ${j(P)}) { similarProducts(first: 4, after: ${j(encodeCursor(N - 5))}) { ${page} } } }`);
-  add("pagination", "cursor with a '+' sign (never issued: refused)", `{ product(id: ${j(P)}) { similarProducts(first: 2, after: ${j(encodeCursor("+3"))}) { ${page} } } }`);
-  add("pagination", "cursor with leading zeros", `{ product(id: ${j(P)}) { similarProducts(first: 2, after: ${j(encodeCursor("007"))}) { ${page} } } }`);
+  add("pagination", "after the last cursor", `{ product(id: ${j(P)}) { similarProducts(first: 5, after: ${j(sim(N - 1))}) { ${page} } } }`);
+  add("pagination", "after the second-to-last cursor", `{ product(id: ${j(P)}) { similarProducts(first: 5, after: ${j(sim(N - 2))}) { ${page} } } }`);
+  add("pagination", "after a cursor beyond the list (never issued: refused)", `{ product(id: ${j(P)}) { similarProducts(first: 5, after: ${j(simForm(N + 50))}) { ${page} } } }`);
+  add("pagination", "after a cursor with a huge index (never issued: refused)", `{ product(id: ${j(P)}) { similarProducts(first: 5, after: ${j(simForm("9223372036854775806"))}) { ${page} } } }`);
+  add("pagination", "window ending exactly at the end", `{ product(id: ${j(P)}) { similarProducts(first: 4, after: ${j(sim(N - 5))}) { ${page} } } }`);
+  add("pagination", "cursor with a '+' sign (never issued: refused)", `{ product(id: ${j(P)}) { similarProducts(first: 2, after: ${j(simForm("+3"))}) { ${page} } } }`);
+  add("pagination", "cursor with leading zeros", `{ product(id: ${j(P)}) { similarProducts(first: 2, after: ${j(simForm("007"))}) { ${page} } } }`);
   for (const [label, after] of [["garbage", "not-a-cursor!"], ["empty", ""], ["other list", encodeCursor(3, "otherList")],
-    ["negative index", encodeCursor(-1)], ["no index", encodeCursor("")], ["letters as index", encodeCursor("x1")],
-    ["padded base64", encodeCursor(3) + "="], ["'/' (standard base64 alphabet)", encodeCursor(3).slice(0, -1) + "/"], ["'+' (standard base64 alphabet)", "+" + encodeCursor(3).slice(1)],
-    ["valid cursor with a trailing space", encodeCursor(3) + " "],
-    ["index beyond int64", encodeCursor("9223372036854775808")], ["length 4n+1", encodeCursor(3) + "A".repeat((4 - ((encodeCursor(3).length + 1) % 4)) % 4 + 1)],
+    ["negative index", simForm(-1)], ["no index", simForm("")], ["letters as index", simForm("x1")],
+    ["padded base64", sim(3) + "="], ["'/' (standard base64 alphabet)", sim(3).slice(0, -1) + "/"], ["'+' (standard base64 alphabet)", "+" + sim(3).slice(1)],
+    ["valid cursor with a trailing space", sim(3) + " "],
+    ["index beyond int64", simForm("9223372036854775808")], ["length 4n+1", sim(3) + "A".repeat((4 - ((sim(3).length + 1) % 4)) % 4 + 1)],
     ["prefix without colon", Buffer.from("similarProducts3").toString("base64url")]]) {
     add("pagination", `invalid after: ${label}`, `{ product(id: ${j(P)}) { id similarProducts(first: 2, after: ${j(after)}) { ${page} } } }`);
   }
   add("pagination", "hasNextPage only", `{ product(id: ${j(P)}) { similarProducts(first: ${N}) { pageInfo { hasNextPage } } } }`);
   add("pagination", "endCursor of an empty page", `{ product(id: ${j(P)}) { similarProducts(first: 0) { pageInfo { endCursor } } } }`);
   add("pagination", "pages of two products side by side", `{ a: product(id: ${j(P)}) { similarProducts(first: 3) { ${page} } } b: product(id: ${j(S[2])}) { similarProducts(first: 3) { ${page} } } }`);
-  add("pagination", "second level pagination", `{ product(id: ${j(M)}) { similarProducts(first: 3) { edges { node { id similarProducts(first: 2, after: ${j(encodeCursor(0))}) { ${page} } } } } } }`);
+  add("pagination", "second level pagination with the first level's cursor (another product's list: refused)", `{ product(id: ${j(M)}) { similarProducts(first: 3) { edges { node { id similarProducts(first: 2, after: ${j(sim(0))}) { ${page} } } } } } }`);
+  add("pagination", "a similar product's cursor on the anchor's list (another product's list: refused)", `{ product(id: ${j(P)}) { similarProducts(first: 2, after: ${j(cursorOf(0, "similarProducts", `Product ${S[0]}`))}) { ${page} } } }`);
   add("pagination", "second level first: 100", `{ product(id: ${j(M)}) { similarProducts(first: 2) { edges { node { similarProducts(first: 100) { pageInfo { endCursor hasNextPage } } } } } } }`);
 
   // ---- errors and null propagation ---------------------------------------------------------
@@ -327,9 +332,12 @@ function buildCorpus(ctx) {
 //   cluster of M, NCustomSetsC: C's customSets, NImages: images of the first custom set }.
 function setCases(ctx, { add, bad, cases }) {
   const { P, M, S, U } = ctx;
-  const { C, CV, customSetIds, photo, NP, NC, NCompose, NClusters, clusterSizes, NCustomSetsC, NImages } = ctx.sets;
+  const { C, CV, customSetIds, photo, NP, NC, NCompose, NClusters, clusterSizes, clusterIds, NCustomSetsC, NImages } = ctx.sets;
   const j = JSON.stringify;
-  const cur = (index, list) => encodeCursor(index, list);
+  // A cursor svc issued for index `index` of list `list` of `scope` (cursors are bound to
+  // their list, docs/adr/0053); for a list of P, C or M: "Product <main SKU>".
+  const cur = (index, list, scope) => cursorOf(index, list, scope);
+  const of = (id) => `Product ${id}`;
   const sku = (value) => `{queryType: SKU, value: ${j(value)}}`;
   const tagsInput = (filter) => `{queryType: TAGS, value: ${filter}}`;
   const pageInfo = "pageInfo { endCursor hasNextPage }";
@@ -356,29 +364,29 @@ function setCases(ctx, { add, bad, cases }) {
     `query Walk($value: String!, $after: String) { productSets(input: {queryType: SKU, value: $value}, after: $after) { ${psPage} } }`,
     ["productSets"], null, { value: P });
   add("sets productSets", "first: 0", `{ productSets(input: ${sku(P)}, first: 0) { ${psPage} } }`);
-  add("sets productSets", "first: 0 after a cursor", `{ productSets(input: ${sku(P)}, first: 0, after: ${j(cur(1, "productSets"))}) { ${psPage} } }`);
+  add("sets productSets", "first: 0 after a cursor", `{ productSets(input: ${sku(P)}, first: 0, after: ${j(cur(1, "productSets", of(M)))}) { ${psPage} } }`);
   add("sets productSets", "first: 100 (beyond the end)", `{ productSets(input: ${sku(C)}, first: 100) { ${psPage} } }`);
   add("sets productSets", "first exactly the length: hasNextPage false", `{ productSets(input: ${sku(P)}, first: ${NP}) { ${pageInfo} } }`);
   add("sets productSets", "first one less than the length: hasNextPage true", `{ productSets(input: ${sku(P)}, first: ${NP - 1}) { ${pageInfo} } }`);
-  add("sets productSets", "after the last cursor", `{ productSets(input: ${sku(P)}, first: 5, after: ${j(cur(NP - 1, "productSets"))}) { ${psPage} } }`);
-  add("sets productSets", "window ending exactly at the end", `{ productSets(input: ${sku(C)}, first: 2, after: ${j(cur(NC - 3, "productSets"))}) { ${psPage} } }`);
+  add("sets productSets", "after the last cursor", `{ productSets(input: ${sku(P)}, first: 5, after: ${j(cur(NP - 1, "productSets", of(M)))}) { ${psPage} } }`);
+  add("sets productSets", "window ending exactly at the end", `{ productSets(input: ${sku(C)}, first: 2, after: ${j(cur(NC - 3, "productSets", of(C)))}) { ${psPage} } }`);
   add("sets productSets", "unknown SKU: edges []", `{ productSets(input: ${sku(U)}) { ${psPage} } }`);
   add("sets productSets", "empty SKU: edges []", `{ productSets(input: ${sku("")}, first: 3) { ${psPage} } }`);
-  add("sets productSets", "unknown SKU with a valid cursor", `{ productSets(input: ${sku(U)}, first: 2, after: ${j(cur(0, "productSets"))}) { ${psPage} } }`);
+  add("sets productSets", "unknown SKU with another product's cursor (refused)", `{ productSets(input: ${sku(U)}, first: 2, after: ${j(cur(0, "productSets", of(M)))}) { ${psPage} } }`);
   add("sets productSets", "unknown SKU with a bad cursor (checked first: data null)", `{ productSets(input: ${sku(U)}, after: "nope") { ${psPage} } }`);
   add("sets productSets", "variant SKU and main SKU under aliases", `{ v: productSets(input: ${sku(CV)}, first: 2) { ${psPage} } m: productSets(input: ${sku(C)}, first: 2) { ${psPage} } }`);
   add("sets productSets", "lower-cased SKU", `{ productSets(input: ${sku(C.toLowerCase())}, first: 2) { ${psPage} } }`);
   add("sets productSets", "the same field under aliases, different first and after",
-    `{ a: productSets(input: ${sku(P)}, first: 2) { ${psPage} } b: productSets(input: ${sku(P)}, first: 3, after: ${j(cur(1, "productSets"))}) { ${psPage} } c: productSets(input: ${sku(P)}, first: 0) { ${pageInfo} } }`);
+    `{ a: productSets(input: ${sku(P)}, first: 2) { ${psPage} } b: productSets(input: ${sku(P)}, first: 3, after: ${j(cur(1, "productSets", of(M)))}) { ${psPage} } c: productSets(input: ${sku(P)}, first: 0) { ${pageInfo} } }`);
   add("sets productSets", "generated leaves of the sets' products", `{ productSets(input: ${sku(C)}, first: 2) { edges { node { id products { ${ctx.leaves} } } } } }`);
-  add("sets productSets", "similar products of a set's products", `{ productSets(input: ${sku(P)}, first: 1) { edges { node { products { id similarProducts(first: 2, after: ${j(cur(0, "similarProducts"))}) { edges { cursor node { id } } ${pageInfo} } } } } } }`);
+  add("sets productSets", "similar products of a set's products", `{ productSets(input: ${sku(P)}, first: 1) { edges { node { products { id similarProducts(first: 2, after: ${j(cur(0, "similarProducts", of(M)))}) { edges { cursor node { id } } ${pageInfo} } } } } } }`);
   add("sets productSets", "named fragments on ProductSet and its connection",
     `{ productSets(input: ${sku(C)}, first: 3) { ...Conn } } fragment Conn on ProductSetConnection { edges { ...Edge } pageInfo { hasNextPage } } fragment Edge on ProductSetEdge { cursor node { ...Set } } fragment Set on ProductSet { id title imageLink products { ...Prod } } fragment Prod on Product { id name }`);
   add("sets productSets", "inline fragments and __typename", `{ productSets(input: ${sku(P)}, first: 2) { __typename edges { __typename node { ... on ProductSet { __typename id } ... { tags } } } } }`);
   add("sets productSets", "input object as a variable", `query ($input: ProductSetsQueryInput!) { productSets(input: $input, first: 2) { ${psPage} } }`, { variables: { input: { queryType: "SKU", value: C } } });
   add("sets productSets", "variable inside the input object literal", `query ($v: String!, $n: Int) { productSets(input: {queryType: SKU, value: $v}, first: $n) { ${psPage} } }`, { variables: { v: P, n: 1 } });
   add("sets productSets", "input variable with a default", `query ($input: ProductSetsQueryInput! = {queryType: SKU, value: ${j(C)}}) { productSets(input: $input, first: 1) { ${psPage} } }`);
-  add("sets productSets", "after as a variable", `query ($after: String) { productSets(input: ${sku(C)}, first: 2, after: $after) { ${psPage} } }`, { variables: { after: cur(2, "productSets") } });
+  add("sets productSets", "after as a variable", `query ($after: String) { productSets(input: ${sku(C)}, first: 2, after: $after) { ${psPage} } }`, { variables: { after: cur(2, "productSets", of(C)) } });
   walk("sets productSets", `walk productSets of ${C} with the default first (10)`,
     `query Walk($value: String!, $after: String) { productSets(input: {queryType: SKU, value: $value}, after: $after) { ${psPage} } }`,
     ["productSets"], null, { value: C });
@@ -388,7 +396,7 @@ function setCases(ctx, { add, bad, cases }) {
   add("sets productSets", "first: null literal (the list's default, 10)", `{ productSets(input: ${sku(C)}, first: null) { ${pageInfo} edges { cursor } } }`);
   add("sets productSets", "first: 101 (root field non-null: data null)", `{ product(id: ${j(P)}) { id } productSets(input: ${sku(P)}, first: 101) { ${psPage} } }`);
   add("sets productSets", "first: -1", `{ productSets(input: ${sku(P)}, first: -1) { ${pageInfo} } }`);
-  add("sets productSets", "after a similarProducts cursor (other list: refused)", `{ productSets(input: ${sku(P)}, first: 2, after: ${j(cur(1, "similarProducts"))}) { ${psPage} } }`);
+  add("sets productSets", "after a similarProducts cursor (other list: refused)", `{ productSets(input: ${sku(P)}, first: 2, after: ${j(cur(1, "similarProducts", of(M)))}) { ${psPage} } }`);
   add("sets productSets", "after a forged cursor", `{ productSets(input: ${sku(P)}, first: 2, after: ${j(Buffer.from("productSets:1:0000000000000000").toString("base64url"))}) { ${psPage} } }`);
   add("sets productSets", "@include(if: false) on the failing root field", `{ productSets(input: ${sku(P)}, first: -1) @include(if: false) { ${pageInfo} } product(id: ${j(P)}) { id } }`);
   for (const b of [true, false]) {
@@ -456,10 +464,10 @@ function setCases(ctx, { add, bad, cases }) {
   add("sets setPhoto", "first: 0", photoQuery("{}", ", first: 0"));
   add("sets setPhoto", "first exactly the length: hasNextPage false", photoQuery("{}", `, first: ${photo.length}`, pageInfo));
   add("sets setPhoto", "first one less than the length: hasNextPage true", photoQuery("{}", `, first: ${photo.length - 1}`, pageInfo));
-  add("sets setPhoto", "after the first cursor, filtered", photoQuery(`{exclude: [${j(A.tags[0])}]}`, `, first: 5, after: ${j(cur(0, "setPhoto"))}`));
-  add("sets setPhoto", "after the last cursor", photoQuery("{}", `, after: ${j(cur(photo.length - 1, "setPhoto"))}`));
-  add("sets setPhoto", "after a productSets cursor (refused)", photoQuery("{}", `, after: ${j(cur(0, "productSets"))}`));
-  add("sets setPhoto", "images of every set, paged", photoQuery("{}", "", `edges { node { id images(first: 2, after: ${j(cur(0, "images"))}) { edges { cursor node { url thumbnailUrl } } ${pageInfo} } } }`));
+  add("sets setPhoto", "the unfiltered list's first cursor, filtered (another list: refused)", photoQuery(`{exclude: [${j(A.tags[0])}]}`, `, first: 5, after: ${j(cur(0, "setPhoto", filterScope({})))}`));
+  add("sets setPhoto", "after the last cursor", photoQuery("{}", `, after: ${j(cur(photo.length - 1, "setPhoto", filterScope({})))}`));
+  add("sets setPhoto", "after a productSets cursor (refused)", photoQuery("{}", `, after: ${j(cur(0, "productSets", of(M)))}`));
+  add("sets setPhoto", "images of every set after the first set's cursor (the others' lists refuse it)", photoQuery("{}", "", `edges { node { id images(first: 2, after: ${j(cur(0, "images", `SetPhoto ${A.id}`))}) { edges { cursor node { url thumbnailUrl } } ${pageInfo} } } }`));
   add("sets setPhoto", "images first: 0 and default", photoQuery("{}", "", `edges { node { none: images(first: 0) { ${pageInfo} } all: images { edges { cursor node { url } } ${pageInfo} } } }`));
   add("sets setPhoto", "images first: 101 (propagates to data null)", `{ product(id: ${j(P)}) { id } setPhoto(input: ${tagsInput("{}")}) { edges { node { id images(first: 101) { ${pageInfo} } } } } }`);
   add("sets setPhoto", "aliases with different filters", `{ a: setPhoto(input: ${tagsInput(`{include: [${j(A.tags[0])}]}`)}) { edges { node { id } } } b: setPhoto(input: ${tagsInput(`{include: [${j(B.tags[0])}]}`)}) { edges { node { id } } } c: setPhoto(input: ${tagsInput("{}")}, first: 1) { ${photoPage} } }`);
@@ -497,8 +505,8 @@ function setCases(ctx, { add, bad, cases }) {
     ["customSet", "images"], 1, { id: customSetIds[0] });
   add("sets customSet", "images first exactly the count", `{ customSet(id: ${j(customSetIds[0])}) { images(first: ${NImages}) { ${pageInfo} } } }`);
   add("sets customSet", "images after a bad cursor (the set is null)", `{ customSet(id: ${j(customSetIds[0])}) { id images(after: "bad") { ${pageInfo} } } other: customSet(id: ${j(customSetIds[1])}) { id } }`);
-  add("sets customSet", "images after a clusterProducts cursor (refused)", `{ customSet(id: ${j(customSetIds[0])}) { id images(first: 1, after: ${j(cur(0, "clusterProducts"))}) { ${pageInfo} } } }`);
-  add("sets customSet", "products' similar products, paged", `{ customSet(id: ${j(customSetIds[0])}) { products { id similarProducts(first: 2, after: ${j(cur(1, "similarProducts"))}) { edges { cursor node { id } } ${pageInfo} } } } }`);
+  add("sets customSet", "images after a clusterProducts cursor (refused)", `{ customSet(id: ${j(customSetIds[0])}) { id images(first: 1, after: ${j(cur(0, "clusterProducts", `ProductCluster ${clusterIds[0]}`))}) { ${pageInfo} } } }`);
+  add("sets customSet", "products' similar products after M's cursor (refused but for M)", `{ customSet(id: ${j(customSetIds[0])}) { products { id similarProducts(first: 2, after: ${j(cur(1, "similarProducts", of(M)))}) { edges { cursor node { id } } ${pageInfo} } } } }`);
   add("sets customSet", "a failing field in a product nulls the set", `{ customSet(id: ${j(customSetIds[0])}) { id products { id similarProducts(first: -1) { ${pageInfo} } } } }`);
   add("sets customSet", "fragments on CustomSet", `{ customSet(id: ${j(customSetIds[0])}) { ...Set ... on CustomSet { __typename } } } fragment Set on CustomSet { id title products { ...P } } fragment P on Product { id name }`);
   add("sets customSet", "@skip on customSet and on its products", `query ($b: Boolean! = true) { customSet(id: ${j(customSetIds[0])}) { id products @skip(if: $b) { id } } skipped: customSet(id: ${j(customSetIds[1])}) @skip(if: $b) { id } }`);
@@ -519,7 +527,8 @@ function setCases(ctx, { add, bad, cases }) {
   add("sets setCompose", "unknown SKU: edges []", `{ setCompose(input: ${sku(U)}) { ${composePage} } }`);
   add("sets setCompose", "after a bad cursor", `{ setCompose(input: ${sku(M)}, after: "bad") { ${pageInfo} } }`);
   add("sets setCompose", "items' products with generated leaves", `{ setCompose(input: ${sku(P)}, first: 1) { edges { node { items { product { ${ctx.leaves} } alternatives { id url } } } } } }`);
-  add("sets setCompose", "input as a variable and alias", `query ($input: SetComposeQueryInput!) { compose: setCompose(input: $input, first: 1, after: ${j(cur(0, "setCompose"))}) { ${composePage} } }`, { variables: { input: { queryType: "SKU", value: S[0] } } });
+  add("sets setCompose", "input as a variable and alias", `query ($input: SetComposeQueryInput!) { compose: setCompose(input: $input, first: 1, after: ${j(cur(0, "setCompose", of(M)))}) { ${composePage} } }`, { variables: { input: { queryType: "SKU", value: M } } });
+  add("sets setCompose", "another product's cursor (refused)", `{ setCompose(input: ${sku(S[0])}, first: 1, after: ${j(cur(0, "setCompose", of(M)))}) { ${composePage} } }`);
   bad("sets setCompose", "queryType TAGS", `{ setCompose(input: {queryType: TAGS, value: ${j(M)}}) { ${pageInfo} } }`);
   bad("sets setCompose", "the productSets input type", `query ($input: ProductSetsQueryInput!) { setCompose(input: $input) { ${pageInfo} } }`, { variables: { input: { queryType: "SKU", value: M } } });
   bad("sets setCompose", "items without a selection", `{ setCompose(input: ${sku(M)}) { edges { node { items } } } }`);
@@ -530,29 +539,29 @@ function setCases(ctx, { add, bad, cases }) {
     ["product", "matchingProductClusters"], 1, { id: M });
   walk("sets clusters", `walk the products of ${M}'s longest cluster with first: 25`,
     `query Walk($id: ID!, $after0: String, $first: Int, $after: String) { product(id: $id) { matchingProductClusters(first: 1, after: $after0) { edges { node { id products(first: $first, after: $after) { edges { cursor node { id name } } ${pageInfo} } } } } } }`,
-    ["product", "matchingProductClusters", "edges", 0, "node", "products"], 25, { id: M, after0: longest === 0 ? null : cur(longest - 1, "matchingProductClusters") });
+    ["product", "matchingProductClusters", "edges", 0, "node", "products"], 25, { id: M, after0: longest === 0 ? null : cur(longest - 1, "matchingProductClusters", of(M)) });
   add("sets clusters", "default first (5 clusters, 12 products)", `{ product(id: ${j(M)}) { matchingProductClusters { ${clusterPage()} } } }`);
   add("sets clusters", "by variant SKU", `{ product(id: ${j(P)}) { matchingProductClusters(first: 2) { ${clusterPage()} } } }`);
   add("sets clusters", "first: 0", `{ product(id: ${j(M)}) { matchingProductClusters(first: 0) { ${clusterPage()} } } }`);
   add("sets clusters", "first exactly the count", `{ product(id: ${j(M)}) { matchingProductClusters(first: ${NClusters}) { ${pageInfo} } } }`);
-  add("sets clusters", "after the first cluster", `{ product(id: ${j(M)}) { matchingProductClusters(first: 1, after: ${j(cur(0, "matchingProductClusters"))}) { ${clusterPage()} } } }`);
-  add("sets clusters", "after the last cluster", `{ product(id: ${j(M)}) { matchingProductClusters(after: ${j(cur(NClusters - 1, "matchingProductClusters"))}) { ${clusterPage()} } } }`);
-  add("sets clusters", "products after an index only the longer clusters reach",
-    `{ product(id: ${j(M)}) { matchingProductClusters { edges { node { name products(first: 3, after: ${j(cur(shortest - 1, "clusterProducts"))}) { edges { cursor node { id } } ${pageInfo} } } } } } }`);
+  add("sets clusters", "after the first cluster", `{ product(id: ${j(M)}) { matchingProductClusters(first: 1, after: ${j(cur(0, "matchingProductClusters", of(M)))}) { ${clusterPage()} } } }`);
+  add("sets clusters", "after the last cluster", `{ product(id: ${j(M)}) { matchingProductClusters(after: ${j(cur(NClusters - 1, "matchingProductClusters", of(M)))}) { ${clusterPage()} } } }`);
+  add("sets clusters", "products after the longest cluster's cursor (the other clusters' lists refuse it)",
+    `{ product(id: ${j(M)}) { matchingProductClusters { edges { node { name products(first: 3, after: ${j(cur(shortest - 1, "clusterProducts", `ProductCluster ${clusterIds[longest]}`))}) { edges { cursor node { id } } ${pageInfo} } } } } } }`);
   add("sets clusters", "products first: 100 in every cluster", `{ product(id: ${j(M)}) { matchingProductClusters { edges { node { products(first: 100) { ${pageInfo} } } } } } }`);
   add("sets clusters", "products first: 0 and first: 1 under aliases", `{ product(id: ${j(M)}) { matchingProductClusters(first: 2) { edges { node { none: products(first: 0) { ${pageInfo} } one: products(first: 1) { edges { node { id } } ${pageInfo} } } } } } }`);
   add("sets clusters", "a bad after in a nested cluster's products (nulls the product)",
     `{ other: product(id: ${j(S[0])}) { id } product(id: ${j(M)}) { id matchingProductClusters(first: 2) { edges { node { id products(after: "bad") { ${pageInfo} } } } } } }`);
   add("sets clusters", "a matchingProductClusters cursor as a cluster's after (refused)",
-    `{ product(id: ${j(M)}) { matchingProductClusters(first: 1) { edges { node { products(first: 2, after: ${j(cur(0, "matchingProductClusters"))}) { ${pageInfo} } } } } } }`);
+    `{ product(id: ${j(M)}) { matchingProductClusters(first: 1) { edges { node { products(first: 2, after: ${j(cur(0, "matchingProductClusters", of(M)))}) { ${pageInfo} } } } } } }`);
   add("sets clusters", "a clusterProducts cursor as the clusters' after (refused)",
-    `{ product(id: ${j(M)}) { matchingProductClusters(first: 1, after: ${j(cur(0, "clusterProducts"))}) { ${pageInfo} } } }`);
+    `{ product(id: ${j(M)}) { matchingProductClusters(first: 1, after: ${j(cur(0, "clusterProducts", `ProductCluster ${clusterIds[0]}`))}) { ${pageInfo} } } }`);
   add("sets clusters", "products first: 101 in a nested cluster", `{ product(id: ${j(M)}) { matchingProductClusters(first: 1) { edges { node { products(first: 101) { ${pageInfo} } } } } } }`);
   add("sets clusters", "fragments on ProductCluster", `{ product(id: ${j(M)}) { matchingProductClusters(first: 2) { edges { node { ...Cluster } } } } } fragment Cluster on ProductCluster { __typename id name products(first: 2) { ...Conn } } fragment Conn on ProductConnection { edges { node { id } } pageInfo { hasNextPage } }`);
   add("sets clusters", "clusters of similar products (second level)", `{ product(id: ${j(M)}) { similarProducts(first: 3) { edges { node { id matchingProductClusters(first: 2) { edges { node { name products(first: 2) { edges { node { id } } } } } } } } } } }`);
   add("sets clusters", "similar products of a cluster's products", `{ product(id: ${j(M)}) { matchingProductClusters(first: 1) { edges { node { products(first: 2) { edges { node { id similarProducts(first: 1) { edges { cursor node { id } } } } } } } } } } }`);
   add("sets clusters", "clusters through variables", `query ($id: ID!, $n: Int, $m: Int, $after: String) { product(id: $id) { matchingProductClusters(first: $n) { edges { node { products(first: $m, after: $after) { edges { cursor node { id } } ${pageInfo} } } } } } }`,
-    { variables: { id: P, n: 2, m: 3, after: cur(3, "clusterProducts") } });
+    { variables: { id: P, n: 2, m: 3, after: cur(3, "clusterProducts", `ProductCluster ${clusterIds[longest]}`) } });
   add("sets clusters", "@include(if: false) on a failing cluster field", `{ product(id: ${j(M)}) { id matchingProductClusters(first: -1) @include(if: false) { ${pageInfo} } } }`);
   bad("sets clusters", "conflicting first under one response key", `{ product(id: ${j(M)}) { matchingProductClusters(first: 1) { ${pageInfo} } matchingProductClusters(first: 2) { ${pageInfo} } } }`);
   bad("sets clusters", "unknown argument on cluster products", `{ product(id: ${j(M)}) { matchingProductClusters { edges { node { products(last: 2) { ${pageInfo} } } } } } }`);
@@ -567,9 +576,9 @@ function setCases(ctx, { add, bad, cases }) {
   add("sets customSets", "by variant SKU", `{ product(id: ${j(CV)}) { customSets(first: 5) { ${customPage} } } }`);
   add("sets customSets", "a product in no custom set: edges []", `{ product(id: ${j(P)}) { customSets(first: 5) { ${customPage} } } }`);
   add("sets customSets", "first: 0", `{ product(id: ${j(C)}) { customSets(first: 0) { ${customPage} } } }`);
-  add("sets customSets", "after the last custom set", `{ product(id: ${j(C)}) { customSets(first: 3, after: ${j(cur(NCustomSetsC - 1, "customSets"))}) { ${customPage} } } }`);
-  add("sets customSets", "after a productSets cursor (refused)", `{ product(id: ${j(C)}) { id customSets(after: ${j(cur(0, "productSets"))}) { ${pageInfo} } } }`);
-  add("sets customSets", "custom sets' images, paged", `{ product(id: ${j(C)}) { customSets { edges { node { id images(first: 2, after: ${j(cur(1, "images"))}) { edges { cursor node { url } } ${pageInfo} } } } } } }`);
+  add("sets customSets", "after the last custom set", `{ product(id: ${j(C)}) { customSets(first: 3, after: ${j(cur(NCustomSetsC - 1, "customSets", of(C)))}) { ${customPage} } } }`);
+  add("sets customSets", "after a productSets cursor (refused)", `{ product(id: ${j(C)}) { id customSets(after: ${j(cur(0, "productSets", of(M)))}) { ${pageInfo} } } }`);
+  add("sets customSets", "custom sets' images, paged", `{ product(id: ${j(C)}) { customSets { edges { node { id images(first: 2, after: ${j(cur(1, "images", `CustomSet ${customSetIds[0]}`))}) { edges { cursor node { url } } ${pageInfo} } } } } } }`);
   add("sets customSets", "custom sets' products' custom sets", `{ product(id: ${j(C)}) { customSets { edges { node { products { id customSets(first: 2) { edges { node { id } } ${pageInfo} } } } } } } }`);
   add("sets customSets", "customSets next to productSets and customSet", `{ product(id: ${j(C)}) { customSets { edges { node { id title } } } } productSets(input: ${sku(C)}, first: 1) { edges { node { id title imageLink } } } customSet(id: ${j(customSetIds[0])}) { id title } }`);
   add("sets customSets", "a failing image page in a custom set", `{ product(id: ${j(C)}) { id customSets { edges { node { id images(first: -1) { ${pageInfo} } } } } } ok: product(id: ${j(P)}) { id } }`);

@@ -11,7 +11,10 @@
 //     root lists (productSets, setPhoto, setCompose) are snapshotted on their own, by walking
 //     pages of 100, keyed by the product's main SKU (or the root field's input);
 //   - the other connections (images, variants, a cluster's products) are read inline with
-//     first: 100 (a snapshot that had more says so when asked).
+//     first: 100 (a snapshot that had more says so when asked);
+//   - a Product inside anything else (a list's node, a set's products) is read by its id only
+//     and taken from its own snapshot (loaded with the list): a whole catalog of products
+//     nested in one query costs more than svc's query cost limit allows (docs/adr/0053).
 // A connection's list name (the one svc's cursors carry) comes from LIST_NAMES; a connection
 // the table does not know stops the run, so a new one is noticed.
 const fs = require("node:fs");
@@ -23,6 +26,7 @@ const {
 
 const schemaPath = path.join(__dirname, "..", "..", "docs", "api", "schema.graphql");
 const MAX_FIRST = 100;
+const PRODUCT_BATCH = 20;  // products per snapshot query: 20 full products cost about 28,000 (svc's limit: 500,000)
 const LIST_NAME = "similarProducts";
 
 // The list name of every connection field, as ContentSchema.cpp names it to its cursors.
@@ -48,42 +52,57 @@ function readSdl() {
 
 // ---------------------------------------------------------------------------------------
 // Cursors are opaque and tamper-checked in svc (base64url of "<list>:<index>:<HMAC tag>",
-// the key is the server's). The reference uses the cursors svc issued while the snapshots
-// were taken (per list name: the same index gives the same cursor in every list of one
-// name) and refuses any other, as svc does. encodeCursor() of an index svc never issued
-// in that list name gives the unsigned form, which both sides refuse.
-const knownCursors = new Map();  // list name -> { byIndex: [], index: Map(cursor -> index) }
+// the key is the server's), and bound to one list: the tenant, the object the list belongs
+// to and the arguments that choose its items (docs/adr/0053). The reference uses the cursors
+// svc issued while the snapshots were taken, per list: a list name and a scope, the
+// reference's name for the rest ("Product <main SKU>", "CustomSet <id>", "ProductCluster
+// <id>", "filter <JSON>": at least as fine as svc's), and refuses any other, as svc does.
+// encodeCursor() of an index svc never issued in that list gives the unsigned form, which
+// both sides refuse; cursorOf() is for cursors meant to be valid and fails when unknown.
+const knownCursors = new Map();  // "<list name>|<scope>" -> { byIndex: [], index: Map(cursor -> index) }
 
-function cursorTable(listName) {
-  if (!knownCursors.has(listName)) knownCursors.set(listName, { byIndex: [], index: new Map() });
-  return knownCursors.get(listName);
+function cursorTable(listName, scope) {
+  const key = `${listName}|${scope}`;
+  if (!knownCursors.has(key)) knownCursors.set(key, { byIndex: [], index: new Map() });
+  return knownCursors.get(key);
 }
 
-function learnCursor(index, cursor, listName = LIST_NAME) {
-  const table = cursorTable(listName);
+function learnCursor(index, cursor, listName, scope) {
+  const table = cursorTable(listName, scope);
   const known = table.byIndex[index];
-  if (known !== undefined && known !== cursor) throw new Error(`svc issued two cursors for ${listName} index ${index}: ${known}, ${cursor}`);
+  if (known !== undefined && known !== cursor) throw new Error(`svc issued two cursors for ${listName} of ${scope} index ${index}: ${known}, ${cursor}`);
   const other = table.index.get(cursor);
-  if (other !== undefined && other !== index) throw new Error(`svc issued cursor ${cursor} for ${listName} indexes ${other} and ${index}`);
+  if (other !== undefined && other !== index) throw new Error(`svc issued cursor ${cursor} for ${listName} of ${scope} indexes ${other} and ${index}`);
   table.byIndex[index] = cursor;
   table.index.set(cursor, index);
 }
 
-function encodeCursor(index, listName = LIST_NAME) {
-  const table = cursorTable(listName);
+function encodeCursor(index, listName = LIST_NAME, scope = "") {
+  const table = cursorTable(listName, scope);
   if (typeof index === "number" && table.byIndex[index] !== undefined) return table.byIndex[index];
   return Buffer.from(`${listName}:${index}`, "latin1").toString("base64url");
 }
 
-function decodeCursor(cursor, listName = LIST_NAME) {
-  const table = cursorTable(listName);
-  if (table.index.has(cursor)) return table.index.get(cursor);
-  throw new Error("after: not a cursor of " + listName);
+function cursorOf(index, listName, scope) {
+  const cursor = cursorTable(listName, scope).byIndex[index];
+  if (cursor === undefined) throw new Error(`corpus: svc issued no cursor ${index} of ${listName} of ${scope} (load that list first)`);
+  return cursor;
 }
 
-// How many cursors of a list name are known (the longest list of that name seen so far).
-function knownCursorCount(listName) {
-  return cursorTable(listName).byIndex.length;
+function decodeCursor(cursor, listName, scope) {
+  const table = cursorTable(listName, scope);
+  if (table.index.has(cursor)) return table.index.get(cursor);
+  throw new Error(`after: not a cursor of this ${listName} list`);
+}
+
+// The scope of the lists an object of `typeName` holds (its connections' cursors).
+function scopeOf(typeName, object) {
+  return `${typeName} ${object.id}`;
+}
+
+// A tag filter (setPhoto's input value) as the reference's scope: as given, keys in one order.
+function filterScope(filter) {
+  return "filter " + JSON.stringify({ include: filter && filter.include, exclude: filter && filter.exclude });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -131,10 +150,12 @@ function leafSelection(type, seen = new Set()) {
 const CONNECTION_TAIL = "pageInfo { endCursor hasNextPage }";
 
 // The snapshot selection of `type`: every leaf; every connection whole (first: 100), but
-// Product's own lists (snapshotted per main SKU); every other object field recursively.
+// Product's own lists (snapshotted per main SKU); every other object field recursively, but
+// a Product below the top (by its id: see productStubs()).
 function snapshotSelection(type, seen = []) {
   if (seen.includes(type.name)) throw new Error(`reference: the snapshot selection cycles: ${[...seen, type.name].join(" > ")}`);
   if (!isObjectType(type)) throw new Error(`reference: cannot snapshot ${type.name} (only object types)`);
+  const nested = (inner) => (inner.name === "Product" ? "id" : snapshotSelection(inner, [...seen, type.name]));
   const parts = [];
   for (const field of Object.values(type.getFields())) {
     if (argumentsRequired(field)) continue;
@@ -143,12 +164,34 @@ function snapshotSelection(type, seen = []) {
     if (isLeafType(named)) {
       parts.push(field.name);
     } else if (listNameOf(type, field)) {
-      parts.push(`${field.name}(first: ${MAX_FIRST}) { edges { cursor node { ${snapshotSelection(nodeTypeOf(named), [...seen, type.name])} } } ${CONNECTION_TAIL} }`);
+      parts.push(`${field.name}(first: ${MAX_FIRST}) { edges { cursor node { ${nested(nodeTypeOf(named))} } } ${CONNECTION_TAIL} }`);
     } else {
-      parts.push(`${field.name} { ${snapshotSelection(named, [...seen, type.name])} }`);
+      parts.push(`${field.name} { ${nested(named)} }`);
     }
   }
   return parts.join(" ");
+}
+
+// The products a snapshot value of `type` holds by id only (marked, and their ids listed):
+// their own snapshots are loaded with it, and their fields read from there.
+function productStubs(value, type, ids = new Set()) {
+  if (value === null || value === undefined) return ids;
+  if (Array.isArray(value)) {
+    for (const item of value) productStubs(item, type, ids);
+    return ids;
+  }
+  const named = getNamedType(type);
+  if (!isObjectType(named)) return ids;
+  if (named.name === "Product" && Object.keys(value).length === 1 && "id" in value) {
+    Object.defineProperty(value, "__stub", { value: true, enumerable: false });
+    ids.add(value.id);
+    return ids;
+  }
+  for (const [key, inner] of Object.entries(value)) {
+    const field = named.getFields()[key];
+    if (field) productStubs(inner, field.type, ids);
+  }
+  return ids;
 }
 
 // Learns the cursors of every inline connection in a snapshot value of `type` (inline
@@ -167,7 +210,7 @@ function learnFrom(value, type) {
     const list = listNameOf(named, field);
     if (list) {
       inner.edges.forEach((edge, i) => {
-        if (edge) learnCursor(i, edge.cursor, list);
+        if (edge) learnCursor(i, edge.cursor, list, scopeOf(named.name, value));
         if (edge) learnFrom(edge.node, nodeTypeOf(getNamedType(field.type)));
       });
     } else {
@@ -191,14 +234,14 @@ class Snapshots {
       this.selections[name] = snapshotSelection(schema.getType(name));
     }
     this.productQuery = `query Snapshot($id: ID!) { product(id: $id) { ${this.selections.Product} } }`;
-    const connection = (type) => `edges { cursor node { ${this.selections[type]} } } ${CONNECTION_TAIL}`;
+    const connection = (type) => `edges { cursor node { ${type === "Product" ? "id" : this.selections[type]} } } ${CONNECTION_TAIL}`;
     const productList = (field, type) => ({
       query: `query SnapshotList($id: ID!, $after: String) { product(id: $id) { ${field}(first: ${MAX_FIRST}, after: $after) { ${connection(type)} } } }`,
-      path: ["product", field], type,
+      path: ["product", field], type, scope: (id) => `Product ${id}`,
     });
     const rootList = (field, type, input) => ({
       query: `query SnapshotList($value: String!, $after: String) { ${field}(input: ${input}, first: ${MAX_FIRST}, after: $after) { ${connection(type)} } }`,
-      path: [field], type,
+      path: [field], type, scope: (value) => `Product ${value}`,
     });
     // kind -> how to load it: a single object (`single`) or a whole list (`walk`), with the
     // list name of its cursors and the variables of a key.
@@ -213,7 +256,12 @@ class Snapshots {
       setCompose: { walk: rootList("setCompose", "SetCompose", "{queryType: SKU, value: $value}"), variables: (value) => ({ value }) },
       // Every photo set (an empty filter); the filter is applied here.
       setPhoto: { walk: { query: `query SnapshotPhotos($after: String) { setPhoto(input: {queryType: TAGS, value: {}}, first: ${MAX_FIRST}, after: $after) ` +
-        `{ ${connection("SetPhoto")} } }`, path: ["setPhoto"], type: "SetPhoto" }, variables: () => ({}) },
+        `{ ${connection("SetPhoto")} } }`, path: ["setPhoto"], type: "SetPhoto", scope: () => filterScope({}) }, variables: () => ({}) },
+      // The cursors of the photo sets a filter keeps (a list of its own in svc), keyed by filterScope.
+      setPhotoCursors: { walk: { query: `query SnapshotPhotoCursors($f: TagFilterInput!, $after: String) { setPhoto(input: {queryType: TAGS, value: $f}, ` +
+        `first: ${MAX_FIRST}, after: $after) { edges { cursor node { id } } ${CONNECTION_TAIL} } }`, path: ["setPhoto"], type: "SetPhoto",
+        scope: (key) => key, listName: "setPhoto", shallow: true },
+      variables: (key) => ({ f: JSON.parse(key.slice("filter ".length)) }) },
     };
   }
 
@@ -271,12 +319,52 @@ class Snapshots {
     const value = body.data[field];
     if (value === null) return null;
     learnFrom(value, this.schema.getType(spec.type));
+    await this.loadProducts(productStubs(value, this.schema.getType(spec.type)));
     return Snapshots.withErrors(value, body.errors, spec.path);
+  }
+
+  // The snapshots of products held by id, before the value that holds them is used: those
+  // not asked for yet in batches of PRODUCT_BATCH, one query each (product(id) under aliases).
+  async loadProducts(ids) {
+    if (!this.loads.has("products")) {
+      this.loads.set("products", new Map());
+      this.ready.set("products", new Map());
+    }
+    const loads = this.loads.get("products");
+    const missing = [...ids].filter((id) => !loads.has(id));
+    const batches = [];
+    for (let i = 0; i < missing.length; i += PRODUCT_BATCH) batches.push(missing.slice(i, i + PRODUCT_BATCH));
+    for (const batch of batches) {
+      const loaded = this.loadProductBatch(batch);
+      batch.forEach((id, i) => loads.set(id, loaded.then((values) => {
+        this.ready.get("products").set(id, values[i]);
+        return values[i];
+      })));
+    }
+    await Promise.all([...ids].map((id) => loads.get(id)));
+  }
+
+  async loadProductBatch(batch) {
+    const aliases = batch.map((_, i) => `p${i}`);
+    const query = `query SnapshotProducts(${aliases.map((alias) => `$${alias}: ID!`).join(", ")}) { ` +
+      `${aliases.map((alias) => `${alias}: product(id: $${alias}) { ${this.selections.Product} }`).join(" ")} }`;
+    const body = await this.fetch(query, Object.fromEntries(aliases.map((alias, i) => [alias, batch[i]])));
+    if (!body.data || (body.errors || []).some((e) => !e.path || e.path.length <= 1)) {
+      throw new Error(`snapshot of products ${batch.join(", ")} failed: ${JSON.stringify(body.errors)}`);
+    }
+    const product = this.schema.getType("Product");
+    return aliases.map((alias) => {
+      const value = body.data[alias];
+      if (value === null) return null;
+      learnFrom(value, product);
+      return Snapshots.withErrors(value, body.errors, [alias]);
+    });
   }
 
   async loadWalk(kind, key, spec) {
     const { query, path: at, type } = spec.walk;
-    const listName = LIST_NAMES[`${at.length === 1 ? "Query" : "Product"}.${at[at.length - 1]}`];
+    const listName = spec.walk.listName || LIST_NAMES[`${at.length === 1 ? "Query" : "Product"}.${at[at.length - 1]}`];
+    const scope = spec.walk.scope(key);
     const nodeType = this.schema.getType(type);
     const nodes = [];
     let after = null;
@@ -288,11 +376,14 @@ class Snapshots {
         throw new Error(`snapshot of ${kind} ${key} failed: ${JSON.stringify(body)}`);
       }
       connection.edges.forEach((edge, i) => {
-        learnCursor(nodes.length, edge.cursor, listName);
-        learnFrom(edge.node, nodeType);
+        learnCursor(nodes.length, edge.cursor, listName, scope);
+        if (!spec.walk.shallow) learnFrom(edge.node, nodeType);
         nodes.push(Snapshots.withErrors(edge.node, body.errors, [...at, "edges", i, "node"]));
       });
-      if (!connection.pageInfo.hasNextPage) return nodes;
+      if (!connection.pageInfo.hasNextPage) {
+        await this.loadProducts(productStubs(nodes, nodeType));
+        return nodes;
+      }
       after = connection.pageInfo.endCursor;
     }
     throw new Error(`snapshot of ${kind} ${key}: more than 50 pages`);
@@ -333,24 +424,24 @@ Snapshots.prototype.loadMissing = async function loadMissing() {
 // `first` and `after` of a connection field, checked as svc checks them (first, then
 // after). A missing `first` is the field's SDL default (graphql-js applies it); an explicit
 // null `first` is the same documented default, the list's own (ADR 0017, public reference).
-function pageWindow(args, field, listName) {
+function pageWindow(args, field, listName, scope) {
   const firstArg = field.args.find((arg) => arg.name === "first");
   const fallback = firstArg && typeof firstArg.defaultValue === "number" ? firstArg.defaultValue : 12;
   const first = args.first === null || args.first === undefined ? fallback : args.first;
   if (first < 0) throw new Error("first: must not be negative");
   if (first > MAX_FIRST) throw new Error(`first: at most ${MAX_FIRST} items per page`);
   let offset = 0;
-  if (typeof args.after === "string") offset = decodeCursor(args.after, listName) + 1;
+  if (typeof args.after === "string") offset = decodeCursor(args.after, listName, scope) + 1;
   return { offset, first };
 }
 
 // One page of a whole list: the window is checked before the list is looked at (`list` may
 // be a function, called after), cursors name each item's index in the whole list.
-function pageOf(list, args, field, listName) {
-  const { offset, first } = pageWindow(args, field, listName);
+function pageOf(list, args, field, listName, scope) {
+  const { offset, first } = pageWindow(args, field, listName, scope);
   const items = typeof list === "function" ? list() : list;
   const edges = [];
-  for (let i = offset; i < items.length && i < offset + first; i += 1) edges.push({ node: items[i], cursor: encodeCursor(i, listName) });
+  for (let i = offset; i < items.length && i < offset + first; i += 1) edges.push({ node: items[i], cursor: encodeCursor(i, listName, scope) });
   return {
     edges,
     pageInfo: { endCursor: edges.length ? edges[edges.length - 1].cursor : null, hasNextPage: items.length > offset + first },
@@ -402,17 +493,20 @@ function buildReference(svcQuery) {
     for (const field of Object.values(type.getFields())) {
       const key = `${type.name}.${field.name}`;
       const listName = listNameOf(type, field);
-      field.resolve = (source, args) => {
+      field.resolve = (held, args) => {
+        // A product held by id: its fields are in its own snapshot (loaded with what holds it).
+        const source = held.__stub ? snapshots.need("products", held.id) : held;
+        if (source === null) throw new Error(`reference: product ${held.id} of a list has no snapshot of its own (product(id) is null)`);
         if (source.__failing && source.__failing.has(field.name)) throw new Error(`${key} failed in the snapshot`);
         if (type.name === "Product" && PRODUCT_LISTS.includes(field.name)) {
-          return pageOf(() => snapshots.need(field.name, source.id), args, field, listName);
+          return pageOf(() => snapshots.need(field.name, source.id), args, field, listName, scopeOf(type.name, source));
         }
         if (listName) {
           const connection = source[field.name];
           return pageOf(() => {
             if (connection.pageInfo.hasNextPage) throw new Error(`reference: ${key} has more than ${MAX_FIRST} items in the snapshot`);
             return connection.edges.map((edge) => edge.node);
-          }, args, field, listName);
+          }, args, field, listName, scopeOf(type.name, source));
         }
         for (const arg of field.args) {
           if (args[arg.name] !== arg.defaultValue) {
@@ -431,13 +525,20 @@ function buildReference(svcQuery) {
   // finds it (a SKU or main SKU), read per main SKU (the size never matters); `edges: []`
   // when it is unknown or unavailable (v1.0.1). setPhoto: the photo sets the tag filter
   // keeps, in svc's order.
-  const setsOf = (kind, value) => {
+  // The product is found first: its lists are its own (an unknown one's: a list of its own,
+  // empty), so the cursor is checked against them.
+  const setsOf = (kind, value, args, field) => {
     const product = snapshots.need("products", String(value));
-    return product === null ? [] : snapshots.need(kind, product.id);
+    const scope = product === null ? `unknown ${value}` : `Product ${product.id}`;
+    return pageOf(() => (product === null ? [] : snapshots.need(kind, product.id)), args, field, kind, scope);
   };
-  query.productSets.resolve = (_root, args) => pageOf(() => setsOf("productSets", args.input.value), args, query.productSets, "productSets");
-  query.setCompose.resolve = (_root, args) => pageOf(() => setsOf("setCompose", args.input.value), args, query.setCompose, "setCompose");
-  query.setPhoto.resolve = (_root, args) => pageOf(() => snapshots.need("setPhoto", "").filter(tagFilter(args.input.value)), args, query.setPhoto, "setPhoto");
+  query.productSets.resolve = (_root, args) => setsOf("productSets", args.input.value, args, query.productSets);
+  query.setCompose.resolve = (_root, args) => setsOf("setCompose", args.input.value, args, query.setCompose);
+  query.setPhoto.resolve = (_root, args) => {
+    const scope = filterScope(args.input.value);
+    snapshots.need("setPhotoCursors", scope);  // svc's cursors of the list this filter keeps
+    return pageOf(() => snapshots.need("setPhoto", "").filter(tagFilter(args.input.value)), args, query.setPhoto, "setPhoto", scope);
+  };
   for (const field of Object.values(query)) {
     if (!field.resolve) throw new Error(`reference: no resolver for Query.${field.name}`);
     if (field.name !== "product" && field.name !== "customSet" && !LIST_NAMES[`Query.${field.name}`]) throw new Error(`reference: Query.${field.name} has no list name`);
@@ -447,5 +548,5 @@ function buildReference(svcQuery) {
 }
 
 module.exports = {
-  buildReference, encodeCursor, decodeCursor, knownCursorCount, leafSelection, snapshotSelection, readSdl, tagFilter, LIST_NAME, LIST_NAMES,
+  buildReference, encodeCursor, cursorOf, decodeCursor, scopeOf, filterScope, leafSelection, snapshotSelection, readSdl, tagFilter, LIST_NAME, LIST_NAMES,
 };

@@ -83,6 +83,16 @@ test("demo traffic from the shop shows on the Performance page, equal to the sho
     return line ? [line.total.clicks, line.total.addToCarts, line.total.orders, line.total.impressions >= widgetsViewed] : null;
   }, { timeout: 20_000 }).toEqual([1, 1, 1, true]);
 
+  // Two browsers claim one order id with different lines (docs/adr/0056): both are kept, the order earns nothing
+  // until the shop settles it, and the page says so. Without a visitor id nothing of it is attributed to any group.
+  const disputed = "E2E-DISPUTED-" + Date.now() + "-" + Math.floor(Math.random() * 1e6);
+  for (const amount of [1, 2]) {
+    const claim = await page.request.post(base() + "/events", { headers: { "x-api-id": apiId(), "content-type": "application/json" },
+      data: { customerid: "anonymous", orderid: disputed, products: [{ sku, amount, price }] } });
+    expect(claim.status()).toBe(200);
+    expect((await claim.json()).conflict ?? false).toBe(amount === 2);
+  }
+
   // The operator reads the page. Nothing on it may fail or break the CSP (a violation is logged as an error).
   const problems = [];
   page.on("console", (message) => { if (message.type() === "error") problems.push(message.text()); });
@@ -90,6 +100,7 @@ test("demo traffic from the shop shows on the Performance page, equal to the sho
   await page.goto(performanceUrl("&by=testGroup"));
   await expect(page.getByRole("heading", { name: /^Performance of /, level: 1 })).toBeVisible();
   await expect(page.locator("#performance-status")).toContainText("by A/B test group");
+  await expect(page.locator("#conflicts-note")).toContainText("had conflicting claims");
   const key = (await groupLine()).key;
   const totalsRow = page.locator(`#totals-table tbody tr[data-key="${key}"]`);
   await expect(totalsRow).toHaveCount(1);

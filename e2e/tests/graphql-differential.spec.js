@@ -41,7 +41,9 @@ test("graphql differential: svc answers as graphql-js does", async () => {
   expect(main, `product ${firstSku} exists in svc`).not.toBeNull();
   const similar = await snapshots.similar(main.id);
   expect(similar.length, "the first SKU has at least three similar products").toBeGreaterThanOrEqual(3);
-  const variant = similar.map((node) => /[?&]sku=([^&#]+)/.exec(node.url || "")).find(Boolean);
+  // The list holds its products by id; each one's own snapshot has its url.
+  const similarProducts = await Promise.all(similar.map((node) => snapshots.product(node.id)));
+  const variant = similarProducts.map((node) => /[?&]sku=([^&#]+)/.exec((node && node.url) || "")).find(Boolean);
 
   // The sets: the demo custom sets and photo sets (`svc-server demo setup`), a product shown
   // in a custom set (C, and a variant SKU of it), and the whole lists the corpus pages
@@ -55,6 +57,7 @@ test("graphql differential: svc answers as graphql-js does", async () => {
   const [productSetsP, productSetsC, composeM, clustersM, clustersC, customSetsC] = await Promise.all([
     snapshots.load("productSets", main.id), snapshots.load("productSets", custom.id), snapshots.load("setCompose", main.id),
     snapshots.load("matchingProductClusters", main.id), snapshots.load("matchingProductClusters", custom.id), snapshots.load("customSets", custom.id),
+    snapshots.similar(similar[0].id),  // its cursors, for a case that gives one to another product's list
   ]);
   expect(productSetsP.length, `${firstSku} has generated sets`).toBeGreaterThanOrEqual(3);
   expect(productSetsC[0].id, `the custom set showing ${custom.id} comes first in its productSets`).toBe(customSetIds[0]);
@@ -81,6 +84,7 @@ test("graphql differential: svc answers as graphql-js does", async () => {
       NClusters: clustersM.length,
       NClustersC: clustersC.length,
       clusterSizes,
+      clusterIds: clustersM.map((cluster) => cluster.id),
       NCustomSetsC: customSetsC.length,
       NImages: customSets[0].images.edges.length,
     },

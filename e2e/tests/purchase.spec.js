@@ -18,7 +18,7 @@ function purchases(orderId) {
                 WHERE e.type = 'purchase' AND e.order_id = '${orderId}' ORDER BY l.line`);
 }
 
-test("an order bought through a widget arrives once, with the visitor's cid; a repeat is ignored", async ({ page, context, request }) => {
+test("an order bought through a widget arrives once, with the visitor's cid; a repeat is ignored, other lines kept as a conflict", async ({ page, context, request }) => {
   const orderId = "E2E-" + Date.now() + "-" + Math.floor(Math.random() * 1e6);
   await page.goto(base() + "/demo/product.html?sku=" + encodeURIComponent(process.env.SVC_FIRST_SKU));
   const card = page.locator("#similar-widget li.svc-card").first();
@@ -39,19 +39,26 @@ test("an order bought through a widget arrives once, with the visitor's cid; a r
   const price = shop.products.find((product) => product.variants.some((variant) => variant.sku === sku)).price;
   await expect.poll(() => purchases(orderId)).toEqual([{ sequence: expect.any(Number), cid, sku, amount: 2, price }]);
 
-  // The same order again, from this page (the SDK keeps it back, with one warning) and from a
-  // fresh page (the server ignores it): still one purchase.
+  // The same order again, from this page: the SDK keeps it back, with one warning.
   const payload = { customerid: "anonymous", orderid: orderId, products: [{ sku, amount: 1, price: 1 }] };
   await page.evaluate((p) => { window.svclytics("purchase", p); window.svclytics("purchase", p); }, payload);
   expect(problems).toEqual([`[svc] svclytics('purchase'): orderid '${orderId}' was sent already; an order counts once`]);
+  // From a fresh page the server decides (docs/adr/0056): an exact repeat is ignored; other lines under
+  // the same order id are kept as a conflicting claim beside the first, which they never replace.
+  await page.goto(base() + "/demo/");
+  await page.waitForFunction(() => window._svc && window._svc.loaded);
+  const claims = () => query(`SELECT count(*) AS n, sum(conflicting) AS conflicts FROM events WHERE order_id = '${orderId}'`);
+  await page.evaluate((p) => window.svclytics("purchase", p), { customerid: "anonymous", orderid: orderId, products: [{ sku, amount: 2, price }] });
+  await page.evaluate(() => fetch("/healthz"));  // let the beacon go out first
+  await page.waitForTimeout(500);
+  expect(claims()).toEqual([{ n: 1, conflicts: 0 }]);
   await page.goto(base() + "/demo/");
   await page.waitForFunction(() => window._svc && window._svc.loaded);
   await page.evaluate((p) => window.svclytics("purchase", p), payload);
-  await page.evaluate(() => fetch("/healthz"));  // let the beacon go out first
-  await page.waitForTimeout(500);
+  await expect.poll(claims).toEqual([{ n: 2, conflicts: 1 }]);
   const stored = purchases(orderId);
-  expect(stored).toEqual([{ sequence: expect.any(Number), cid, sku, amount: 2, price }]);
-  expect(query(`SELECT count(*) AS n FROM events WHERE order_id = '${orderId}'`)).toEqual([{ n: 1 }]);
+  expect(stored[0]).toEqual({ sequence: expect.any(Number), cid, sku, amount: 2, price });
+  expect(stored[1]).toEqual({ sequence: expect.any(Number), cid, sku, amount: 1, price: 1 });
 });
 
 test("svclytics called before the SDK loaded is replayed once; a malformed payload warns once per problem and is not sent", async ({ page }) => {

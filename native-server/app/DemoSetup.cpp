@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "demo/DemoCatalogGenerator.hpp"
+#include "store/PrivateFiles.hpp"
 #include "tenant/TenantService.hpp"
 #include "text/BoundedJson.hpp"
 
@@ -118,7 +119,7 @@ Result<DemoSetupResult> setupDemo(SqliteStorage& storage, FeedImportService& imp
     if (auto status = installContentPool(storage, contentPoolFile); !status) return status.error();
     if (auto status = addDemoSets(storage, *tenant); !status) return status.error();
 
-    std::ofstream out(tenantFile, std::ios::trunc);
+    std::ofstream out = PrivateFiles::openForWriting(tenantFile);
     out << nlohmann::json{{"apiId", tenant->apiId}, {"name", tenant->name}}.dump(2) << "\n";
     if (!out) return Error::unavailable("cannot write " + tenantFile.string());
     return DemoSetupResult{tenant->apiId, summary->firstSku, outcome->report};

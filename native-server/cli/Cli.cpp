@@ -64,8 +64,15 @@ Result<std::pair<std::string, int>> parseListen(const std::string& listen) {
     return std::pair<std::string, int>{host, std::stoi(portText)};
 }
 
+// Purchases per minute per client address and per hour per visitor (docs/adr/0056); 0: off.
+struct PurchaseRateLimits {
+    double perAddressPerMinute = 60;
+    double perVisitorPerHour = 20;
+};
+
 int serve(const std::string& dataDir, const std::string& listen, const std::string& assetsDir, int threads, double eventsRateLimit,
-          const std::vector<std::string>& outboundAllow, bool secureCookies, bool imageBot, const std::string& imageBotInfoUrl,
+          PurchaseRateLimits purchases, const std::vector<std::string>& outboundAllow, const OperatorConsoleOptions& console,
+          bool imageBot, const std::string& imageBotInfoUrl, const GraphqlRouteOptions& graphql,
           const ConnectionLimits& connections) {
     // Signals are taken by one thread with sigwait, so shutdown runs as normal code. Blocked
     // before anything starts a thread: threads inherit the mask, and one that does not block
@@ -101,7 +108,12 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     ConnectionLimitsCli::raiseOpenFileLimit();  // before the gate derives its connection limit from it
     options.events.rateLimit.perSecond = eventsRateLimit;
     options.events.rateLimit.burst = eventsRateLimit * 4;
-    options.console.secureCookies = secureCookies;
+    options.events.purchasesPerAddress.perSecond = purchases.perAddressPerMinute / 60;
+    options.events.purchasesPerAddress.burst = purchases.perAddressPerMinute;
+    options.events.purchasesPerVisitor.perSecond = purchases.perVisitorPerHour / 3600;
+    options.events.purchasesPerVisitor.burst = purchases.perVisitorPerHour;
+    options.console = console;
+    options.graphql = graphql;
     if (imageBot) {
         ImageBotOptions bot;
         bot.allowList = outboundAllow;
@@ -210,19 +222,52 @@ int runCli(int argc, char** argv) {
     serveCommand->add_option("--events-rate-limit", eventsRateLimit, "POST /events requests per second per client address (bursts of 4x); 0: off")
         ->check(CLI::Range(0.0, 1e6))
         ->capture_default_str();
+    // Each purchase is a claim on an order id (docs/adr/0056): limited on its own, per address and per visitor.
+    PurchaseRateLimits purchaseLimits;
+    serveCommand
+        ->add_option("--purchase-rate-limit", purchaseLimits.perAddressPerMinute,
+                     "Purchases per minute per client address (an IPv6 /64), bursts of as many; 0: off")
+        ->check(CLI::Range(0.0, 1e7))
+        ->capture_default_str();
+    serveCommand
+        ->add_option("--visitor-purchase-rate-limit", purchaseLimits.perVisitorPerHour,
+                     "Purchases per hour per visitor id (cid) of a tenant, bursts of as many; 0: off")
+        ->check(CLI::Range(0.0, 1e7))
+        ->capture_default_str();
     std::vector<std::string> outboundAllow;
     serveCommand->add_option("--outbound-allow", outboundAllow,
-                             "Host or network (CIDR) that feed pulls and the image bot may reach although it is private or loopback (repeatable; "
-                             "docs/operations.md, Pulled feeds)");
+                             "HOST[:PORTS] or NETWORK[:PORTS] that feed pulls and the image bot may reach although it is private or "
+                             "loopback (repeatable). PORTS is a port (8080), a range (8000-8099) or * (every port); without PORTS only "
+                             "80 and 443 are allowed. IPv6 takes brackets before a port: [fd00::/8]:8443. Examples: feeds.lan, "
+                             "feeds.lan:8080, 10.20.0.0/16:443, ftp.lan:21 (docs/adr/0061, docs/operations.md, Pulled feeds)");
     bool noImageBot = false;
     serveCommand->add_flag("--no-image-bot", noImageBot, "Do not fetch product images (no svc thumbnails, no image facts)");
     std::string imageBotInfoUrl;
     serveCommand->add_option("--imagebot-info-url", imageBotInfoUrl,
                              "Page about the image bot named in its User-Agent (default: http://<listen>/imagebot; docs/operations.md, Image bot)");
 
-    bool secureCookies = false;
-    serveCommand->add_flag("--secure-cookies", secureCookies,
+    OperatorConsoleOptions console;
+    serveCommand->add_flag("--secure-cookies", console.secureCookies,
                            "Mark the console's session cookie Secure (set it when a TLS proxy serves svc; docs/adr/0039)");
+    serveCommand
+        ->add_option("--password-hash-slots", console.passwordHashes.slots,
+                     "Operator password hashes (Argon2id, 64 MiB each) run at once; more sign-ins wait up to 2 s in a queue of 8, "
+                     "then get 503 with Retry-After (docs/adr/0059)")
+        ->check(CLI::Range(1, 64))
+        ->capture_default_str();
+    // GraphQL's limits (docs/api/graphql-http.md, Limits; docs/adr/0053).
+    GraphqlRouteOptions graphql;
+    int64_t graphqlDeadlineMs = graphql.deadline.count();
+    serveCommand->add_option("--graphql-deadline-ms", graphqlDeadlineMs, "Milliseconds a GraphQL request may run before it is stopped")
+        ->check(CLI::Range(int64_t{1}, int64_t{600000}))
+        ->capture_default_str();
+    serveCommand->add_option("--graphql-max-cost", graphql.limits.maxCost,
+                             "Largest GraphQL query cost: each field 1, times the page sizes of the lists it is in")
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40))
+        ->capture_default_str();
+    serveCommand->add_option("--graphql-max-response-bytes", graphql.limits.maxResponseBytes, "Largest GraphQL response (its data as JSON)")
+        ->check(CLI::Range(size_t{1024}, size_t{1} << 32))
+        ->capture_default_str();
     ConnectionLimitsCli connectionLimits;
     connectionLimits.addTo(*serveCommand);
     OperatorCli operatorAccounts;
@@ -374,8 +419,11 @@ int runCli(int argc, char** argv) {
         return app.exit(error) == 0 ? 0 : 2;
     }
 
-    if (serveCommand->parsed()) return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, outboundAllow, secureCookies, !noImageBot, imageBotInfoUrl,
-                                              connectionLimits.limits());
+    if (serveCommand->parsed()) {
+        graphql.deadline = std::chrono::milliseconds(graphqlDeadlineMs);
+        return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, purchaseLimits, outboundAllow, console, !noImageBot, imageBotInfoUrl,
+                     graphql, connectionLimits.limits());
+    }
     if (operatorAccounts.parsed()) return operatorAccounts.run(dataDir);
     if (backups.parsed()) return backups.run();
     if (feedSources.parsed()) return feedSources.run();
@@ -441,7 +489,7 @@ int runCli(int argc, char** argv) {
         auto period = reportPeriod(reportFrom, reportTo, storage.clock().nowSeconds());
         if (!period) return fail(period.error());
         // The server books purchases; what it has not booked yet is not in the report.
-        auto pending = storage.ledger().pendingPurchases();
+        auto pending = storage.ledger().pendingPurchases(tenant->id);
         if (!pending) return fail(pending.error());
         if (*pending > 0) {
             std::cerr << "svc-server: " << *pending << " purchases are not booked yet (svc-server serve books them within seconds)" << std::endl;
@@ -454,7 +502,9 @@ int runCli(int argc, char** argv) {
         }
         auto events = storage.ledger().eventCounts(tenant->id, period->first, period->second);
         if (!events) return fail(events.error());
-        print(CommissionReport(period->first, period->second, *events, *entries).toJson());
+        auto report = CommissionReport::build(period->first, period->second, *events, *entries);
+        if (!report) return fail(report.error());
+        print(report->toJson());
         return 0;
     }
     if (feedImport->parsed() || feedValidate->parsed()) {

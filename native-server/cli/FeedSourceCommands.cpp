@@ -40,7 +40,7 @@ Result<std::string> readPrivateKey(const std::string& path, const std::string& o
 // What a listing shows of a source: never the credentials, only whether there are any.
 nlohmann::ordered_json sourceJson(const PullSource& source) {
     return {{"feed", source.feed},
-            {"url", source.url},
+            {"url", redactPullUrl(source.url)},  // query values redacted; the query is sealed
             {"kind", source.kind},  // "plugin": a registered shop plugin (docs/adr/0036)
             {"every", formatPullInterval(source.intervalSeconds)},
             {"delta", source.delta},
@@ -49,7 +49,7 @@ nlohmann::ordered_json sourceJson(const PullSource& source) {
             {"credentials", source.sealedCredentials.empty() ? "not set" : "set"},
             {"nextRunAt", source.nextRunAt},
             {"lastRunAt", source.lastRunAt},
-            {"lastResult", source.lastResult}};
+            {"lastResult", redactUrlsIn(source.lastResult)}};
 }
 
 struct Opened {
@@ -108,7 +108,8 @@ FeedSourceCommands::FeedSourceCommands(CLI::App& feedCommand) {
         if (command != list_) command->add_option("--feed", feed_, "Which of the tenant's feeds, e.g. default or stock")->capture_default_str();
     }
     run_->add_option("--outbound-allow", allowList_,
-                     "Host or network (CIDR) the request-forgery guard lets through although it is private or loopback (repeatable)");
+                     "HOST[:PORTS] or NETWORK[:PORTS] the request-forgery guard lets through although it is private or loopback "
+                     "(repeatable; PORTS: 8080, 8000-8099 or *; without PORTS only 80 and 443; as serve --outbound-allow)");
 }
 
 bool FeedSourceCommands::parsed() const { return add_->parsed() || list_->parsed() || remove_->parsed() || run_->parsed(); }
@@ -155,7 +156,9 @@ int FeedSourceCommands::add() {
     PullSource source;
     source.tenantId = opened->tenant.id;
     source.feed = feed_;
-    source.url = url_;
+    // A token in the query is a credential: sealed with the others, shown redacted (docs/adr/0061).
+    source.url = redactPullUrl(url_);
+    credentials.urlQuery = pullUrlQuery(url_);
     source.intervalSeconds = interval;
     source.delta = delta_;
     source.identifier = identifier_;
@@ -214,7 +217,7 @@ int FeedSourceCommands::pullNow() {
     }
     print(importRecordJson(outcome->record, true));
     if (outcome->record.status == ImportStatus::Failed) {
-        std::cerr << "svc-server: import " << outcome->record.id << " failed: " << outcome->record.message << "\n";
+        std::cerr << "svc-server: import " << outcome->record.id << " failed: " << redactUrlsIn(outcome->record.message) << "\n";
         return 1;
     }
     return outcome->record.status == ImportStatus::Held ? 3 : 0;

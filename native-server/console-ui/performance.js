@@ -3,6 +3,7 @@
 // test group), and the same figures in tables: a canvas says nothing to a screen reader, and the
 // tables are what the e2e tests read (data-value holds the raw number, minor units for money).
 import { call, requireOperator } from "./api.js";
+import { cell } from "./dom.js";
 import { busy, clearErrors, showErrors } from "./forms.js";
 import { renderNav } from "./nav.js";
 
@@ -141,6 +142,41 @@ function renderCharts(report) {
   }
 }
 
+// Lines that could not be booked (docs/adr/0055): shown with their reason, never hiding the rest.
+function renderNotBooked(report) {
+  const notBooked = report.notBooked || { count: 0, lines: [] };
+  const section = document.getElementById("not-booked");
+  section.hidden = notBooked.count === 0;
+  const rows = notBooked.lines.map((line) => {
+    const row = document.createElement("tr");
+    row.dataset.orderid = line.orderid;
+    cell(row, line.orderid);
+    cell(row, String(line.line + 1)).className = "number";
+    cell(row, line.sku);
+    cell(row, formats.count(line.amount)).className = "number";
+    const price = cell(row, formats.money(line.price));
+    price.className = "number";
+    price.dataset.value = String(line.price);
+    cell(row, line.reason).className = "reason";
+    return row;
+  });
+  document.getElementById("not-booked-table").tBodies[0].replaceChildren(...rows);
+  const more = document.getElementById("not-booked-more");
+  more.hidden = notBooked.count <= notBooked.lines.length;
+  more.textContent = "The first " + notBooked.lines.length + " of " + formats.count(notBooked.count) + " lines not booked.";
+}
+
+// Orders whose claims disagree (docs/adr/0056) earn nothing until the shop settles them.
+function renderConflicts(report) {
+  const note = document.getElementById("conflicts-note");
+  const conflicts = report.conflicts || 0;
+  note.hidden = conflicts === 0;
+  note.textContent = conflicts === 0 ? "" :
+    formats.count(conflicts) + (conflicts === 1 ? " order" : " orders") + " in this period had conflicting claims (another " +
+    "version of the order from a browser, or one the shop did not confirm). A conflicting claim earns nothing; the shop " +
+    "settles the order with PUT /orders/{orderid}. The ledger CSV lists every claim with its claim_status.";
+}
+
 function setLedgerLink(from, to) {
   const query = new URLSearchParams({ from, to });
   ledgerLink.href = "/operator/api" + tenantPath + "/performance/ledger.csv?" + query;
@@ -172,6 +208,8 @@ async function load() {
   const nothing = report.series.length === 0 && report.allOrders === 0;
   empty.hidden = !nothing;
   results.hidden = nothing;
+  renderNotBooked(report);
+  renderConflicts(report);
   const period = report.from + " to " + report.to;
   if (nothing) {
     status.textContent = "No traffic from " + period + ".";

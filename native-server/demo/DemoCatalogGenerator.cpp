@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "store/PrivateFiles.hpp"
+
 namespace svc {
 namespace {
 
@@ -124,7 +126,7 @@ std::vector<std::string> splitSizes(const char* sizes) {
 Result<DemoCatalogSummary> DemoCatalogGenerator::generate(const std::string& directory) const {
     namespace fs = std::filesystem;
     std::error_code error;
-    fs::create_directories(fs::path(directory) / "images", error);
+    error = PrivateFiles::createDirectories((fs::path(directory) / "images").string());
     if (error) return Error::unavailable("demo catalog: cannot create " + directory + ": " + error.message());
 
     // Raw engine output (not std::distributions) keeps the catalog identical across standard libraries.
@@ -133,7 +135,7 @@ Result<DemoCatalogSummary> DemoCatalogGenerator::generate(const std::string& dir
 
     DemoCatalogSummary summary;
     summary.feedPath = (fs::path(directory) / "feed.csv").string();
-    std::ofstream feed(summary.feedPath, std::ios::binary | std::ios::trunc);
+    std::ofstream feed = PrivateFiles::openForWriting(summary.feedPath);
     if (!feed) return Error::unavailable("demo catalog: cannot write " + summary.feedPath);
     const std::vector<std::string> header = {"sku", "main-sku", "model", "stock", "variant", "name", "retail-price",
                                              "discount-price", "deeplink", "image", "category-path", "marke", "farbe",
@@ -161,7 +163,7 @@ Result<DemoCatalogSummary> DemoCatalogGenerator::generate(const std::string& dir
                 std::string mainSku = model + "-" + std::string(colour.name);
                 for (auto& ch : mainSku) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
                 std::string imageFile = mainSku + ".svg";
-                std::ofstream image(fs::path(directory) / "images" / imageFile, std::ios::binary | std::ios::trunc);
+                std::ofstream image = PrivateFiles::openForWriting((fs::path(directory) / "images" / imageFile).string());
                 image << svgFor(category.shape, colour, striped);
                 if (!image) return Error::unavailable("demo catalog: cannot write image " + imageFile);
                 bool onSale = pick(10) < 3;
@@ -197,7 +199,7 @@ Result<DemoCatalogSummary> DemoCatalogGenerator::generate(const std::string& dir
     }
     feed.close();
     if (!feed) return Error::unavailable("demo catalog: writing " + summary.feedPath + " failed");
-    std::ofstream shop(fs::path(directory) / "shop.json", std::ios::binary | std::ios::trunc);
+    std::ofstream shop = PrivateFiles::openForWriting((fs::path(directory) / "shop.json").string());
     shop << nlohmann::json{{"products", shopProducts}}.dump() << "\n";
     if (!shop) return Error::unavailable("demo catalog: cannot write shop.json");
     return summary;

@@ -13,6 +13,7 @@
 
 #include "feed/ShopPluginPuller.hpp"
 #include "net/S3Location.hpp"
+#include "store/PrivateFiles.hpp"
 #include "text/StringUtil.hpp"
 
 namespace svc {
@@ -134,6 +135,10 @@ Result<PullOutcome> FeedPuller::pull(PullSource source) {
     FetchRequest request;
     request.url = source.url;
     std::string scheme = pullUrlScheme(source.url);
+    std::string secretQuery;  // the URL's sealed query: its tokens appear in no message
+    auto fail = [this, &source, &secretQuery](const std::string& reason) {
+        return recordFailure(source, hideQueryValues(redactUrlsIn(reason), secretQuery));
+    };
     if (!source.sealedCredentials.empty()) {
         auto credentials = cipher_.open(source.sealedCredentials, credentialOwner(source.tenantId, source.feed));
         if (!credentials) return recordFailure(source, "auth: " + credentials.error().message);
@@ -143,30 +148,33 @@ Result<PullOutcome> FeedPuller::pull(PullSource source) {
         request.sshPrivateKey = credentials->privateKey;
         sodium_memzero(credentials->password.data(), credentials->password.size());
         sodium_memzero(credentials->privateKey.data(), credentials->privateKey.size());
+        secretQuery = credentials->urlQuery;
+        request.url = withPullUrlQuery(source.url, secretQuery);
+        sodium_memzero(credentials->urlQuery.data(), credentials->urlQuery.size());
     }
     if (scheme == "sftp" && (request.username.empty() || request.sshHostKeySha256.empty())) {
-        return recordFailure(source, "auth: an sftp:// source needs a user and the server's host key (feed source add --username --host-key)");
+        return fail("auth: an sftp:// source needs a user and the server's host key (feed source add --username --host-key)");
     }
     if (scheme == "s3") {
         // The object's HTTP URL, signed with the access key when there is one, anonymous (a public object) otherwise.
         auto location = S3Location::parse(source.url, "url");
-        if (!location) return recordFailure(source, "bad URL: " + location.error().message);
+        if (!location) return fail("bad URL: " + location.error().message);
         request.url = location->httpUrl();
         request.awsSigV4 = location->signingScope();
     }
     request.ifNoneMatch = source.etag;
     request.ifModifiedSince = source.lastModified;
 
-    std::error_code error;
-    std::filesystem::create_directories(spoolDir_, error);
-    if (error) return Error::unavailable("spool directory " + spoolDir_ + ": " + error.message());
-    ::chmod(spoolDir_.c_str(), 0700);
+    if (auto error = PrivateFiles::createDirectories(spoolDir_)) {
+        return Error::unavailable("spool directory " + spoolDir_ + ": " + error.message());
+    }
     SpoolFile spool{(std::filesystem::path(spoolDir_) / ("pull-" + std::to_string(source.id) + "-" + std::to_string(randombytes_random()) + ".part")).string()};
     request.bodyPath = spool.path;
     auto response = fetcher_.fetch(request);
     sodium_memzero(request.password.data(), request.password.size());
     sodium_memzero(request.sshPrivateKey.data(), request.sshPrivateKey.size());
-    if (!response) return recordFailure(source, response.error().message);
+    sodium_memzero(request.url.data(), request.url.size());
+    if (!response) return fail(response.error().message);
     if (response->notModified) {
         source.lastResult = "unchanged";
         return PullOutcome{PullResult::Unchanged, FeedImportRecord{}, source};
@@ -177,21 +185,21 @@ Result<PullOutcome> FeedPuller::pull(PullSource source) {
         // (S)FTP has no content type: the file name says the format.
         FileFormat format = feedFormatFromFileName(source.url);
         if (format == FileFormat::Unknown) {
-            return recordFailure(source, "file type: the file name in " + source.url + " does not end in .csv or .csv.gz");
+            return fail("file type: the file name in " + source.url + " does not end in .csv or .csv.gz");
         }
         if (format == FileFormat::CsvGzip) {
             decoded.path = spool.path + ".csv";
             if (auto status = gunzipFile(spool.path, decoded.path, fetcher_.limits().maxBodyBytes); !status) {
-                return recordFailure(source, status.error().message);
+                return fail(status.error().message);
             }
             importPath = decoded.path;
         }
     } else if (auto format = checkFeedContentType(response->contentType); !format) {
-        return recordFailure(source, format.error().message);
+        return fail(format.error().message);
     }
     std::string encoding = toLower(response->contentEncoding);
     if (!encoding.empty() && encoding != "gzip" && encoding != "x-gzip" && encoding != "deflate" && encoding != "identity") {
-        return recordFailure(source, "content encoding: '" + response->contentEncoding + "' is not supported (gzip is)");
+        return fail("content encoding: '" + response->contentEncoding + "' is not supported (gzip is)");
     }
 
     FeedImportOptions options;

@@ -1,5 +1,7 @@
 #include "feed/ImportJson.hpp"
 
+#include "feed/PullSource.hpp"
+
 namespace svc {
 
 nlohmann::ordered_json rowErrorsJson(const std::vector<RowError>& errors) {
@@ -15,7 +17,8 @@ nlohmann::ordered_json importRecordJson(const FeedImportRecord& record, bool wit
         {"id", record.id},
         {"status", importStatusName(record.status)},
         {"feed", record.feed},
-        {"source", record.source},
+        // Redacted when shown, also entries written before URLs were stored redacted (issue 18).
+        {"source", redactUrlsIn(record.source)},
         {"delta", record.delta},
         {"identifier", record.identifier},
         {"delimiter", std::string(1, record.delimiter)},
@@ -28,7 +31,7 @@ nlohmann::ordered_json importRecordJson(const FeedImportRecord& record, bool wit
         {"unchanged", record.counts.unchanged},
         {"rejected", record.rejected},
         {"markedDeleted", record.counts.markedDeleted},
-        {"message", record.message},
+        {"message", redactUrlsIn(record.message)},
     };
     if (withRowErrors) json["rowErrors"] = rowErrorsJson(record.rowErrors);
     return json;

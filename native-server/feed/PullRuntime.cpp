@@ -1,8 +1,38 @@
 #include "feed/PullRuntime.hpp"
 
+#include <sodium.h>
+
 #include <filesystem>
 
 namespace svc {
+namespace {
+
+// Sources stored by an svc that kept the whole URL: the query moves into the sealed credentials
+// and the stored URL keeps only its redacted form (issue 18, docs/adr/0061). Runs at every
+// open; finds nothing to do once done.
+Status sealUrlQueries(SqlitePullSourceStore& sources, const CredentialCipher& cipher) {
+    auto all = sources.listAll();
+    if (!all) return all.error();
+    for (PullSource source : *all) {
+        if (source.kind != kPullSourceFile || redactPullUrl(source.url) == source.url) continue;
+        Credentials credentials;
+        std::string owner = FeedPuller::credentialOwner(source.tenantId, source.feed);
+        if (!source.sealedCredentials.empty()) {
+            auto opened = cipher.open(source.sealedCredentials, owner);
+            if (!opened) continue;  // another key file: left as it is, the operator sets it again
+            credentials = std::move(*opened);
+        }
+        credentials.urlQuery = pullUrlQuery(source.url);
+        source.url = redactPullUrl(source.url);
+        source.sealedCredentials = cipher.seal(credentials, owner);
+        sodium_memzero(credentials.password.data(), credentials.password.size());
+        sodium_memzero(credentials.privateKey.data(), credentials.privateKey.size());
+        if (auto status = sources.change(source); !status) return status;
+    }
+    return Status::success();
+}
+
+}  // namespace
 
 Result<std::unique_ptr<PullRuntime>> PullRuntime::open(const std::string& dataDir, SqliteStorage& storage, const ServerKeys& keys,
                                                        const std::vector<std::string>& allowList, FetchLimits limits,
@@ -13,6 +43,7 @@ Result<std::unique_ptr<PullRuntime>> PullRuntime::open(const std::string& dataDi
     if (!cipher) return cipher.error();
     auto sources = SqlitePullSourceStore::open(dataDir);
     if (!sources) return sources.error();
+    if (auto sealed = sealUrlQueries(**sources, *cipher); !sealed) return sealed.error();
     auto runtime = std::unique_ptr<PullRuntime>(new PullRuntime(*cipher));
     runtime->fetcher_ = std::make_unique<OutboundFetcher>(std::move(*policy), limits);
     runtime->sources_ = std::move(*sources);

@@ -36,7 +36,7 @@ size_t PullScheduler::runDue() {
             std::cerr << "svc-server: pull scheduler: " << stored.error().message << std::endl;
         }
         // Messages hold no credentials: URLs with user information are refused when a source is added.
-        std::cout << "svc-server: pulled feed '" << source.feed << "' of tenant " << source.tenantId << ": " << source.lastResult << std::endl;
+        std::cout << "svc-server: pulled feed '" << source.feed << "' of tenant " << source.tenantId << ": " << redactUrlsIn(source.lastResult) << std::endl;
         std::lock_guard lock(mutex_);
         if (stopping_) return ran;
     }

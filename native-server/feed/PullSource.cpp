@@ -1,5 +1,9 @@
 #include "feed/PullSource.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <utility>
+
 #include "net/S3Location.hpp"
 #include "text/StringUtil.hpp"
 
@@ -77,6 +81,89 @@ Status validateSshHostKey(const std::string& fingerprint, const std::string& fie
     return Status::success();
 }
 
-std::string pullSourceLabel(const std::string& url) { return "pull " + url; }
+std::string pullSourceLabel(const std::string& url) { return "pull " + redactPullUrl(url); }
+
+namespace {
+
+// Where `url`'s query starts (after '?') and ends (at '#' or the end); npos when there is none to redact.
+std::pair<size_t, size_t> queryRange(const std::string& url) {
+    if (pullUrlScheme(url) == "s3") return {std::string::npos, std::string::npos};
+    size_t question = url.find('?');
+    size_t hash = url.find('#');
+    if (question == std::string::npos || (hash != std::string::npos && hash < question)) return {std::string::npos, std::string::npos};
+    return {question + 1, hash == std::string::npos ? url.size() : hash};
+}
+
+std::string redactQuery(std::string_view query) {
+    std::string out;
+    size_t start = 0;
+    while (start <= query.size()) {
+        size_t end = query.find('&', start);
+        if (end == std::string_view::npos) end = query.size();
+        std::string_view item = query.substr(start, end - start);
+        size_t equals = item.find('=');
+        if (start > 0) out += '&';
+        if (!item.empty()) out += equals == std::string_view::npos ? std::string(kRedacted) : std::string(item.substr(0, equals + 1)) + kRedacted;
+        start = end + 1;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string redactPullUrl(const std::string& url) {
+    auto [begin, end] = queryRange(url);
+    if (begin == std::string::npos || begin == end) return url;
+    return url.substr(0, begin) + redactQuery(std::string_view(url).substr(begin, end - begin)) + url.substr(end);
+}
+
+std::string pullUrlQuery(const std::string& url) {
+    auto [begin, end] = queryRange(url);
+    if (begin == std::string::npos) return "";
+    return url.substr(begin, end - begin);
+}
+
+std::string withPullUrlQuery(const std::string& shown, const std::string& query) {
+    if (query.empty()) return shown;
+    auto [begin, end] = queryRange(shown);
+    if (begin == std::string::npos) return shown;
+    return shown.substr(0, begin) + query + shown.substr(end);
+}
+
+std::string redactUrlsIn(const std::string& text) {
+    std::string out;
+    size_t done = 0;
+    while (true) {
+        size_t scheme = text.find("://", done);
+        if (scheme == std::string::npos) break;
+        size_t start = scheme;
+        while (start > done && std::isalpha(static_cast<unsigned char>(text[start - 1]))) --start;
+        size_t end = text.find_first_of(" \t\r\n'\"<>", scheme);
+        if (end == std::string::npos) end = text.size();
+        out += text.substr(done, start - done);
+        out += redactPullUrl(text.substr(start, end - start));
+        done = end;
+    }
+    return out + text.substr(done);
+}
+
+std::string hideQueryValues(const std::string& text, const std::string& query) {
+    std::string out = text;
+    size_t start = 0;
+    while (start < query.size()) {
+        size_t end = query.find('&', start);
+        if (end == std::string::npos) end = query.size();
+        std::string item = query.substr(start, end - start);
+        size_t equals = item.find('=');
+        std::string value = equals == std::string::npos ? item : item.substr(equals + 1);
+        if (value.size() > 2) {
+            for (size_t at = out.find(value); at != std::string::npos; at = out.find(value, at + std::string(kRedacted).size())) {
+                out.replace(at, value.size(), kRedacted);
+            }
+        }
+        start = end + 1;
+    }
+    return out;
+}
 
 }  // namespace svc

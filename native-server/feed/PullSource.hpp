@@ -52,7 +52,24 @@ Status validatePullUrl(const std::string& url, const std::string& field);
 std::string pullUrlScheme(const std::string& url);
 // An SSH host key fingerprint as `ssh-keygen -lf` prints it: "SHA256:" and 43 base64 characters. Names `field`.
 Status validateSshHostKey(const std::string& fingerprint, const std::string& field);
-// The URL as the import history shows it.
+// The URL as the import history shows it: "pull " and the URL with its query values redacted.
 std::string pullSourceLabel(const std::string& url);
+
+// Tokens in a feed URL's query ("?token=SECRET") are credentials (issue 18, docs/adr/0061): the
+// store keeps the URL with its query values replaced by kRedacted, and the query itself sealed
+// with the credentials (Credentials::urlQuery). s3:// URLs are kept whole: their query holds
+// the region and endpoint, and their secret is the access key.
+constexpr const char* kRedacted = "\u2026";  // "…"
+// "https://h/f.csv?a=1&token=x#top" → "https://h/f.csv?a=…&token=…#top"; an item without '=' becomes "…".
+std::string redactPullUrl(const std::string& url);
+// The query to seal: between '?' and '#'; "" when there is none or for s3://.
+std::string pullUrlQuery(const std::string& url);
+// `shown` (a stored, redacted URL) with `query` in place of its redacted one; `shown` when `query` is "".
+std::string withPullUrlQuery(const std::string& shown, const std::string& query);
+// Every http(s), ftp or sftp URL inside `text` (a message, a history entry) redacted as above.
+std::string redactUrlsIn(const std::string& text);
+// `text` with each value of `query` longer than two characters replaced by kRedacted: a
+// message that quotes the URL it fetched (a fetch error, a redirect) keeps no token.
+std::string hideQueryValues(const std::string& text, const std::string& query);
 
 }  // namespace svc

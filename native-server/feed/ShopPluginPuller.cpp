@@ -12,6 +12,7 @@
 
 #include "feed/CsvWriter.hpp"
 #include "feed/PluginProductMapper.hpp"
+#include "store/PrivateFiles.hpp"
 #include "text/BoundedJson.hpp"
 
 namespace svc {
@@ -98,10 +99,9 @@ Result<PullOutcome> ShopPluginPuller::pull(PullSource source) {
     if (!registration) return registration.error();
     if (!*registration) return recordFailure(source, sourceLabel(source.url), false, "the shop plugin's registration is gone");
 
-    std::error_code error;
-    std::filesystem::create_directories(spoolDir_, error);
-    if (error) return Error::unavailable("spool directory " + spoolDir_ + ": " + error.message());
-    ::chmod(spoolDir_.c_str(), 0700);
+    if (auto error = PrivateFiles::createDirectories(spoolDir_)) {
+        return Error::unavailable("spool directory " + spoolDir_ + ": " + error.message());
+    }
     Call call{fetcher_, {}, "", limits_.callTimeoutMs, 0, clock_.nowSeconds()};
     call.headers = {"svc-com-tid: " + (*tenant)->apiId, "svc-com-fid: " + (*tenant)->feedId, "Accept: application/json"};
     call.bodyPath = (std::filesystem::path(spoolDir_) / ("plugin-" + std::to_string(source.id) + "-" + std::to_string(randombytes_random()) + ".json")).string();
@@ -145,7 +145,7 @@ Result<PullOutcome> ShopPluginPuller::run(PullSource source, const Tenant& tenan
         std::string path;
         ~Spool() { ::unlink(path.c_str()); }
     } feed{call.bodyPath + ".csv"};
-    std::ofstream out(feed.path, std::ios::binary | std::ios::trunc);
+    std::ofstream out = PrivateFiles::openForWriting(feed.path);
     if (!out) return Error::unavailable("spool file " + feed.path + ": cannot be created");
     std::string chunk;
     appendCsvRecord(chunk, mapper->header());

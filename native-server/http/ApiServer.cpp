@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "http/ClientConnection.hpp"
 #include "http/GraphqlHttp.hpp"
 #include "security/CursorTags.hpp"
 #include "http/HttpErrors.hpp"
@@ -66,7 +67,7 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
       recommendations_(contentIndex_),
       widgetContent_(recommendations_),
       cursors_(hmacCursorTags(keys.cursorSigningKey())),
-      graphql_(recommendations_, cursors_),
+      graphql_(recommendations_, cursors_, options_.graphql.limits),
       files_(options_.dataDir + "/uploads", keys.fileEncryptionKey()),
       signer_(keys.uploadSigningKey()),
       imports_(storage.catalog(), storage.imports(), files_, storage.clock()),
@@ -77,7 +78,7 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
       setRoutes_(tenants_, storage.content(), storage.operatorKeys(), contentIndex_),
       attributionCatalog_(storage.catalog(), storage.content(), &recommendations_),
       attributor_(storage.ledger(), storage.tenants(), attributionCatalog_, storage.clock()),
-      reportRoutes_(tenants_, storage.ledger(), attributor_, storage.clock()),
+      reportRoutes_(tenants_, storage.events(), storage.ledger(), attributor_, storage.clock()),
       server_(options_.connections, options_.threads) {
     // Content is rebuilt after every applied import; the generation tells other processes too.
     // The change is handed over first, so the rebuild it schedules (or one the generation
@@ -110,7 +111,8 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
         auto operators = SqliteOperatorStore::open(options_.dataDir + "/svc.sqlite3");
         auto settings = SqliteWidgetSettingsStore::open(options_.dataDir + "/svc.sqlite3");
         if (operators && settings) {
-            auto accounts = std::make_unique<OperatorAccounts>(std::move(*operators), storage.clock(), options_.console.passwordCost);
+            auto accounts = std::make_unique<OperatorAccounts>(std::move(*operators), storage.clock(), options_.console.passwordCost,
+                                                               options_.console.passwordHashes);
             // One authenticator for every operator route class (sessions, CSRF, operator keys).
             operatorAuth_ = std::make_unique<OperatorAuth>(storage.tenants(), storage.operatorKeys(), std::move(accounts));
             operatorRoutes_ = std::make_unique<OperatorRoutes>(
@@ -372,6 +374,7 @@ void ApiServer::serveContent(const httplib::Request& request, httplib::Response&
 }
 
 void ApiServer::serveGraphql(const httplib::Request& request, httplib::Response& response) {
+    auto deadline = std::chrono::steady_clock::now() + options_.graphql.deadline;
     // GraphQL over HTTP: the media type first (406), then the transport (415), then the request.
     allowAnyOrigin(response);
     response.set_header("Cache-Control", "no-store");
@@ -396,6 +399,15 @@ void ApiServer::serveGraphql(const httplib::Request& request, httplib::Response&
     std::optional<Tenant> tenant;
     std::string apiId = request.get_header_value("x-api-id");
     if (!apiId.empty()) tenant = tenantByApiId(apiId);
+    // The core has no clock and sees no socket: it asks this every few fields it resolves.
+    // A client that left reads no answer: its work stops (the connection gate tells, ADR 0057).
+    parsed->stopCheck = [client = ClientConnection::current(), deadline, milliseconds = options_.graphql.deadline.count()]() -> graphql::StopReason {
+        if (client.gone()) return {"clientGone", "the client closed the connection"};
+        if (std::chrono::steady_clock::now() >= deadline) {
+            return {"deadline", "the request ran past its deadline of " + std::to_string(milliseconds) + " ms"};
+        }
+        return {};
+    };
     auto result = graphql_.execute(*parsed, tenant);
     response.status = graphqlStatusFor(result.outcome, *mediaType);
     if (result.outcome == graphql::GraphqlResponse::Outcome::NotAQuery) response.set_header("Allow", "POST");

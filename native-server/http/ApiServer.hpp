@@ -3,6 +3,8 @@
 // GraphQL, the demo shop, health and metrics.
 #include <httplib.h>
 
+#include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -37,6 +39,13 @@
 
 namespace svc {
 
+// GraphQL's limits (docs/adr/0053, docs/api/graphql-http.md "Limits").
+struct GraphqlRouteOptions {
+    graphql::GraphqlLimits limits;
+    // Work on one request stops here (steady clock, from the request's arrival at the route).
+    std::chrono::milliseconds deadline{2000};
+};
+
 struct ServerOptions {
     std::string host = "127.0.0.1";
     int port = 8080;  // 0: any free port (tests)
@@ -50,6 +59,7 @@ struct ServerOptions {
     size_t maxRequestBytes = size_t{8} << 20;  // every route but the streaming feed routes
     ShopRoutesOptions shops;
     OperatorConsoleOptions console;  // the operator API and console (docs/adr/0039-0041)
+    GraphqlRouteOptions graphql;
     // The image bot (docs/adr/0038); off unless set (tests that do not test it fetch nothing).
     // Its dataDir defaults to dataDir.
     std::optional<ImageBotOptions> imageBot;

@@ -2,7 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+
 #include "http/HttpErrors.hpp"
+#include "net/IpAddress.hpp"
 #include "text/StringUtil.hpp"
 
 namespace svc {
@@ -51,20 +54,55 @@ void discardBody(const httplib::Request& request, httplib::Response& response, c
     reader([](const char*, size_t) { return true; });
 }
 
-nlohmann::json problemsBody(const ParsedEvents& parsed) {
-    Error error = eventProblemsError(parsed);
+void sendTooMany(httplib::Response& response, int retryAfter, const std::string& what) {
+    sendError(response, Error::resourceExhausted(what + "; retry after " + std::to_string(retryAfter) + " s"));
+    response.status = 429;
+    response.set_header("Retry-After", std::to_string(retryAfter));
+}
+
+}  // namespace
+
+nlohmann::json eventProblemsBody(const std::vector<EventProblem>& list, size_t problemCount) {
+    Error error = eventProblemsError(list, problemCount);
     nlohmann::json problems = nlohmann::json::array();
-    for (const EventProblem& problem : parsed.problems) {
+    for (const EventProblem& problem : list) {
         problems.push_back({{"path", problem.path}, {"rule", problem.rule}, {"expected", problem.expected}, {"message", problem.message}});
     }
     // The project's error shape, with every problem listed next to the message.
     return {{"error", {{"code", errorCodeName(error.code)},
                        {"message", error.message},
                        {"problems", std::move(problems)},
-                       {"problemCount", parsed.problemCount}}}};
+                       {"problemCount", problemCount}}}};
 }
 
-}  // namespace
+std::string purchaseClientKey(const std::string& remoteAddress) {
+    auto address = IpAddress::parse(remoteAddress);
+    if (!address || address->isV4()) return remoteAddress;
+    if (auto v4 = address->embeddedV4()) return v4->toString();
+    std::array<uint8_t, 16> network{};
+    std::copy(address->bytes(), address->bytes() + 8, network.begin());
+    return IpAddress::v6(network).toString() + "/64";
+}
+
+std::optional<std::pair<int, std::string>> EventRoutes::limitPurchases(const httplib::Request& request, int64_t tenantId,
+                                                                       const std::vector<TrackingEvent>& events) {
+    int purchases = 0;
+    std::map<std::string, int> byVisitor;
+    for (const auto& event : events) {
+        const auto* purchase = std::get_if<PurchaseEvent>(&event);
+        if (!purchase) continue;
+        ++purchases;
+        if (purchase->cid) ++byVisitor[std::to_string(tenantId) + ":" + *purchase->cid];
+    }
+    if (purchases == 0) return std::nullopt;
+    if (auto wait = addressPurchases_.takeTokens(purchaseClientKey(request.remote_addr), purchases)) {
+        return std::pair{*wait, std::string("too many purchases from this address")};
+    }
+    for (const auto& [visitor, count] : byVisitor) {
+        if (auto wait = visitorPurchases_.takeTokens(visitor, count)) return std::pair{*wait, std::string("too many purchases by this visitor (cid)")};
+    }
+    return std::nullopt;
+}
 
 void EventRoutes::registerOn(httplib::Server& server) {
     for (bool store : {true, false}) {
@@ -101,11 +139,7 @@ void EventRoutes::receive(const httplib::Request& request, httplib::Response& re
     // Cheapest refusals first: a flood costs neither a body read nor a tenant lookup.
     if (auto retryAfter = limiter_.take(request.remote_addr)) {
         discardBody(request, response, reader, options_.maxBodyBytes);
-        sendError(response, Error::resourceExhausted("too many requests from this address; retry after " +
-                                                     std::to_string(*retryAfter) + " s"));
-        response.status = 429;
-        response.set_header("Retry-After", std::to_string(*retryAfter));
-        return;
+        return sendTooMany(response, *retryAfter, "too many requests from this address");
     }
     auto tooLarge = [&] {
         return Error::resourceExhausted("the body is larger than " + std::to_string(options_.maxBodyBytes) + " bytes");
@@ -144,21 +178,42 @@ void EventRoutes::receive(const httplib::Request& request, httplib::Response& re
         }
     }
     ParsedEvents parsed = parseEvents(body, options_.limits);
-    if (!parsed.ok()) return sendJson(response, problemsBody(parsed), 400);
+    if (!parsed.ok()) return sendJson(response, eventProblemsBody(parsed.problems, parsed.problemCount), 400);
     const auto& events = parsed.events.events;
     if (!store) return sendJson(response, {{"valid", true}, {"events", events.size()}});
+    if (auto limited = limitPurchases(request, *tenantId, events)) return sendTooMany(response, limited->first, limited->second);
     auto outcomes = writer_.write(*tenantId, events);
     if (!outcomes) return sendError(response, outcomes.error());
-    size_t duplicates = 0;
+    size_t duplicates = 0, conflicts = 0;
     nlohmann::json results = nlohmann::json::array();
-    for (AppendOutcome outcome : *outcomes) {
+    for (size_t i = 0; i < outcomes->size(); ++i) {
+        AppendOutcome outcome = (*outcomes)[i];
+        if (outcome == AppendOutcome::TooManyClaims) {
+            // Nothing of the request was stored; the order waits for the shop's word.
+            const auto& orderId = std::get<PurchaseEvent>(events[i]).orderId;
+            std::string path = parsed.events.batch ? "events[" + std::to_string(i) + "].orderid" : "orderid";
+            return sendError(response, Error::alreadyExists(path + ": order '" + orderId + "' already has " +
+                                                            std::to_string(kMaxBrowserClaimsPerOrder) +
+                                                            " differing claims; the shop settles it (PUT /orders/{orderid})"));
+        }
         bool duplicate = outcome == AppendOutcome::Duplicate;
+        bool conflict = outcome == AppendOutcome::Conflict;
         duplicates += duplicate ? 1 : 0;
-        results.push_back({{"duplicate", duplicate}});
+        conflicts += conflict ? 1 : 0;
+        nlohmann::json result{{"duplicate", duplicate}};
+        // Stored, but disagreeing with an earlier claim on the order or the shop's word: it earns
+        // nothing unless the shop confirms it (docs/adr/0056).
+        if (conflict) result["conflict"] = true;
+        results.push_back(std::move(result));
     }
     nlohmann::json answer{{"accepted", events.size()}, {"duplicates", duplicates}};
-    if (parsed.events.batch) answer["results"] = std::move(results);
-    else answer["duplicate"] = duplicates > 0;
+    if (conflicts > 0) answer["conflicts"] = conflicts;
+    if (parsed.events.batch) {
+        answer["results"] = std::move(results);
+    } else {
+        answer["duplicate"] = duplicates > 0;
+        if (conflicts > 0) answer["conflict"] = true;
+    }
     sendJson(response, answer);
 }
 

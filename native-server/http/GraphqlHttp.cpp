@@ -43,7 +43,8 @@ bool isJsonContentType(const std::string& contentType) {
 int graphqlStatusFor(graphql::GraphqlResponse::Outcome outcome, GraphqlMediaType mediaType) {
     using Outcome = graphql::GraphqlResponse::Outcome;
     switch (outcome) {
-        case Outcome::Executed: return 200;
+        case Outcome::Executed:
+        case Outcome::Stopped: return 200;  // `data` is there (null): the specification's 2xx
         case Outcome::NotAQuery: return 405;
         case Outcome::RequestError:
         case Outcome::InvalidDocument: return mediaType == GraphqlMediaType::Json ? 200 : 400;
@@ -52,7 +53,9 @@ int graphqlStatusFor(graphql::GraphqlResponse::Outcome outcome, GraphqlMediaType
 }
 
 std::string graphqlBodyFor(const graphql::GraphqlResponse& response, GraphqlMediaType mediaType) {
-    if (mediaType == GraphqlMediaType::GraphqlResponseJson && response.outcome != graphql::GraphqlResponse::Outcome::Executed) {
+    using Outcome = graphql::GraphqlResponse::Outcome;
+    bool ran = response.outcome == Outcome::Executed || response.outcome == Outcome::Stopped;
+    if (mediaType == GraphqlMediaType::GraphqlResponseJson && !ran) {
         // Requests that did not execute have no `data` under this media type (rare: parse once more).
         auto body = response.json();
         body.erase("data");

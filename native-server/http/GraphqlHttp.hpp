@@ -25,8 +25,8 @@ std::string graphqlContentType(GraphqlMediaType mediaType);
 bool isJsonContentType(const std::string& contentType);
 
 // 200 whenever there is a result under application/json (legacy clients read errors from
-// the body); under application/graphql-response+json, 400 for a request that never ran.
-// A mutation over GET is 405 under both.
+// the body); under application/graphql-response+json, 400 for a request that never ran
+// (a stopped one ran: 200 with `data` null). A mutation over GET is 405 under both.
 int graphqlStatusFor(graphql::GraphqlResponse::Outcome outcome, GraphqlMediaType mediaType);
 
 // The body to send: without a `data` entry when the request never ran and the client

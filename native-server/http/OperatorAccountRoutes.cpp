@@ -119,6 +119,7 @@ void OperatorAccountRoutes::changePassword(const httplib::Request& request, http
             response.status = 429;  // a lock-out, as at sign-in
             response.set_header("Retry-After", std::to_string(OperatorAccounts::kLockSeconds));
         }
+        if (changed.error().code == ErrorCode::Unavailable) response.set_header("Retry-After", "1");  // the hash gate was full
         return;
     }
     response.status = 204;

@@ -148,7 +148,7 @@ json OperatorFeedRoutes::sourceJson(const PullSource& source) const {
     wipe(credentials);
     return {{"feed", source.feed},
             {"kind", source.kind},
-            {"url", source.url},
+            {"url", redactPullUrl(source.url)},  // also a source stored before URLs were kept redacted
             {"every", formatPullInterval(source.intervalSeconds)},
             {"intervalSeconds", source.intervalSeconds},
             {"delta", source.delta},
@@ -160,7 +160,7 @@ json OperatorFeedRoutes::sourceJson(const PullSource& source) const {
             {"credentialsReadable", readable},
             {"nextRunAt", source.nextRunAt},
             {"lastRunAt", source.lastRunAt},
-            {"lastResult", source.lastResult},
+            {"lastResult", redactUrlsIn(source.lastResult)},
             {"createdAt", source.createdAt}};
 }
 
@@ -265,7 +265,9 @@ void OperatorFeedRoutes::addSource(const httplib::Request& request, httplib::Res
     PullSource source;
     source.tenantId = tenant->id;
     source.feed = wanted.feed;
-    source.url = wanted.url;
+    // The query (tokens) is sealed with the credentials; the stored URL shows its values redacted.
+    source.url = redactPullUrl(wanted.url);
+    credentials.urlQuery = pullUrlQuery(wanted.url);
     source.intervalSeconds = checked.intervalSeconds;
     source.delta = wanted.delta;
     source.identifier = wanted.identifier;
@@ -303,7 +305,6 @@ void OperatorFeedRoutes::changeSource(const httplib::Request& request, httplib::
     // The stored settings, with the body's changes laid over them, must meet the same rules as a new source.
     PullSourceRequest wanted;
     wanted.feed = source.feed;
-    wanted.url = source.url;
     wanted.every = formatPullInterval(source.intervalSeconds);
     wanted.delta = source.delta;
     wanted.identifier = source.identifier;
@@ -315,12 +316,17 @@ void OperatorFeedRoutes::changeSource(const httplib::Request& request, httplib::
         // Unreadable ones (another key file) are replaced by what the body gives.
         if (opened) credentials = std::move(*opened);
     }
+    // The whole URL, its sealed query put back; a source stored before queries were sealed has it in `url`.
+    const std::string storedUrl = withPullUrlQuery(source.url, credentials.urlQuery);
+    wanted.url = storedUrl;
     if (body->contains("feed") && (*body)["feed"] != json(source.feed)) {
         errors.push_back(Error::invalidArgument("feed: a source's feed cannot change; add a source for the other feed instead"));
     }
     json changes = *body;
     changes.erase("feed");
     applyBody(changes, wanted, credentials, errors, false);
+    // The console sends back the URL as it was shown (redacted): that is no change of URL.
+    if (wanted.url == source.url || wanted.url == redactPullUrl(storedUrl)) wanted.url = storedUrl;
     auto checked = PullSourceRules::check(wanted, PullSourceFieldNames::api());
     errors.insert(errors.end(), checked.errors.begin(), checked.errors.end());
     if (body->contains("privateKey") && !credentials.privateKey.empty()) {
@@ -330,8 +336,9 @@ void OperatorFeedRoutes::changeSource(const httplib::Request& request, httplib::
         wipe(credentials);
         return sendFieldErrors(response, firstPerField(errors));
     }
-    bool urlChanged = wanted.url != source.url;
-    source.url = wanted.url;
+    bool urlChanged = wanted.url != storedUrl;
+    source.url = redactPullUrl(wanted.url);
+    credentials.urlQuery = pullUrlQuery(wanted.url);
     source.intervalSeconds = checked.intervalSeconds;
     source.delta = wanted.delta;
     source.identifier = wanted.identifier;

@@ -54,7 +54,13 @@ void OperatorReportRoutes::performance(const httplib::Request& request, httplib:
     if (!range.errors.empty()) return sendFieldErrors(response, range.errors);
     auto series = reports_.series(tenant->id, range.from, range.to, range.by);
     if (!series) return sendError(response, series.error());
-    sendOperatorJson(response, 200, series->toJson(tenant->currency));
+    // Lines that could not be booked, with the reason: the operator sees them, and the rest of the
+    // figures stand (docs/adr/0055).
+    auto notBooked = reports_.notBooked(tenant->id, range.from, range.to);
+    if (!notBooked) return sendError(response, notBooked.error());
+    auto body = series->toJson(tenant->currency);
+    body["notBooked"] = notBooked->toJson();
+    sendOperatorJson(response, 200, body);
 }
 
 void OperatorReportRoutes::ledgerCsv(const httplib::Request& request, httplib::Response& response) {

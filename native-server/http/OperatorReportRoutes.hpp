@@ -4,6 +4,7 @@
 // its commission ledger as CSV, read by the same ReportQuery as the shop's GET /reports/summary
 // and /reports/ledger, so the console and the shop's reports never disagree.
 //   GET /operator/api/tenants/<apiId>/performance?from=YYYY-MM-DD&to=YYYY-MM-DD&by=widget|touchpoint|testGroup
+//       (with the lines that could not be booked, "notBooked", and the count of conflicting orders)
 //   GET /operator/api/tenants/<apiId>/performance/ledger.csv?from=...&to=...
 #include <httplib.h>
 

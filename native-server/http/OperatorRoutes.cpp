@@ -110,6 +110,12 @@ void OperatorRoutes::signIn(const httplib::Request& request, httplib::Response& 
     if (!errors.empty()) return sendFieldErrors(response, errors);
     auto signedIn = auth_.accounts().signIn(email, password, request.remote_addr);
     if (!signedIn) {
+        if (OperatorAccounts::busy(signedIn.error())) {
+            // Not logged as a fault: a flood of sign-ins is turned away here by design (docs/adr/0059).
+            response.set_header("Retry-After", "1");
+            return sendOperatorJson(response, 503, {{"error", {{"code", errorCodeName(ErrorCode::Unavailable)},
+                                                               {"message", signedIn.error().message}}}});
+        }
         sendError(response, signedIn.error());
         if (signedIn.error().code == ErrorCode::ResourceExhausted) {
             response.status = 429;  // a lock-out, not a body limit

@@ -29,6 +29,8 @@ struct OperatorConsoleOptions {
     bool secureCookies = false;
     // Of passwords hashed by this process (tests lower it; verification reads the stored hash's own).
     PasswordCost passwordCost = PasswordCost::interactive();
+    // Argon2id hashes at once, the queue before them and its wait (docs/adr/0059; `serve --password-hash-slots`).
+    PasswordHashLimits passwordHashes;
 };
 
 class OperatorRoutes {

@@ -156,7 +156,8 @@ void OperatorSetRoutes::servePhoto(const httplib::Request& request, httplib::Res
     std::string key = request.matches[2];
     auto tenant = tenants_.findByApiId(request.matches[1]);
     if (!tenant) return sendError(response, tenant.error());
-    if (!*tenant) return sendError(response, Error::notFound("unknown API ID"));
+    // A disabled tenant is unknown to every public endpoint, its photos included (issue 18).
+    if (!*tenant || (*tenant)->disabled) return sendError(response, Error::notFound("unknown API ID"));
     auto photo = photos_.read((*tenant)->id, key);
     if (!photo) return sendError(response, photo.error());
     if (!*photo) return sendError(response, Error::notFound("no photo " + key));

@@ -1,8 +1,12 @@
 #include "http/ReportRoutes.hpp"
 
+#include <algorithm>
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "core/CivilDate.hpp"
+#include "http/EventRoutes.hpp"
 #include "http/HttpErrors.hpp"
 #include "http/RequestContext.hpp"
 #include "http/ResponseCompression.hpp"
@@ -22,8 +26,32 @@ void sendJson(httplib::Response& response, int status, const json& body) {
 
 json entryJson(const LedgerEntry& entry) {
     return {{"line", entry.line},         {"sku", entry.sku},
-            {"amount", entry.amount},     {"revenue", entry.revenue},
-            {"commission", entry.commission}, {"attributed", entry.attributed}};
+            {"amount", entry.amount},     {"revenue", entry.revenue.cents()},
+            {"commission", entry.commission.cents()}, {"attributed", entry.attributed}};
+}
+
+json linesJson(const std::vector<OrderLine>& lines) {
+    json list = json::array();
+    for (const auto& line : lines) list.push_back({{"sku", line.sku}, {"amount", line.amount}, {"price", line.price.cents()}});
+    return list;
+}
+
+// Every claim on the order, what each says, its status and which one earns (docs/adr/0056).
+json orderJson(const OrderView& order) {
+    json claims = json::array();
+    for (size_t i = 0; i < order.claims.size(); ++i) {
+        const OrderClaim& claim = order.claims[i];
+        json item{{"claim", claim.sequence},
+                  {"source", claimSourceName(claim.source)},
+                  {"status", claimStatusName(order.settled.statuses[i])},
+                  {"receivedAt", claim.receivedAt}};
+        if (claim.cid) item["cid"] = *claim.cid;
+        if (claim.confirmsClaim) item["confirmsClaim"] = *claim.confirmsClaim;
+        if (claim.source != ClaimSource::ShopRejected) item["products"] = linesJson(claim.lines);
+        claims.push_back(item);
+    }
+    json earning = order.settled.earner ? json(order.claims[*order.settled.earner].sequence) : json(nullptr);
+    return {{"orderid", order.orderId}, {"state", orderStateName(order.settled.state)}, {"earningClaim", earning}, {"claims", claims}};
 }
 
 }  // namespace
@@ -115,6 +143,8 @@ void ReportRoutes::registerOn(httplib::Server& server) {
     server.Get("/reports/ledger", [this](const httplib::Request& request, httplib::Response& response) { ledgerCsv(request, response); });
     server.Post(R"(/orders/([^/]{1,200})/returns)",
                 [this](const httplib::Request& request, httplib::Response& response) { returns(request, response); });
+    server.Put(R"(/orders/([^/]{1,200}))", [this](const httplib::Request& request, httplib::Response& response) { putOrder(request, response); });
+    server.Get(R"(/orders/([^/]{1,200}))", [this](const httplib::Request& request, httplib::Response& response) { getOrder(request, response); });
 }
 
 void ReportRoutes::summary(const httplib::Request& request, httplib::Response& response) {
@@ -124,8 +154,12 @@ void ReportRoutes::summary(const httplib::Request& request, httplib::Response& r
     if (!period) return sendError(response, period.error());
     auto report = reports_.summary(tenant->id, period->first, period->second);
     if (!report) return sendError(response, report.error());
+    auto notBooked = reports_.notBooked(tenant->id, period->first, period->second);
+    if (!notBooked) return sendError(response, notBooked.error());
+    auto body = report->toJson();
+    body["notBooked"] = notBooked->toJson();
     response.set_header("Cache-Control", "no-store");
-    response.set_content(report->toJson().dump(), "application/json");
+    response.set_content(body.dump(), "application/json");
 }
 
 void ReportRoutes::ledgerCsv(const httplib::Request& request, httplib::Response& response) {
@@ -150,14 +184,44 @@ void ReportRoutes::returns(const httplib::Request& request, httplib::Response& r
     if (!outcome) return sendError(response, outcome.error());
     json body{{"orderid", orderId}, {"returnId", parsed->returnId}, {"duplicate", outcome->duplicate}};
     json entries = json::array();
-    int64_t commission = 0;
+    std::optional<Cents> commission = Cents(0);
     for (const auto& entry : outcome->entries) {
         entries.push_back(entryJson(entry));
-        commission += entry.commission;
+        if (commission) commission = commission->plus(entry.commission);
     }
+    // Each entry is at most one booked line's commission; their sum fits unless a ledger was forged.
+    if (!commission) return sendError(response, Error::invalidArgument("commission: the return's sum does not fit in 64 bits"));
     body["entries"] = entries;
-    body["commission"] = commission;
+    body["commission"] = commission->cents();
     sendJson(response, outcome->duplicate ? 200 : 201, body);
+}
+
+void ReportRoutes::putOrder(const httplib::Request& request, httplib::Response& response) {
+    auto tenant = authenticateTenant(request, tenants_);
+    if (!tenant) return sendError(response, tenant.error());
+    auto parsed = parseOrderConfirmation(request.body);
+    if (!parsed.ok()) return sendJson(response, 400, eventProblemsBody(parsed.problems, parsed.problemCount));
+    std::string orderId = request.matches[1];
+    bool control = std::any_of(orderId.begin(), orderId.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; });
+    if (control) return sendError(response, Error::invalidArgument("orderid: contains a control character"));
+    auto order = orders_.settle(tenant->id, orderId, parsed.confirmation);
+    if (!order) return sendError(response, order.error());
+    json body = orderJson(*order);
+    body["changed"] = order->changed;
+    response.set_header("Cache-Control", "no-store");
+    sendJson(response, 200, body);
+}
+
+void ReportRoutes::getOrder(const httplib::Request& request, httplib::Response& response) {
+    auto tenant = authenticateTenant(request, tenants_);
+    if (!tenant) return sendError(response, tenant.error());
+    std::string orderId = request.matches[1];
+    // Current: claims that arrived are booked first, as for reports.
+    (void)attributor_.catchUp(tenant->id);
+    auto order = orders_.view(tenant->id, orderId);
+    if (!order) return sendError(response, order.error());
+    response.set_header("Cache-Control", "no-store");
+    sendJson(response, 200, orderJson(*order));
 }
 
 }  // namespace svc

@@ -17,7 +17,8 @@ void ThumbnailRoutes::serveThumbnail(const httplib::Request& request, httplib::R
     if (!ImageBot::validThumbKey(key)) return sendError(response, Error::notFound("thumbnail key: not 64 lower-case hex digits"));
     auto tenant = tenants_.findByApiId(request.matches[1]);
     if (!tenant) return sendError(response, tenant.error());
-    if (!*tenant) return sendError(response, Error::notFound("unknown API ID"));
+    // A disabled tenant is unknown to every public endpoint (issue 18).
+    if (!*tenant || (*tenant)->disabled) return sendError(response, Error::notFound("unknown API ID"));
     auto facts = bot_.facts().findByThumbKey((*tenant)->id, key);
     if (!facts) return sendError(response, facts.error());
     if (!*facts || !(*facts)->ok()) return sendError(response, Error::notFound("no thumbnail " + key));

@@ -15,6 +15,7 @@
 #include "image/DominantColors.hpp"
 #include "image/ImageCodec.hpp"
 #include "image/PerceptualHash.hpp"
+#include "store/PrivateFiles.hpp"
 
 namespace svc {
 namespace {
@@ -57,8 +58,7 @@ Result<std::unique_ptr<ImageBot>> ImageBot::open(ImageBotOptions options, Catalo
     if (!policy) return policy.error();
     auto facts = ImageFactStore::open(options.dataDir + "/svc.sqlite3");
     if (!facts) return facts.error();
-    std::error_code error;
-    std::filesystem::create_directories(options.dataDir + "/thumbs/tmp", error);
+    std::error_code error = PrivateFiles::createDirectories(options.dataDir + "/thumbs/tmp");
     if (error) return Error::unavailable("thumbs directory " + options.dataDir + "/thumbs: " + error.message());
     auto fetcher = std::make_unique<OutboundFetcher>(*policy, options.limits);
     return std::unique_ptr<ImageBot>(new ImageBot(std::move(options), catalog, tenants, clock, std::move(*facts), std::move(fetcher)));
@@ -385,12 +385,11 @@ Result<ImageFacts> ImageBot::analyse(const Job& job, const FetchResponse& respon
 
 Status ImageBot::writeThumbnail(int64_t tenantId, const std::string& key, const std::string& jpeg) const {
     std::string finalPath = thumbnailPath(tenantId, key);
-    std::error_code error;
-    std::filesystem::create_directories(std::filesystem::path(finalPath).parent_path(), error);
+    std::error_code error = PrivateFiles::createDirectories(std::filesystem::path(finalPath).parent_path().string());
     if (error) return Error::unavailable("thumbnail " + finalPath + ": " + error.message());
     // Written beside its final name and renamed: a reader or a crash never sees half a file.
     std::string temporary = finalPath + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id()));
-    int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0) return Error::unavailable("thumbnail " + temporary + ": " + std::strerror(errno));
     size_t done = 0;
     while (done < jpeg.size()) {

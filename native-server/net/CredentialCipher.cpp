@@ -32,6 +32,7 @@ std::string CredentialCipher::seal(const Credentials& credentials, std::string_v
     nlohmann::json fields{{"u", credentials.username}, {"p", credentials.password}};
     if (!credentials.hostKey.empty()) fields["k"] = credentials.hostKey;  // absent in values sealed before SFTP
     if (!credentials.privateKey.empty()) fields["pk"] = credentials.privateKey;
+    if (!credentials.urlQuery.empty()) fields["q"] = credentials.urlQuery;
     std::string plain = fields.dump();
     std::vector<unsigned char> out(kNonceBytes + plain.size() + kTagBytes);
     randombytes_buf(out.data(), kNonceBytes);
@@ -60,11 +61,11 @@ Result<Credentials> CredentialCipher::open(std::string_view sealed, std::string_
     if (!parsed) return Error::unauthenticated("stored credentials are damaged");
     nlohmann::json& json = *parsed;
     if (!json.is_object() || !json["u"].is_string() || !json["p"].is_string()) return Error::unauthenticated("stored credentials are damaged");
-    for (const char* optional : {"k", "pk"}) {
+    for (const char* optional : {"k", "pk", "q"}) {
         if (json.contains(optional) && !json[optional].is_string()) return Error::unauthenticated("stored credentials are damaged");
     }
     return Credentials{json["u"].get<std::string>(), json["p"].get<std::string>(), json.value("k", std::string()),
-                       json.value("pk", std::string())};
+                       json.value("pk", std::string()), json.value("q", std::string())};
 }
 
 }  // namespace svc

@@ -20,7 +20,10 @@ struct Credentials {
     std::string hostKey;
     // SFTP: a private key (OpenSSH or PEM text, no passphrase) to log in with instead of, or before, the password.
     std::string privateKey;
-    bool empty() const { return username.empty() && password.empty() && hostKey.empty() && privateKey.empty(); }
+    // The query of the source's URL ("token=..."): shops put access tokens there, so it is sealed
+    // like a password and the stored URL shows its values redacted (issue 18, docs/adr/0061).
+    std::string urlQuery;
+    bool empty() const { return username.empty() && password.empty() && hostKey.empty() && privateKey.empty() && urlQuery.empty(); }
 };
 
 class CredentialCipher {

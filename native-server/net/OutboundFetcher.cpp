@@ -101,24 +101,27 @@ curl_socket_t openCheckedSocket(void* data, curlsocktype purpose, curl_sockaddr*
     auto* transfer = static_cast<Transfer*>(data);
     if (purpose != CURLSOCKTYPE_IPCXN) return CURL_SOCKET_BAD;
     std::optional<IpAddress> ip;
+    uint16_t port = 0;  // the allow-list opens ports, not whole hosts
     if (address->family == AF_INET) {
         sockaddr_in v4{};
         std::memcpy(&v4, &address->addr, sizeof v4);
         std::array<uint8_t, 4> bytes{};
         std::memcpy(bytes.data(), &v4.sin_addr, 4);
         ip = IpAddress::v4(bytes);
+        port = ntohs(v4.sin_port);
     } else if (address->family == AF_INET6) {
         sockaddr_in6 v6{};
         std::memcpy(&v6, &address->addr, sizeof v6);
         std::array<uint8_t, 16> bytes{};
         std::memcpy(bytes.data(), &v6.sin6_addr, 16);
         ip = IpAddress::v6(bytes);
+        port = ntohs(v6.sin6_port);
     }
     if (!ip) {
         transfer->refusal = "host " + transfer->host + ": address family " + std::to_string(address->family) + " refused";
         return CURL_SOCKET_BAD;
     }
-    if (auto allowed = transfer->policy->check(transfer->host, *ip); !allowed) {
+    if (auto allowed = transfer->policy->check(transfer->host, *ip, port); !allowed) {
         transfer->refusal = allowed.error().message;
         return CURL_SOCKET_BAD;
     }

@@ -5,11 +5,18 @@
 
 namespace svc {
 
-OperatorAccounts::OperatorAccounts(std::unique_ptr<SqliteOperatorStore> store, const Clock& clock, PasswordCost cost)
-    : store_(std::move(store)), clock_(clock), hasher_(cost) {
+namespace {
+constexpr const char* kBusyMessage = "the service is busy checking passwords: try again in a moment";
+}
+
+OperatorAccounts::OperatorAccounts(std::unique_ptr<SqliteOperatorStore> store, const Clock& clock, PasswordCost cost,
+                                   PasswordHashLimits hashLimits)
+    : store_(std::move(store)), clock_(clock), hasher_(cost), gate_(hashLimits) {
     auto dummy = hasher_.hash(randomSecret());
     if (dummy) unknownAccountHash_ = *dummy;
 }
+
+bool OperatorAccounts::busy(const Error& error) { return error.code == ErrorCode::Unavailable && error.message == kBusyMessage; }
 
 Status OperatorAccounts::validEmail(const std::string& email, const std::string& field) {
     size_t at = email.find('@');
@@ -26,9 +33,15 @@ Result<OperatorAccount> OperatorAccounts::createOperator(const std::string& emai
     std::string address(trim(email));
     if (auto valid = validEmail(address, "email"); !valid) return valid.error();
     if (auto valid = PasswordHasher::validNew(password, "password"); !valid) return valid.error();
-    auto hash = hasher_.hash(password);
+    auto hash = hashNew(password);
     if (!hash) return hash.error();
     return store_->createOperator(address, *hash, clock_.nowSeconds());
+}
+
+Result<std::string> OperatorAccounts::hashNew(const std::string& password) {
+    auto pass = gate_.enter();
+    if (!pass.entered()) return Error::unavailable(kBusyMessage);
+    return hasher_.hash(password);
 }
 
 Error OperatorAccounts::lockedError(int64_t until) const {
@@ -38,42 +51,90 @@ Error OperatorAccounts::lockedError(int64_t until) const {
                                     (minutes == 1 ? " minute" : " minutes"));
 }
 
-bool OperatorAccounts::addressLocked(const std::string& clientAddress, bool countFailure) {
+bool OperatorAccounts::reserveAddressAttempt(const std::string& clientAddress) {
     std::lock_guard lock(addressMutex_);
     int64_t now = clock_.nowSeconds();
     auto& failures = addressFailures_[clientAddress];
     if (now - failures.windowStart >= kLockSeconds) failures = {0, now};
-    if (countFailure) ++failures.count;
+    if (failures.count >= kMaxFailuresPerAddress) return false;
+    ++failures.count;
     // Bounded: addresses whose window has passed are forgotten once the map grows.
     if (addressFailures_.size() > 10000) {
         std::erase_if(addressFailures_, [now](const auto& entry) { return now - entry.second.windowStart >= kLockSeconds; });
     }
-    return failures.count >= kMaxFailuresPerAddress;
+    return true;
+}
+
+void OperatorAccounts::releaseAddressAttempt(const std::string& clientAddress) {
+    std::lock_guard lock(addressMutex_);
+    auto found = addressFailures_.find(clientAddress);
+    if (found != addressFailures_.end() && found->second.count > 0) --found->second.count;
+}
+
+bool OperatorAccounts::addressLocked(const std::string& clientAddress) {
+    std::lock_guard lock(addressMutex_);
+    auto found = addressFailures_.find(clientAddress);
+    return found != addressFailures_.end() && clock_.nowSeconds() - found->second.windowStart < kLockSeconds &&
+           found->second.count >= kMaxFailuresPerAddress;
+}
+
+Result<bool> OperatorAccounts::verifyReserved(const OperatorAccount& account, const std::string& password, const std::string& clientAddress) {
+    int64_t now = clock_.nowSeconds();
+    // Counted before the hash: concurrent guesses cannot all read the same old count.
+    auto reservation = store_->reserveSignIn(account.id, now, kMaxFailures, now + kLockSeconds);
+    if (!reservation) {
+        releaseAddressAttempt(clientAddress);
+        return reservation.error();
+    }
+    if (!reservation->allowed) {
+        releaseAddressAttempt(clientAddress);  // refused unverified: not a guess from this address
+        return lockedError(reservation->lockedUntil);
+    }
+    bool right = false;
+    {
+        auto pass = gate_.enter();
+        if (!pass.entered()) {
+            (void)store_->releaseSignIn(account.id);
+            releaseAddressAttempt(clientAddress);
+            return Error::unavailable(kBusyMessage);
+        }
+        right = PasswordHasher::verify(password, account.passwordHash);
+    }
+    if (right) {
+        releaseAddressAttempt(clientAddress);
+        return true;
+    }
+    if (reservation->attempt >= kMaxFailures) {
+        if (auto status = store_->lockSignIn(account.id, now + kLockSeconds); !status) return status.error();
+        return lockedError(now + kLockSeconds);
+    }
+    if (addressLocked(clientAddress)) return lockedError(now + kLockSeconds);
+    return false;
 }
 
 Result<SignedIn> OperatorAccounts::signIn(const std::string& email, const std::string& password, const std::string& clientAddress) {
     int64_t now = clock_.nowSeconds();
-    if (addressLocked(clientAddress, false)) return lockedError(now + kLockSeconds);
+    if (!reserveAddressAttempt(clientAddress)) return lockedError(now + kLockSeconds);
     auto found = store_->findOperator(std::string(trim(email)));
-    if (!found) return found.error();
+    if (!found) {
+        releaseAddressAttempt(clientAddress);
+        return found.error();
+    }
     if (!*found) {
+        // The same hash under the same gate as a known account: neither time nor a busy answer tells them apart.
+        auto pass = gate_.enter();
+        if (!pass.entered()) {
+            releaseAddressAttempt(clientAddress);
+            return Error::unavailable(kBusyMessage);
+        }
         (void)PasswordHasher::verify(password, unknownAccountHash_);
-        addressLocked(clientAddress, true);
         return Error::unauthenticated("email or password is not valid");
     }
     OperatorAccount account = **found;
-    if (account.lockedUntil > now) return lockedError(account.lockedUntil);
-    if (!PasswordHasher::verify(password, account.passwordHash)) {
-        bool addressNowLocked = addressLocked(clientAddress, true);
-        int64_t failures = account.failedSignIns + 1;
-        if (failures >= kMaxFailures) {
-            if (auto status = store_->setSignInState(account.id, 0, now + kLockSeconds); !status) return status.error();
-            return lockedError(now + kLockSeconds);
-        }
-        if (auto status = store_->setSignInState(account.id, failures, 0); !status) return status.error();
-        if (addressNowLocked) return lockedError(now + kLockSeconds);
-        return Error::unauthenticated("email or password is not valid");
-    }
+    auto right = verifyReserved(account, password, clientAddress);
+    if (!right) return right.error();
+    if (!*right) return Error::unauthenticated("email or password is not valid");
+    now = clock_.nowSeconds();
     if (auto status = store_->recordSignIn(account.id, now); !status) return status.error();
     (void)store_->deleteExpiredSessions(now);
     SignedIn signedIn;
@@ -117,29 +178,20 @@ Status OperatorAccounts::changePassword(const std::string& email, const std::str
     if (auto valid = PasswordHasher::validNew(newPassword, "newPassword"); !valid) return valid.error();
     if (newPassword == currentPassword) return Error::invalidArgument("newPassword: must differ from the current password");
     int64_t now = clock_.nowSeconds();
-    if (addressLocked(clientAddress, false)) {
-        Error locked = lockedError(now + kLockSeconds);
-        return Error::resourceExhausted("currentPassword: " + locked.message);
+    if (!reserveAddressAttempt(clientAddress)) {
+        return Error::resourceExhausted("currentPassword: " + lockedError(now + kLockSeconds).message);
     }
     auto found = store_->findOperator(email);
+    if (!found || !*found) releaseAddressAttempt(clientAddress);
     if (!found) return found.error();
     if (!*found) return Error::unauthenticated("the session's account no longer exists: sign in again");
     OperatorAccount account = **found;
-    if (account.lockedUntil > now) return Error::resourceExhausted("currentPassword: " + lockedError(account.lockedUntil).message);
-    if (!PasswordHasher::verify(currentPassword, account.passwordHash)) {
-        // Counted like a failed sign-in: a stolen session must not become a password oracle.
-        bool addressNowLocked = addressLocked(clientAddress, true);
-        int64_t failures = account.failedSignIns + 1;
-        if (failures >= kMaxFailures) {
-            if (auto status = store_->setSignInState(account.id, 0, now + kLockSeconds); !status) return status;
-            return Error::resourceExhausted("currentPassword: " + lockedError(now + kLockSeconds).message);
-        }
-        if (auto status = store_->setSignInState(account.id, failures, 0); !status) return status;
-        if (addressNowLocked) return Error::resourceExhausted("currentPassword: " + lockedError(now + kLockSeconds).message);
-        return Error::permissionDenied("currentPassword: not your current password");
-    }
-    auto hash = hasher_.hash(newPassword);
-    if (!hash) return hash.error();
+    // Counted like a sign-in: a stolen session must not become a password oracle.
+    auto right = verifyReserved(account, currentPassword, clientAddress);
+    if (!right) return Error{right.error().code, "currentPassword: " + right.error().message};
+    if (!*right) return Error::permissionDenied("currentPassword: not your current password");
+    auto hash = hashNew(newPassword);
+    if (!hash) return Error{hash.error().code, "newPassword: " + hash.error().message};
     return store_->setPassword(account.id, *hash, keepToken.empty() ? "" : SecretHasher::hash(keepToken));
 }
 
@@ -148,7 +200,7 @@ Status OperatorAccounts::resetPassword(const std::string& email, const std::stri
     auto found = store_->findOperator(std::string(trim(email)));
     if (!found) return found.error();
     if (!*found) return Error::notFound("--email: no operator with e-mail address " + std::string(trim(email)));
-    auto hash = hasher_.hash(newPassword);
+    auto hash = hashNew(newPassword);
     if (!hash) return hash.error();
     return store_->setPassword((*found)->id, *hash, "");
 }

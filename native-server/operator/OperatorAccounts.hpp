@@ -3,6 +3,8 @@
 // hashed, and lock-out of guessing: 5 failed sign-ins lock the account for 15 minutes, 20
 // failures from one client address within 15 minutes lock that address. A locked account
 // refuses even the right password until the time is up, and says so.
+// Under concurrency (docs/adr/0059): every attempt is counted before its slow hash, in the store
+// for the account and here for the address, and the hashes themselves pass a PasswordHashGate.
 #include <map>
 #include <memory>
 #include <mutex>
@@ -11,6 +13,7 @@
 
 #include "core/Clock.hpp"
 #include "core/Result.hpp"
+#include "security/PasswordHashGate.hpp"
 #include "security/PasswordHasher.hpp"
 #include "store/SqliteOperatorStore.hpp"
 
@@ -28,18 +31,23 @@ public:
     static constexpr int kMaxFailuresPerAddress = 20;
     static constexpr int64_t kSessionSeconds = 8 * 60 * 60;
 
-    OperatorAccounts(std::unique_ptr<SqliteOperatorStore> store, const Clock& clock, PasswordCost cost);
+    OperatorAccounts(std::unique_ptr<SqliteOperatorStore> store, const Clock& clock, PasswordCost cost,
+                     PasswordHashLimits hashLimits = {});
 
     // Errors name the field: "email: ...", "password: ...".
     Result<OperatorAccount> createOperator(const std::string& email, const std::string& password);
     // Unauthenticated for a wrong e-mail address or password (never saying which);
-    // ResourceExhausted while the account or the client address is locked.
+    // ResourceExhausted while the account or the client address is locked; Unavailable (busy(),
+    // nothing counted) when the hash gate turned the attempt away.
     Result<SignedIn> signIn(const std::string& email, const std::string& password, const std::string& clientAddress);
     // The live session of a cookie's token; Unauthenticated when there is none.
     Result<OperatorSession> authenticate(const std::string& token);
     Status signOut(const std::string& token);
 
     static Status validEmail(const std::string& email, const std::string& field);
+    // The hash gate was full: the caller answers 503 with a short Retry-After.
+    static bool busy(const Error& error);
+    const PasswordHashGate& hashGate() const { return gate_; }
 
     // Account management (the console's Operators page, docs/adr/0050).
     Result<std::vector<OperatorAccount>> listOperators();
@@ -56,12 +64,19 @@ public:
 
 private:
     Error lockedError(int64_t until) const;
-    // Counts a failure of `clientAddress`; true when the address is locked now.
-    bool addressLocked(const std::string& clientAddress, bool countFailure);
+    // The account's reserved attempt, verified under the gate. Unavailable (busy) gives it back.
+    Result<bool> verifyReserved(const OperatorAccount& account, const std::string& password, const std::string& clientAddress);
+    Result<std::string> hashNew(const std::string& password);
+    // Counts an attempt of `clientAddress` before it is verified; false (nothing counted) when the address is locked.
+    bool reserveAddressAttempt(const std::string& clientAddress);
+    // A success, or an attempt never verified, is not a guess.
+    void releaseAddressAttempt(const std::string& clientAddress);
+    bool addressLocked(const std::string& clientAddress);
 
     std::unique_ptr<SqliteOperatorStore> store_;
     const Clock& clock_;
     PasswordHasher hasher_;
+    PasswordHashGate gate_;
     std::string unknownAccountHash_;  // verified against for unknown e-mail addresses: same time as a known one
 
     struct AddressFailures {

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "store/PrivateFiles.hpp"
+
 namespace svc {
 namespace {
 
@@ -45,10 +47,10 @@ Status createKey(const std::string& path, Key256& key) {
 Result<Key256> KeyFile::loadOrCreate(const std::string& dataDir, const std::string& name) {
     if (sodium_init() < 0) return Error::internal("libsodium could not be initialised");
     std::filesystem::path directory = std::filesystem::path(dataDir) / "keys";
-    std::error_code error;
-    std::filesystem::create_directories(directory, error);
-    if (error) return Error::unavailable("key directory " + directory.string() + ": " + error.message());
-    ::chmod(directory.c_str(), 0700);
+    if (auto error = PrivateFiles::createDirectories(directory.string())) {
+        return Error::unavailable("key directory " + directory.string() + ": " + error.message());
+    }
+    ::chmod(directory.c_str(), 0700);  // also when an older svc made it
     std::string path = (directory / name).string();
     Key256 key{};
     Status status = std::filesystem::exists(path) ? readKey(path, key) : createKey(path, key);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "image/ImageCodec.hpp"
+#include "store/PrivateFiles.hpp"
 
 namespace svc {
 namespace {
@@ -57,14 +58,13 @@ Result<std::string> SetPhotoStore::store(int64_t tenantId, std::string_view byte
                                               limits_.jpegQuality);
     std::string key = hexSha256(jpeg);
     std::string path = pathOf(tenantId, key);
-    std::error_code error;
-    std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
+    std::error_code error = PrivateFiles::createDirectories(std::filesystem::path(path).parent_path().string());
     if (error) return Error::unavailable("photo: cannot create the photo folder: " + error.message());
     if (std::filesystem::exists(path)) return key;  // content-addressed: already there
     // Written aside and renamed: a reader never sees half a photo.
     std::string temporary = path + ".part";
     {
-        std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+        std::ofstream file = PrivateFiles::openForWriting(temporary);
         file.write(jpeg.data(), static_cast<std::streamsize>(jpeg.size()));
         if (!file) return Error::unavailable("photo: cannot write " + temporary);
     }

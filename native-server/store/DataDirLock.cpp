@@ -10,6 +10,8 @@
 #include <fstream>
 #include <string>
 
+#include "store/PrivateFiles.hpp"
+
 namespace svc {
 namespace {
 
@@ -18,8 +20,7 @@ std::string lockPath(const std::string& dataDir) { return (std::filesystem::path
 }  // namespace
 
 Result<DataDirLock> DataDirLock::acquire(const std::string& dataDir) {
-    std::error_code error;
-    std::filesystem::create_directories(dataDir, error);
+    std::error_code error = PrivateFiles::createDirectories(dataDir);  // 0700 (docs/adr/0061)
     if (error) return Error::unavailable("data dir " + dataDir + ": " + error.message());
     std::string path = lockPath(dataDir);
     int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);

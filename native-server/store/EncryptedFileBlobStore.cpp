@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "store/PrivateFiles.hpp"
+
 namespace svc {
 namespace {
 
@@ -155,8 +157,7 @@ private:
 
 EncryptedFileBlobStore::EncryptedFileBlobStore(std::string directory, const Key256& key)
     : directory_(std::move(directory)), key_(key) {
-    std::error_code ignored;
-    std::filesystem::create_directories(directory_, ignored);
+    (void)PrivateFiles::createDirectories(directory_);
 }
 
 Result<std::string> EncryptedFileBlobStore::pathFor(const std::string& key) const {

@@ -7,11 +7,12 @@
 #include <cerrno>
 #include <filesystem>
 
+#include "store/PrivateFiles.hpp"
+
 namespace svc {
 
 ImportLeases::ImportLeases(std::string directory) : directory_(std::move(directory)) {
-    std::error_code ignored;
-    std::filesystem::create_directories(directory_, ignored);
+    (void)PrivateFiles::createDirectories(directory_);
 }
 
 ImportLeases::~ImportLeases() {

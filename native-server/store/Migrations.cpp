@@ -389,6 +389,89 @@ CREATE UNIQUE INDEX ledger_return_once ON ledger(tenant_id, return_id, line) WHE
 CREATE INDEX ledger_by_order ON ledger(tenant_id, order_id);
 CREATE INDEX ledger_by_time ON ledger(tenant_id, booked_at);
 )sql"},
+        // Claims on orders (docs/adr/0056) and failure isolation (docs/adr/0055). An order id may
+        // now hold several claims: browser purchases that differ are kept as conflicts (an exact
+        // repeat is still dropped, found by its claim_key), and the shop's word from its backend
+        // (shop = 'confirmed' or 'rejected') is a claim of its own. Booking runs per tenant with a
+        // cursor each, reversals take back what a claim earned when it stops earning, and a line
+        // whose money cannot be booked is set aside in ledger_quarantine instead of stopping
+        // every later booking. The ledger is rebuilt for its new kind and claim columns.
+        {3, R"sql(
+ALTER TABLE events ADD COLUMN shop TEXT;             -- purchases: NULL from a browser, 'confirmed'/'rejected' from the shop
+ALTER TABLE events ADD COLUMN claim_key TEXT;        -- purchases: digest of what the claim says; NULL before migration 3
+ALTER TABLE events ADD COLUMN conflicting INTEGER NOT NULL DEFAULT 0;  -- browser claims differing from an earlier one
+ALTER TABLE events ADD COLUMN confirms_claim INTEGER;  -- the shop's confirmations naming a browser claim
+DROP INDEX events_order_once;
+CREATE UNIQUE INDEX events_browser_claim_once ON events(tenant_id, order_id, claim_key) WHERE order_id IS NOT NULL AND shop IS NULL;
+CREATE INDEX events_order_claims ON events(tenant_id, order_id, sequence) WHERE order_id IS NOT NULL;
+
+CREATE TABLE attribution_cursors (
+    tenant_id INTEGER PRIMARY KEY,
+    sequence INTEGER NOT NULL                    -- the tenant's claims up to here are booked
+);
+INSERT INTO attribution_cursors(tenant_id, sequence)
+    SELECT DISTINCT tenant_id, (SELECT sequence FROM attribution_cursor WHERE id = 1) FROM events WHERE order_id IS NOT NULL;
+DROP TABLE attribution_cursor;
+
+CREATE TABLE ledger_claims (
+    entry INTEGER PRIMARY KEY AUTOINCREMENT,
+    tenant_id INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('sale', 'return', 'reversal')),
+    order_event INTEGER NOT NULL REFERENCES events(sequence),  -- the claim
+    order_id TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    sku TEXT NOT NULL,
+    main_sku TEXT NOT NULL,
+    amount INTEGER NOT NULL,                     -- units; negative for a return or reversal
+    price INTEGER NOT NULL,                      -- gross unit price in cents
+    revenue INTEGER NOT NULL,                    -- attributed gross revenue, cents
+    commission INTEGER NOT NULL,                 -- cents
+    rate_bp INTEGER NOT NULL,
+    attributed INTEGER NOT NULL,
+    reason TEXT,
+    interaction INTEGER,
+    interaction_type TEXT,
+    widget TEXT,
+    touchpoint TEXT,
+    set_id TEXT,
+    test_group TEXT,
+    variant TEXT,
+    interaction_at INTEGER,
+    ordered_at INTEGER NOT NULL,
+    booked_at INTEGER NOT NULL,
+    return_id TEXT,
+    claim_source TEXT NOT NULL DEFAULT 'browser',  -- browser, confirmed
+    claim_status TEXT NOT NULL DEFAULT 'claimed',  -- OrderSettlement's ClaimStatus when booked (reversals: why)
+    CHECK ((kind = 'return') = (return_id IS NOT NULL))
+);
+INSERT INTO ledger_claims(entry, tenant_id, kind, order_event, order_id, line, sku, main_sku, amount, price, revenue, commission,
+                          rate_bp, attributed, reason, interaction, interaction_type, widget, touchpoint, set_id, test_group, variant,
+                          interaction_at, ordered_at, booked_at, return_id)
+    SELECT entry, tenant_id, kind, order_event, order_id, line, sku, main_sku, amount, price, revenue, commission, rate_bp, attributed,
+           reason, interaction, interaction_type, widget, touchpoint, set_id, test_group, variant, interaction_at, ordered_at,
+           booked_at, return_id FROM ledger;
+DROP TABLE ledger;
+ALTER TABLE ledger_claims RENAME TO ledger;
+CREATE UNIQUE INDEX ledger_sale_once ON ledger(order_event, line) WHERE kind = 'sale';
+CREATE UNIQUE INDEX ledger_reversal_once ON ledger(order_event, line) WHERE kind = 'reversal';
+CREATE UNIQUE INDEX ledger_return_once ON ledger(tenant_id, return_id, line) WHERE kind = 'return';
+CREATE INDEX ledger_by_order ON ledger(tenant_id, order_id);
+CREATE INDEX ledger_by_time ON ledger(tenant_id, booked_at);
+
+CREATE TABLE ledger_quarantine (
+    order_event INTEGER NOT NULL REFERENCES events(sequence),  -- the claim
+    line INTEGER NOT NULL,
+    tenant_id INTEGER NOT NULL,
+    order_id TEXT NOT NULL,
+    sku TEXT NOT NULL,
+    amount INTEGER NOT NULL,
+    price INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    at INTEGER NOT NULL,                         -- the claim's arrival
+    PRIMARY KEY (order_event, line)
+) WITHOUT ROWID;
+CREATE INDEX ledger_quarantine_by_time ON ledger_quarantine(tenant_id, at);
+)sql"},
     };
     return list;
 }

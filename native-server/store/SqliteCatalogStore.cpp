@@ -8,6 +8,7 @@
 
 #include "catalog/Availability.hpp"
 #include "store/Migrations.hpp"
+#include "store/PrivateFiles.hpp"
 #include "text/BoundedJson.hpp"
 #include "text/JsonWriter.hpp"
 #include "text/Utf8.hpp"
@@ -548,8 +549,7 @@ private:
 }  // namespace
 
 SqliteCatalogStore::SqliteCatalogStore(std::string directory, const Clock& clock) : directory_(std::move(directory)), clock_(clock) {
-    std::error_code ignored;
-    std::filesystem::create_directories(directory_, ignored);
+    (void)PrivateFiles::createDirectories(directory_);
 }
 
 std::string SqliteCatalogStore::pathFor(int64_t tenantId) const {

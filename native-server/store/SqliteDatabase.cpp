@@ -1,5 +1,7 @@
 #include "store/SqliteDatabase.hpp"
 
+#include "store/PrivateFiles.hpp"
+
 namespace svc {
 
 SqliteStatement& SqliteStatement::bind(int index, std::string_view text) {
@@ -62,6 +64,9 @@ std::optional<int64_t> SqliteStatement::optionalInteger(int column) const {
 }
 
 Result<std::unique_ptr<SqliteDatabase>> SqliteDatabase::open(const std::string& path) {
+    // Created 0600 before SQLite opens it: SQLite would create it 0644 (less the umask), and
+    // gives its -wal, -shm and journal files the database file's mode.
+    if (auto created = PrivateFiles::createFile(path); !created) return created.error();
     sqlite3* db = nullptr;
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX;
     if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {

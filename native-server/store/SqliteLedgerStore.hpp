@@ -16,19 +16,25 @@ public:
     // The file must exist and be migrated (SqliteEventStore::open does both).
     static Result<std::unique_ptr<SqliteLedgerStore>> open(const std::string& path);
 
-    Result<std::vector<PurchaseToAttribute>> purchasesToAttribute(size_t limit) override;
+    Result<std::vector<int64_t>> tenantsWithPendingClaims() override;
+    Result<std::vector<OrderClaim>> claimsToBook(int64_t tenantId, size_t limit) override;
+    Result<std::vector<OrderClaim>> orderClaims(int64_t tenantId, const std::string& orderId, int64_t throughSequence) override;
     Result<std::vector<Interaction>> interactions(int64_t tenantId, const std::string& cid, int64_t beforeSequence, int64_t since) override;
-    Status bookSales(const std::vector<LedgerEntry>& entries, int64_t throughSequence) override;
+    Status book(int64_t tenantId, const std::vector<LedgerEntry>& entries, const std::vector<QuarantinedLine>& quarantined,
+                int64_t throughSequence) override;
     Result<std::vector<LedgerEntry>> orderEntries(int64_t tenantId, const std::string& orderId) override;
-    Result<bool> orderExists(int64_t tenantId, const std::string& orderId) override;
     Result<bool> bookReturn(int64_t tenantId, const std::string& returnId, const std::vector<LedgerEntry>& entries) override;
     Result<std::vector<LedgerEntry>> entries(int64_t tenantId, int64_t from, int64_t to) override;
+    Result<std::pair<std::vector<QuarantinedLine>, int64_t>> quarantined(int64_t tenantId, int64_t from, int64_t to, size_t limit) override;
     Result<std::vector<EventCount>> eventCounts(int64_t tenantId, int64_t from, int64_t to) override;
     Result<int64_t> pendingPurchases() override;
+    Result<int64_t> pendingPurchases(int64_t tenantId) override;
 
 private:
     explicit SqliteLedgerStore(std::unique_ptr<SqliteDatabase> db) : db_(std::move(db)) {}
     Status insertEntries(const std::vector<LedgerEntry>& entries);
+    Result<std::vector<OrderClaim>> readClaims(SqliteStatement& query);
+    Result<int64_t> pendingOf(int64_t tenantId);
     Result<std::vector<LedgerEntry>> selectEntries(const std::string& where, int64_t tenantId, const std::string& text, int64_t from,
                                                    int64_t to);
 

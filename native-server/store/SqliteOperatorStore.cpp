@@ -34,11 +34,40 @@ Result<std::optional<OperatorAccount>> SqliteOperatorStore::findOperator(const s
     return std::optional<OperatorAccount>{OperatorAccount{query->integer(0), query->text(1), query->text(2), query->integer(3), query->integer(4)}};
 }
 
-Status SqliteOperatorStore::setSignInState(int64_t operatorId, int64_t failedSignIns, int64_t lockedUntil) {
+Result<SignInReservation> SqliteOperatorStore::reserveSignIn(int64_t operatorId, int64_t now, int64_t maxAttempts, int64_t lockUntil) {
     std::lock_guard lock(mutex_);
-    auto statement = db_->prepare("UPDATE operators SET failed_sign_ins = ?, locked_until = ? WHERE id = ?");
+    // One statement: atomic against this process's other threads and against other processes.
+    auto statement = db_->prepare(
+        "UPDATE operators SET "
+        "failed_sign_ins = CASE WHEN locked_until > ?1 THEN failed_sign_ins WHEN failed_sign_ins + 1 > ?2 THEN 0 "
+        "ELSE failed_sign_ins + 1 END, "
+        "locked_until = CASE WHEN locked_until > ?1 THEN locked_until WHEN failed_sign_ins + 1 > ?2 THEN ?3 ELSE locked_until END "
+        "WHERE id = ?4 RETURNING failed_sign_ins, locked_until");
     if (!statement) return statement.error();
-    statement->bind(1, failedSignIns).bind(2, lockedUntil).bind(3, operatorId);
+    statement->bind(1, now).bind(2, maxAttempts).bind(3, lockUntil).bind(4, operatorId);
+    auto row = statement->step();
+    if (!row) return row.error();
+    if (!*row) return Error::notFound("operator " + std::to_string(operatorId) + " does not exist");
+    SignInReservation reservation;
+    reservation.lockedUntil = statement->integer(1);
+    reservation.allowed = reservation.lockedUntil <= now;
+    reservation.attempt = statement->integer(0);
+    return reservation;
+}
+
+Status SqliteOperatorStore::releaseSignIn(int64_t operatorId) {
+    std::lock_guard lock(mutex_);
+    auto statement = db_->prepare("UPDATE operators SET failed_sign_ins = failed_sign_ins - 1 WHERE id = ? AND failed_sign_ins > 0");
+    if (!statement) return statement.error();
+    statement->bind(1, operatorId);
+    return statement->run();
+}
+
+Status SqliteOperatorStore::lockSignIn(int64_t operatorId, int64_t lockUntil) {
+    std::lock_guard lock(mutex_);
+    auto statement = db_->prepare("UPDATE operators SET failed_sign_ins = 0, locked_until = MAX(locked_until, ?) WHERE id = ?");
+    if (!statement) return statement.error();
+    statement->bind(1, lockUntil).bind(2, operatorId);
     return statement->run();
 }
 

@@ -23,6 +23,13 @@ struct OperatorAccount {
     int64_t lastSignInAt = 0;   // filled in by listOperators; 0: never signed in
 };
 
+// One sign-in attempt reserved before its password is verified (docs/adr/0059).
+struct SignInReservation {
+    bool allowed = false;     // false: the account is locked, verify nothing
+    int64_t attempt = 0;      // this attempt's place since the last success or lock-out (1-based)
+    int64_t lockedUntil = 0;  // when refused: until when
+};
+
 struct OperatorSession {
     std::string tokenHash;
     int64_t operatorId = 0;
@@ -40,8 +47,15 @@ public:
     // AlreadyExists when the e-mail address (case-insensitive) has an account.
     Result<OperatorAccount> createOperator(const std::string& email, const std::string& passwordHash, int64_t now);
     Result<std::optional<OperatorAccount>> findOperator(const std::string& email);
-    // Records the account's lock-out state after a sign-in attempt.
-    Status setSignInState(int64_t operatorId, int64_t failedSignIns, int64_t lockedUntil);
+    // Counts one attempt in a single UPDATE, before the slow hash, so that N concurrent guesses
+    // count N before any is verified (a read-modify-write after verifying let 60 guesses count 2).
+    // Refused while locked; the attempt past `maxAttempts` locks the account until `lockUntil` and
+    // is refused. The count is cleared by recordSignIn, and by a lock-out.
+    Result<SignInReservation> reserveSignIn(int64_t operatorId, int64_t now, int64_t maxAttempts, int64_t lockUntil);
+    // Gives back a reserved attempt that was never verified (the hash gate was busy).
+    Status releaseSignIn(int64_t operatorId);
+    // The last allowed attempt failed: locked until `lockUntil`, the count starts again after it.
+    Status lockSignIn(int64_t operatorId, int64_t lockUntil);
     // A successful sign-in: no failures, no lock, and when (migration 13).
     Status recordSignIn(int64_t operatorId, int64_t now);
     // Every account, oldest first (the console's list; hashes are left empty).

@@ -84,6 +84,11 @@ Result<std::vector<PullSource>> SqlitePullSourceStore::list(int64_t tenantId) {
     return select("tenant_id = ?1 ORDER BY feed", tenantId, "", 0);
 }
 
+Result<std::vector<PullSource>> SqlitePullSourceStore::listAll() {
+    std::lock_guard lock(mutex_);
+    return select("?1 = ?1 ORDER BY id", 0, "", 0);
+}
+
 Result<std::optional<PullSource>> SqlitePullSourceStore::find(int64_t tenantId, const std::string& feed) {
     std::lock_guard lock(mutex_);
     auto found = select("tenant_id = ?1 AND feed = ?2", tenantId, feed, 0);

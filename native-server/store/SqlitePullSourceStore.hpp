@@ -21,6 +21,8 @@ public:
     // AlreadyExists (naming the feed) when the tenant's feed has a source already.
     Result<PullSource> add(const PullSource& source);
     Result<std::vector<PullSource>> list(int64_t tenantId);
+    // Every tenant's sources (the sealing of URL queries stored by an older svc).
+    Result<std::vector<PullSource>> listAll();
     Result<std::optional<PullSource>> find(int64_t tenantId, const std::string& feed);
     Result<bool> remove(int64_t tenantId, const std::string& feed);
     // Changes what the operator set (URL, interval, kind of feed, columns, credentials) and when

@@ -5,13 +5,14 @@
 
 #include "app/SystemClock.hpp"
 #include "store/Migrations.hpp"
+#include "store/PrivateFiles.hpp"
 
 namespace svc {
 
 Result<std::unique_ptr<SqliteStorage>> SqliteStorage::open(const std::string& dataDir, const Clock* clock) {
-    std::error_code error;
-    std::filesystem::create_directories(dataDir, error);
-    if (error) return Error::unavailable("data dir " + dataDir + ": " + error.message());
+    if (auto error = PrivateFiles::createDirectories(dataDir)) return Error::unavailable("data dir " + dataDir + ": " + error.message());
+    // A data dir made before svc kept it private (0755, 0644 files) is tightened here, once per start.
+    if (auto status = PrivateFiles::tighten(dataDir); !status) return status.error();
     auto storage = std::unique_ptr<SqliteStorage>(new SqliteStorage());
     if (!clock) {
         storage->ownedClock_ = std::make_unique<SystemClock>();

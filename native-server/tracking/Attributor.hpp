@@ -1,8 +1,12 @@
 #pragma once
-// Books every purchase into the commission ledger (docs/adr/0021): for each order line the
-// interaction that earned it (tracking/AttributionRule), the rate and the commission
-// (tracking/Commission). Runs behind the events endpoint, never in its way: a background
-// pass every few seconds, and catchUp() before anything reads the ledger (reports, returns).
+// Books every claim on an order into the commission ledger (docs/adr/0021, 0056): for each line
+// of the claim that earns (tracking/OrderSettlement) the interaction that earned it
+// (tracking/AttributionRule), the rate and the commission (tracking/Commission); a reversal of
+// what a claim earned when a later claim takes its place. Runs behind the events endpoint,
+// never in its way: a background pass every few seconds, and catchUp() before anything reads
+// the ledger (reports, returns). One tenant at a time, each with its own cursor, and a line
+// whose money cannot be booked is set aside (quarantined) with its reason: nothing one order
+// or one tenant holds can stop the booking of any other (docs/adr/0055).
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -14,6 +18,7 @@
 #include "store/LedgerStore.hpp"
 #include "store/TenantStore.hpp"
 #include "tracking/AttributionCatalog.hpp"
+#include "tracking/OrderSettlement.hpp"
 
 namespace svc {
 
@@ -42,14 +47,23 @@ public:
     // Starts the background passes (every `intervalMs`).
     void start(int intervalMs = 2000);
     void stop();
-    // Books every purchase stored so far. Serialised with the background pass.
+    // Books every tenant's claims stored so far. A tenant whose booking fails (its store or its
+    // contract) is retried by the next pass and holds up no other; the first failure is returned.
+    // Serialised with the background pass.
     Status catchUp();
-    // Books a return or cancellation of an order; refuses (naming the field) a SKU not in the
-    // order or more units than are still kept.
+    // Books one tenant's claims stored so far (before its reports and returns).
+    Status catchUp(int64_t tenantId);
+    // Books a return or cancellation of an order, against its earning claim; refuses (naming the
+    // field) a SKU not in the order, more units than are still kept, and an order that is
+    // disputed or rejected (nothing of it earns).
     Result<ReturnOutcome> bookReturn(int64_t tenantId, const std::string& orderId, const ReturnRequest& request);
 
 private:
-    Status bookPending();
+    struct Booking;
+    Status bookTenant(int64_t tenantId);
+    Status bookClaims(int64_t tenantId, const std::vector<OrderClaim>& claims);
+    Status bookSales(Booking& booking, const std::vector<OrderClaim>& claims, const SettledOrder& settled);
+    Status bookReversal(Booking& booking, const OrderClaim& claim, ClaimStatus why, int64_t at);
 
     LedgerStore& ledger_;
     TenantStore& tenants_;

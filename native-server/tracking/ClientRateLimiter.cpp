@@ -5,7 +5,7 @@
 
 namespace svc {
 
-std::optional<int> ClientRateLimiter::take(const std::string& client, Clock::time_point now) {
+std::optional<int> ClientRateLimiter::takeTokens(const std::string& client, int tokens, Clock::time_point now) {
     if (limit_.perSecond <= 0) return std::nullopt;
     std::lock_guard lock(mutex_);
     auto found = buckets_.find(client);
@@ -23,11 +23,12 @@ std::optional<int> ClientRateLimiter::take(const std::string& client, Clock::tim
         bucket.tokens = std::min(limit_.burst, bucket.tokens + elapsed * limit_.perSecond);
         bucket.updated = now;
     }
-    if (bucket.tokens >= 1) {
-        bucket.tokens -= 1;
+    double wanted = std::min(static_cast<double>(tokens), limit_.burst);
+    if (bucket.tokens >= tokens) {
+        bucket.tokens -= tokens;
         return std::nullopt;
     }
-    double wait = (1 - bucket.tokens) / limit_.perSecond;
+    double wait = (wanted - bucket.tokens) / limit_.perSecond;
     return std::max(1, static_cast<int>(std::ceil(wait)));
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// A token bucket per client address, so that one browser or script flooding the events
-// endpoint is refused (429) before its requests cost a body read, a tenant lookup or a
-// place in a commit, while everybody else goes on.
+// A token bucket per client (an address, or a visitor id for purchases), so that one browser or
+// script flooding the events endpoint is refused (429) before its requests cost a body read, a
+// tenant lookup or a place in a commit, while everybody else goes on.
 #include <chrono>
 #include <cstddef>
 #include <mutex>
@@ -24,7 +24,10 @@ public:
 
     // Takes one token from the client's bucket: nullopt when allowed, else the whole
     // seconds (>= 1) until the next token, for Retry-After.
-    std::optional<int> take(const std::string& client, Clock::time_point now = Clock::now());
+    std::optional<int> take(const std::string& client, Clock::time_point now = Clock::now()) { return takeTokens(client, 1, now); }
+    // Takes `tokens` at once (a request's purchases), all or none; the wait is until enough
+    // have come back (more than the burst never will: refused with the wait for a full bucket).
+    std::optional<int> takeTokens(const std::string& client, int tokens, Clock::time_point now = Clock::now());
 
 private:
     struct Bucket {

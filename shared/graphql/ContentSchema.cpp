@@ -1,6 +1,8 @@
 #include "graphql/ContentSchema.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include "graphql/Cursor.hpp"
 #include "money/MoneyFormatter.hpp"
@@ -15,6 +17,9 @@ constexpr int64_t kDefaultImages = 10, kDefaultVariants = 50, kDefaultSimilar = 
                   kDefaultCustomSets = 1, kDefaultProductSets = 10, kDefaultSetPhoto = 10, kDefaultSetCompose = 5;
 constexpr size_t kMaxClusters = 8;        // positions of a complementary set
 constexpr size_t kMaxGeneratedSets = 10;  // sets generated per anchor for productSets and setCompose
+// A custom set lists at most 100 SKUs (sets/SetJson); a generated set is the anchor and one
+// product per position. What the query cost counts for those lists (QueryCost).
+constexpr uint64_t kMaxSetProducts = 100;
 
 FieldDefinition deprecated(FieldDefinition field, std::string reason) {
     field.deprecationReason = std::move(reason);
@@ -25,6 +30,11 @@ std::vector<ArgumentDefinition> page(int64_t defaultFirst) {
     return {argumentDef("first", "Int", defaultFirst), argumentDef("after", "String")};
 }
 
+// A connection field: its pages hold at most kMaxFirst items (what the query cost counts).
+FieldDefinition connection(std::string name, const std::string& type, std::vector<ArgumentDefinition> arguments) {
+    return withMaxItems(fieldDef(std::move(name), type, std::move(arguments)), kMaxFirst);
+}
+
 Schema buildContentSchema() {
     Schema schema;
     auto withInput = [](std::vector<ArgumentDefinition> arguments, const std::string& inputType) {
@@ -33,10 +43,10 @@ Schema buildContentSchema() {
     };
     schema.addType(objectType("Query", {
         fieldDef("product", "Product", {argumentDef("id", "ID!")}),
-        fieldDef("productSets", "ProductSetConnection!", withInput(page(kDefaultProductSets), "ProductSetsQueryInput")),
-        fieldDef("setPhoto", "SetPhotoConnection!", withInput(page(kDefaultSetPhoto), "SetPhotoQueryInput")),
+        connection("productSets", "ProductSetConnection!", withInput(page(kDefaultProductSets), "ProductSetsQueryInput")),
+        connection("setPhoto", "SetPhotoConnection!", withInput(page(kDefaultSetPhoto), "SetPhotoQueryInput")),
         deprecated(fieldDef("customSet", "CustomSet", {argumentDef("id", "ID!")}), "use productSets"),
-        deprecated(fieldDef("setCompose", "SetComposeConnection!", withInput(page(kDefaultSetCompose), "SetComposeQueryInput")),
+        deprecated(connection("setCompose", "SetComposeConnection!", withInput(page(kDefaultSetCompose), "SetComposeQueryInput")),
                    "use matchingProductClusters on product"),
     }));
     schema.addType(objectType("Product", {
@@ -46,11 +56,11 @@ Schema buildContentSchema() {
         fieldDef("modelId", "String"),
         fieldDef("url", "String!"),
         fieldDef("tags", "[String!]!"),
-        fieldDef("images", "ImageConnection!", page(kDefaultImages)),
-        fieldDef("variants", "ProductVariantConnection!", page(kDefaultVariants)),
-        fieldDef("similarProducts", "ProductConnection!", page(kDefaultSimilar)),
-        deprecated(fieldDef("matchingProductClusters", "ProductClusterConnection!", page(kDefaultClusters)), "use productSets"),
-        deprecated(fieldDef("customSets", "CustomSetConnection!", page(kDefaultCustomSets)), "use productSets"),
+        connection("images", "ImageConnection!", page(kDefaultImages)),
+        connection("variants", "ProductVariantConnection!", page(kDefaultVariants)),
+        connection("similarProducts", "ProductConnection!", page(kDefaultSimilar)),
+        deprecated(connection("matchingProductClusters", "ProductClusterConnection!", page(kDefaultClusters)), "use productSets"),
+        deprecated(connection("customSets", "CustomSetConnection!", page(kDefaultCustomSets)), "use productSets"),
     }));
     schema.addType(objectType("Image", {fieldDef("url", "String!"), fieldDef("thumbnailUrl", "String")}));
     schema.addType(objectType("ProductVariant", {
@@ -64,31 +74,32 @@ Schema buildContentSchema() {
     schema.addType(objectType("ProductCluster", {
         fieldDef("id", "ID!"),
         fieldDef("name", "String!"),
-        fieldDef("products", "ProductConnection!", page(kDefaultClusterProducts)),
+        connection("products", "ProductConnection!", page(kDefaultClusterProducts)),
     }));
     schema.addType(objectType("CustomSet", {
         fieldDef("id", "ID!"),
         fieldDef("title", "String!"),
         fieldDef("description", "String"),
         fieldDef("tags", "[String!]!"),
-        fieldDef("images", "ImageConnection!", page(kDefaultImages)),
-        fieldDef("products", "[Product!]!"),
+        connection("images", "ImageConnection!", page(kDefaultImages)),
+        withMaxItems(fieldDef("products", "[Product!]!"), kMaxSetProducts),
     }));
     schema.addType(objectType("ProductSet", {
         fieldDef("id", "ID!"),
         fieldDef("title", "String"),
         fieldDef("tags", "[String!]!"),
         fieldDef("imageLink", "String"),
-        fieldDef("products", "[Product!]!"),
+        withMaxItems(fieldDef("products", "[Product!]!"), kMaxSetProducts),
     }));
     schema.addType(objectType("SetPhoto", {
         fieldDef("id", "ID!"),
         fieldDef("title", "String!"),
         fieldDef("tags", "[String!]!"),
-        fieldDef("images", "ImageConnection!", page(kDefaultImages)),
+        connection("images", "ImageConnection!", page(kDefaultImages)),
     }));
-    schema.addType(objectType("SetCompose", {fieldDef("id", "ID!"), fieldDef("items", "[SetComposeItem!]!")}));
-    schema.addType(objectType("SetComposeItem", {fieldDef("product", "Product!"), fieldDef("alternatives", "[Product!]!")}));
+    schema.addType(objectType("SetCompose", {fieldDef("id", "ID!"), withMaxItems(fieldDef("items", "[SetComposeItem!]!"), kMaxClusters)}));
+    schema.addType(objectType("SetComposeItem", {fieldDef("product", "Product!"),
+                                                 withMaxItems(fieldDef("alternatives", "[Product!]!"), RecommendationService::kClusterSize)}));
     schema.addType(enumType("ProductSetsQueryType", {"SKU"}));
     schema.addType(enumType("SetPhotoQueryType", {"TAGS"}));
     schema.addType(enumType("SetComposeQueryType", {"SKU"}));
@@ -122,10 +133,29 @@ private:
     bool hasNextPage_;
 };
 
-// What a connection's edges share: their type name and the list their cursors name.
+// A list's identity for its cursors (graphql/Cursor): its name, and whose it is. The scope's
+// text is put together only when a cursor is made or read: most queries ask for none.
+struct ListIdentity {
+    std::string name;
+    int64_t tenant = 0;
+    const char* ownerKind = "";  // "Product", "CustomSet", ...
+    std::string ownerId;         // a main SKU, a set's id, a filter
+
+    CursorList cursorList() const {
+        return {name, "tenant " + std::to_string(tenant) + " " + ownerKind + " " + ownerId};
+    }
+};
+
+// What a connection's edges share: their type name and the list their cursors belong to.
 struct EdgeNames {
     std::string typeName;
-    std::string listName;
+    ListIdentity list;
+    mutable std::optional<CursorList> cursorList;  // built for the first cursor, kept for the others
+
+    const CursorList& cursors() const {
+        if (!cursorList) cursorList = list.cursorList();
+        return *cursorList;
+    }
 };
 
 // An edge signs its cursor only when the query asks for it (or for pageInfo.endCursor):
@@ -140,7 +170,7 @@ public:
         if (field == "cursor") return ResolvedValue::scalar(cursor());
         return Error::internal("edge has no field " + field);
     }
-    std::string cursor() const { return cursors_.encode(index_, names_->listName); }
+    std::string cursor() const { return cursors_.encode(index_, names_->cursors()); }
 
 private:
     std::shared_ptr<const EdgeNames> names_;
@@ -181,7 +211,7 @@ private:
 
 // Reads and checks `first` and `after`; both refusals name the argument.
 // `first: null` means the list's default, as an absent `first` does.
-Result<std::pair<size_t, size_t>> pageWindow(const CursorCodec& cursors, const ArgumentValues& arguments, const std::string& listName,
+Result<std::pair<size_t, size_t>> pageWindow(const CursorCodec& cursors, const ArgumentValues& arguments, const ListIdentity& list,
                                              int64_t defaultFirst) {
     auto given = arguments.find("first");
     int64_t first = given == arguments.end() || given->is_null() ? defaultFirst : given->get<int64_t>();
@@ -189,19 +219,25 @@ Result<std::pair<size_t, size_t>> pageWindow(const CursorCodec& cursors, const A
     if (first > kMaxFirst) return Error::invalidArgument("first: at most " + std::to_string(kMaxFirst) + " items per page");
     size_t offset = 0;
     if (arguments.contains("after") && arguments["after"].is_string()) {
-        auto decoded = cursors.decode(arguments["after"].get<std::string>(), listName);
+        auto decoded = cursors.decode(arguments["after"].get<std::string>(), list.cursorList());
         if (!decoded) return decoded.error();
         offset = *decoded + 1;
     }
     return std::pair<size_t, size_t>{offset, static_cast<size_t>(first)};
 }
 
+// The list `name` of an owner (a product by its main SKU, a set by its id, ...) for the
+// request's tenant: its cursors are refused by any other list (graphql/Cursor).
+ListIdentity listOf(const ContentContext& context, std::string name, const char* ownerKind, std::string ownerId) {
+    return {std::move(name), context.tenant.id, ownerKind, std::move(ownerId)};
+}
+
 // One page of `items` (those from `offset` on, at most `first`) as a <Node>Connection,
 // each edge's cursor naming its index in the whole list.
 template <typename Item, typename MakeNode>
-ResolvedValue pageOf(const CursorCodec& cursors, const std::string& nodeType, const std::string& listName, const std::vector<Item>& items, size_t offset,
+ResolvedValue pageOf(const CursorCodec& cursors, const std::string& nodeType, ListIdentity list, const std::vector<Item>& items, size_t offset,
                      size_t first, MakeNode makeNode) {
-    auto connection = std::make_shared<ConnectionResolver>(nodeType + "Connection", std::make_shared<const EdgeNames>(EdgeNames{nodeType + "Edge", listName}));
+    auto connection = std::make_shared<ConnectionResolver>(nodeType + "Connection", std::make_shared<const EdgeNames>(EdgeNames{nodeType + "Edge", std::move(list), std::nullopt}));
     for (size_t i = offset; i < items.size() && i < offset + first; ++i) connection->addEdge(makeNode(items[i]), cursors, i);
     connection->setHasNextPage(items.size() > offset + first);
     return ResolvedValue::object(std::move(connection));
@@ -304,7 +340,8 @@ public:
 private:
     // The article's distinct images: the representative's first, then other variants' own.
     Result<ResolvedValue> images(const ArgumentValues& arguments) const {
-        auto window = pageWindow(context_->cursors, arguments, "images", kDefaultImages);
+        ListIdentity list = listOf(*context_, "images", "Product", article_.article().mainSku);
+        auto window = pageWindow(context_->cursors, arguments, list, kDefaultImages);
         if (!window) return window.error();
         const Article& article = article_.article();
         std::vector<const Product*> withImage;
@@ -317,31 +354,33 @@ private:
         };
         add(article.representative());
         for (const auto& variant : article.variants) add(variant);
-        return pageOf(context_->cursors, "Image", "images", withImage, window->first, window->second, [](const Product* variant) {
+        return pageOf(context_->cursors, "Image", std::move(list), withImage, window->first, window->second, [](const Product* variant) {
             return std::make_shared<ImageResolver>(variant->image, variant->thumbnail);
         });
     }
 
     // Variants a shopper can buy: available and priced, in SKU order (as the store lists them).
     Result<ResolvedValue> variants(const ArgumentValues& arguments) const {
-        auto window = pageWindow(context_->cursors, arguments, "variants", kDefaultVariants);
+        ListIdentity list = listOf(*context_, "variants", "Product", article_.article().mainSku);
+        auto window = pageWindow(context_->cursors, arguments, list, kDefaultVariants);
         if (!window) return window.error();
         std::vector<const Product*> buyable;
         for (const auto& variant : article_.article().variants) {
             if (variant.available() && variant.sellingPrice()) buyable.push_back(&variant);
         }
         const std::string& currency = context_->tenant.currency;
-        return pageOf(context_->cursors, "ProductVariant", "variants", buyable, window->first, window->second,
+        return pageOf(context_->cursors, "ProductVariant", std::move(list), buyable, window->first, window->second,
                       [&](const Product* variant) { return std::make_shared<VariantResolver>(article_.shared(), *variant, currency); });
     }
 
     Result<ResolvedValue> similarProducts(const ArgumentValues& arguments) const {
-        auto window = pageWindow(context_->cursors, arguments, "similarProducts", kDefaultSimilar);
+        ListIdentity list = listOf(*context_, "similarProducts", "Product", article_.article().mainSku);
+        auto window = pageWindow(context_->cursors, arguments, list, kDefaultSimilar);
         if (!window) return window.error();
         auto [offset, first] = *window;
         // One more than the page tells whether a next page exists.
         auto similar = context_->recommendations.similarTo(article_, offset + first + 1);
-        return pageOf(context_->cursors, "Product", "similarProducts", similar, offset, first,
+        return pageOf(context_->cursors, "Product", std::move(list), similar, offset, first,
                       [&](const ArticleRef& article) { return std::make_shared<ProductResolver>(article, context_); });
     }
 
@@ -367,11 +406,12 @@ public:
         if (field == "id") return ResolvedValue::scalar(cluster_.id);
         if (field == "name") return ResolvedValue::scalar(cluster_.name);
         if (field == "products") {
-            auto window = pageWindow(context_->cursors, arguments, "clusterProducts", kDefaultClusterProducts);
+            ListIdentity list = listOf(*context_, "clusterProducts", "ProductCluster", cluster_.id);
+            auto window = pageWindow(context_->cursors, arguments, list, kDefaultClusterProducts);
             if (!window) return window.error();
             std::vector<ArticleRef> products;
             for (uint32_t index : cluster_.articles) products.push_back({anchor_.snapshot, index});
-            return pageOf(context_->cursors, "Product", "clusterProducts", products, window->first, window->second,
+            return pageOf(context_->cursors, "Product", std::move(list), products, window->first, window->second,
                           [&](const ArticleRef& article) { return std::make_shared<ProductResolver>(article, context_); });
         }
         return Error::internal("ProductCluster has no field " + field);
@@ -418,9 +458,10 @@ public:
         if (field == "description") return ResolvedValue::scalar(optionalString(set.description));
         if (field == "tags") return stringList(set.tags);
         if (field == "images") {
-            auto window = pageWindow(context_->cursors, arguments, "images", kDefaultImages);
+            ListIdentity list = listOf(*context_, "images", "CustomSet", set.id);
+            auto window = pageWindow(context_->cursors, arguments, list, kDefaultImages);
             if (!window) return window.error();
-            return pageOf(context_->cursors, "Image", "images", set.images, window->first, window->second,
+            return pageOf(context_->cursors, "Image", std::move(list), set.images, window->first, window->second,
                           [](const std::string& url) { return std::make_shared<ImageResolver>(url, ""); });
         }
         if (field == "products") return productList(customSetProducts(snapshot_, set_), context_);
@@ -434,20 +475,22 @@ private:
 };
 
 Result<ResolvedValue> ProductResolver::matchingProductClusters(const ArgumentValues& arguments) const {
-    auto window = pageWindow(context_->cursors, arguments, "matchingProductClusters", kDefaultClusters);
+    ListIdentity list = listOf(*context_, "matchingProductClusters", "Product", article_.article().mainSku);
+    auto window = pageWindow(context_->cursors, arguments, list, kDefaultClusters);
     if (!window) return window.error();
     // Always the same full list (every position, the longest cluster a page may ask for),
     // so pages and cursors agree.
     auto clusters = context_->recommendations.clusters(article_, kMaxClusters, kMaxFirst);
-    return pageOf(context_->cursors, "ProductCluster", "matchingProductClusters", clusters, window->first, window->second,
+    return pageOf(context_->cursors, "ProductCluster", std::move(list), clusters, window->first, window->second,
                   [&](const ComplementCluster& cluster) { return std::make_shared<ClusterResolver>(article_, cluster, context_); });
 }
 
 Result<ResolvedValue> ProductResolver::customSets(const ArgumentValues& arguments) const {
-    auto window = pageWindow(context_->cursors, arguments, "customSets", kDefaultCustomSets);
+    ListIdentity list = listOf(*context_, "customSets", "Product", article_.article().mainSku);
+    auto window = pageWindow(context_->cursors, arguments, list, kDefaultCustomSets);
     if (!window) return window.error();
     auto sets = context_->recommendations.customSetsOf(article_);
-    return pageOf(context_->cursors, "CustomSet", "customSets", sets, window->first, window->second,
+    return pageOf(context_->cursors, "CustomSet", std::move(list), sets, window->first, window->second,
                   [&](const ResolvedCustomSet* set) { return std::make_shared<CustomSetResolver>(article_.snapshot, *set, context_); });
 }
 
@@ -479,17 +522,18 @@ private:
 
 class SetPhotoResolver : public ObjectResolver {
 public:
-    SetPhotoResolver(std::shared_ptr<const ContentSnapshot> snapshot, const PhotoSet& set, const CursorCodec& cursors)
-        : snapshot_(std::move(snapshot)), set_(set), cursors_(cursors) {}
+    SetPhotoResolver(std::shared_ptr<const ContentSnapshot> snapshot, const PhotoSet& set, std::shared_ptr<ContentContext> context)
+        : snapshot_(std::move(snapshot)), set_(set), context_(std::move(context)) {}
     std::string_view typeName() const override { return "SetPhoto"; }
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues& arguments) const override {
         if (field == "id") return ResolvedValue::scalar(set_.id);
         if (field == "title") return ResolvedValue::scalar(set_.title);
         if (field == "tags") return stringList(set_.tags);
         if (field == "images") {
-            auto window = pageWindow(cursors_, arguments, "images", kDefaultImages);
+            ListIdentity list = listOf(*context_, "images", "SetPhoto", set_.id);
+            auto window = pageWindow(context_->cursors, arguments, list, kDefaultImages);
             if (!window) return window.error();
-            return pageOf(cursors_, "Image", "images", set_.images, window->first, window->second,
+            return pageOf(context_->cursors, "Image", std::move(list), set_.images, window->first, window->second,
                           [](const std::string& url) { return std::make_shared<ImageResolver>(url, ""); });
         }
         return Error::internal("SetPhoto has no field " + field);
@@ -498,7 +542,7 @@ public:
 private:
     std::shared_ptr<const ContentSnapshot> snapshot_;  // keeps set_ alive
     const PhotoSet& set_;
-    const CursorCodec& cursors_;
+    std::shared_ptr<ContentContext> context_;
 };
 
 class SetComposeItemResolver : public ObjectResolver {
@@ -580,11 +624,19 @@ private:
         return article;
     }
 
+    // The sets' lists belong to the product the input names (whichever of its SKUs names it);
+    // an unknown one has an empty list of its own.
+    ListIdentity anchorList(std::string name, const std::optional<ArticleRef>& article, const nlohmann::json& value) const {
+        if (article) return listOf(*context_, std::move(name), "Product", article->article().mainSku);
+        return listOf(*context_, std::move(name), "unknown product", value.is_string() ? value.get<std::string>() : value.dump());
+    }
+
     Result<ResolvedValue> productSets(const ArgumentValues& arguments) const {
-        auto window = pageWindow(context_->cursors, arguments, "productSets", kDefaultProductSets);
-        if (!window) return window.error();
         auto article = find(arguments["input"]["value"]);
         if (!article) return article.error();
+        ListIdentity list = anchorList("productSets", *article, arguments["input"]["value"]);
+        auto window = pageWindow(context_->cursors, arguments, list, kDefaultProductSets);
+        if (!window) return window.error();
         std::vector<std::shared_ptr<ProductSetResolver>> sets;
         if (*article) {  // an unknown product has no sets: `edges: []` (v1.0.1), never null
             const ArticleRef& anchor = **article;
@@ -599,17 +651,18 @@ private:
                 sets.push_back(std::make_shared<ProductSetResolver>(set.id, "", set.tags, image, std::move(set.products), context_));
             }
         }
-        return pageOf(context_->cursors, "ProductSet", "productSets", sets, window->first, window->second, [](const auto& set) { return set; });
+        return pageOf(context_->cursors, "ProductSet", std::move(list), sets, window->first, window->second, [](const auto& set) { return set; });
     }
 
     Result<ResolvedValue> setPhoto(const ArgumentValues& arguments) const {
-        auto window = pageWindow(context_->cursors, arguments, "setPhoto", kDefaultSetPhoto);
-        if (!window) return window.error();
-        auto snapshot = context_->recommendations.snapshot(context_->tenant.id);
-        if (!snapshot) return snapshot.error();
         const auto& filter = arguments["input"]["value"];
         auto include = stringsOf(filter.value("include", nlohmann::json()));
         auto exclude = stringsOf(filter.value("exclude", nlohmann::json()));
+        ListIdentity list = listOf(*context_, "setPhoto", "photo sets", filterKey(include, exclude));
+        auto window = pageWindow(context_->cursors, arguments, list, kDefaultSetPhoto);
+        if (!window) return window.error();
+        auto snapshot = context_->recommendations.snapshot(context_->tenant.id);
+        if (!snapshot) return snapshot.error();
         // Every included tag and none of the excluded ones (case-insensitive); see docs/adr/0015.
         std::vector<const PhotoSet*> matching;
         for (const auto& set : (*snapshot)->photoSets()) {
@@ -617,10 +670,21 @@ private:
             bool none = std::none_of(exclude.begin(), exclude.end(), [&](const std::string& tag) { return hasTag(set.tags, tag); });
             if (all && none) matching.push_back(&set);
         }
-        const auto& cursors = context_->cursors;
         auto shared = *snapshot;
-        return pageOf(cursors, "SetPhoto", "setPhoto", matching, window->first, window->second,
-                      [&](const PhotoSet* set) { return std::make_shared<SetPhotoResolver>(shared, *set, cursors); });
+        return pageOf(context_->cursors, "SetPhoto", std::move(list), matching, window->first, window->second,
+                      [&](const PhotoSet* set) { return std::make_shared<SetPhotoResolver>(shared, *set, context_); });
+    }
+
+    // A tag filter as the list it chooses: tags compare case-insensitively, and neither their
+    // order nor repeats change the list.
+    static std::string filterKey(std::vector<std::string> include, std::vector<std::string> exclude) {
+        auto canonical = [](std::vector<std::string>& tags) {
+            for (auto& tag : tags) tag = toLower(tag);
+            std::sort(tags.begin(), tags.end());
+            tags.erase(std::unique(tags.begin(), tags.end()), tags.end());
+            return nlohmann::json(tags);
+        };
+        return nlohmann::json{{"include", canonical(include)}, {"exclude", canonical(exclude)}}.dump();
     }
 
     Result<ResolvedValue> customSet(const ArgumentValues& arguments) const {
@@ -635,10 +699,11 @@ private:
     }
 
     Result<ResolvedValue> setCompose(const ArgumentValues& arguments) const {
-        auto window = pageWindow(context_->cursors, arguments, "setCompose", kDefaultSetCompose);
-        if (!window) return window.error();
         auto article = find(arguments["input"]["value"]);
         if (!article) return article.error();
+        ListIdentity list = anchorList("setCompose", *article, arguments["input"]["value"]);
+        auto window = pageWindow(context_->cursors, arguments, list, kDefaultSetCompose);
+        if (!window) return window.error();
         std::vector<std::shared_ptr<SetComposeResolver>> sets;
         if (*article) {
             const ArticleRef& anchor = **article;
@@ -658,7 +723,7 @@ private:
                 sets.push_back(std::make_shared<SetComposeResolver>(anchor.article().mainSku + "#generated#" + std::to_string(n + 1), std::move(items)));
             }
         }
-        return pageOf(context_->cursors, "SetCompose", "setCompose", sets, window->first, window->second, [](const auto& set) { return set; });
+        return pageOf(context_->cursors, "SetCompose", std::move(list), sets, window->first, window->second, [](const auto& set) { return set; });
     }
 
     std::shared_ptr<ContentContext> context_;

@@ -2,11 +2,14 @@
 
 #include "graphql/Introspection.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 
 #include "text/JsonWriter.hpp"
@@ -32,11 +35,36 @@ struct CollectedField {
     std::string argumentProblem;
 };
 
+// More than `limit` levels of arrays and objects? Counted with a stack of its own: the value
+// comes from the request, and nothing here may recurse as deep as a client nests it.
+bool nestedDeeperThan(const nlohmann::json& value, size_t limit) {
+    if (!value.is_structured()) return false;  // the usual variable: nothing to walk
+    std::vector<std::pair<const nlohmann::json*, size_t>> pending{{&value, 1}};
+    while (!pending.empty()) {
+        auto [current, depth] = pending.back();
+        pending.pop_back();
+        if (!current->is_structured()) continue;
+        if (depth > limit) return true;
+        for (const auto& item : *current) pending.push_back({&item, depth + 1});
+    }
+    return false;
+}
+
+// A value in an error message: its JSON text, shortened (a request may send megabytes).
+std::string shown(const nlohmann::json& value) {
+    constexpr size_t kShown = 100;
+    std::string text = value.dump();
+    if (text.size() > kShown) text = text.substr(0, kShown) + "...";
+    return text;
+}
+
 class ExecutionRun {
 public:
-    ExecutionRun(const Schema& schema, const Document& document) : schema_(schema), document_(document) {}
+    ExecutionRun(const Schema& schema, const Document& document, const ExecutionLimits& limits)
+        : schema_(schema), document_(document), limits_(limits) {}
 
     std::vector<GraphqlError> errors;
+    std::optional<GraphqlError> stopError;  // set when a limit stopped the run
 
     bool coerceVariables(const OperationDefinition& operation, const nlohmann::json& provided) {
         for (const auto& definition : operation.variables) {
@@ -56,6 +84,11 @@ public:
                     return false;
                 }
                 continue;
+            }
+            if (nestedDeeperThan(provided.at(definition.name), limits_.maxVariableDepth)) {
+                requestError("Variable '" + definition.name + "' has an invalid value: nested more than " +
+                             std::to_string(limits_.maxVariableDepth) + " levels deep", definition.location);
+                return false;
             }
             nlohmann::json value = provided.at(definition.name);
             std::string problem;
@@ -99,6 +132,35 @@ public:
     std::string out;  // the response's `data`, as JSON text
 
 private:
+    // Checked before each field: the response's size every time (a comparison), the host's
+    // stop check every stopCheckInterval fields (it may read a clock). The rare outcomes are
+    // out of line: this runs for every field of every request. Once it says stop, every field
+    // after answers null at once and the nulls unwind the run; the response grows past the
+    // limit by one field's value at most.
+    bool shouldStop() {
+        if (stopped()) return true;
+        if (!limits_.stopCheck || ++fieldsSinceStopCheck_ < limits_.stopCheckInterval) return false;
+        return askHost();
+    }
+
+    bool stopped() { return stopError || (out.size() > limits_.maxResponseBytes && stopForSize()); }
+
+    [[gnu::cold, gnu::noinline]] bool askHost() {
+        fieldsSinceStopCheck_ = 0;
+        StopReason reason = limits_.stopCheck();
+        if (reason.limit.empty()) return false;
+        stopError = limitError(reason.limit, reason.message);
+        return true;
+    }
+
+    [[gnu::cold, gnu::noinline]] bool stopForSize() {
+        stopError = limitError("maxResponseBytes",
+                               "the response is larger than the limit of " + std::to_string(limits_.maxResponseBytes) +
+                                   " bytes: ask for fewer fields or smaller pages",
+                               {{"maximum", limits_.maxResponseBytes}});
+        return true;
+    }
+
     void requestError(const std::string& message, SourceLocation location) {
         GraphqlError error;
         error.message = message;
@@ -177,31 +239,31 @@ private:
         if (type.name == "Int") {
             bool fits = value.is_number_integer() && value.get<int64_t>() >= std::numeric_limits<int32_t>::min() &&
                         value.get<int64_t>() <= std::numeric_limits<int32_t>::max();
-            if (!fits) problem = "Int cannot represent " + value.dump();
+            if (!fits) problem = "Int cannot represent " + shown(value);
             return fits;
         }
         if (type.name == "Float") {
-            if (!value.is_number()) problem = "Float cannot represent " + value.dump();
+            if (!value.is_number()) problem = "Float cannot represent " + shown(value);
             return value.is_number();
         }
         if (type.name == "String") {
-            if (!value.is_string()) problem = "String cannot represent " + value.dump();
+            if (!value.is_string()) problem = "String cannot represent " + shown(value);
             return value.is_string();
         }
         if (type.name == "Boolean") {
-            if (!value.is_boolean()) problem = "Boolean cannot represent " + value.dump();
+            if (!value.is_boolean()) problem = "Boolean cannot represent " + shown(value);
             return value.is_boolean();
         }
         if (type.name == "ID") {
             bool fits = value.is_string() || value.is_number_integer();
-            if (!fits) problem = "ID cannot represent " + value.dump();
+            if (!fits) problem = "ID cannot represent " + shown(value);
             return fits;
         }
         if (definition->kind == TypeDefinition::Kind::Enum) {
             for (const auto& name : definition->enumValues) {
                 if (value.is_string() && value.get<std::string>() == name) return true;
             }
-            problem = "value " + value.dump() + " is not in enum " + type.name;
+            problem = "value " + shown(value) + " is not in enum " + type.name;
             return false;
         }
         if (definition->kind == TypeDefinition::Kind::InputObject) {
@@ -252,47 +314,53 @@ private:
         return true;
     }
 
-    void collectFields(const std::string& objectType, const SelectionSet& selections,
-                       std::vector<std::pair<std::string, std::vector<const Field*>>>& grouped) const {
+    using GroupedFields = std::vector<std::pair<std::string, std::vector<const Field*>>>;
+
+    void collectFields(const std::string& objectType, const SelectionSet& selections, GroupedFields& grouped) const {
         std::set<std::string> visitedFragments;
-        collectFields(objectType, selections, grouped, visitedFragments);
+        std::unordered_map<std::string_view, size_t> byKey;  // views of the document's names, once there are many keys
+        collectFields(objectType, selections, grouped, visitedFragments, byKey);
     }
+
+    // A selection set's keys are few: scanned; thousands (aliases) are looked up.
+    static constexpr size_t kScannedKeys = 16;
 
     // CollectFields of the GraphQL spec (6.3.2): each fragment is expanded at most once
     // per selection set, which also makes a cyclic document harmless here.
-    void collectFields(const std::string& objectType, const SelectionSet& selections,
-                       std::vector<std::pair<std::string, std::vector<const Field*>>>& grouped,
-                       std::set<std::string>& visitedFragments) const {
+    void collectFields(const std::string& objectType, const SelectionSet& selections, GroupedFields& grouped,
+                       std::set<std::string>& visitedFragments, std::unordered_map<std::string_view, size_t>& byKey) const {
         for (const auto& selection : selections) {
             switch (selection.kind) {
                 case Selection::Kind::Field: {
                     if (!shouldInclude(selection.field.directives)) break;
                     const std::string& key = selection.field.responseKey();
-                    bool found = false;
-                    for (auto& [existingKey, fields] : grouped) {
-                        if (existingKey == key) {
-                            fields.push_back(&selection.field);
-                            found = true;
-                        }
+                    if (grouped.size() < kScannedKeys) {
+                        auto same = std::find_if(grouped.begin(), grouped.end(), [&](const auto& group) { return group.first == key; });
+                        if (same == grouped.end()) grouped.push_back({key, {&selection.field}});
+                        else same->second.push_back(&selection.field);
+                        break;
                     }
-                    if (!found) grouped.push_back({key, {&selection.field}});
+                    if (byKey.empty()) {
+                        for (size_t i = 0; i < grouped.size(); ++i) byKey.emplace(grouped[i].second.front()->responseKey(), i);
+                    }
+                    auto [found, added] = byKey.try_emplace(key, grouped.size());
+                    if (added) grouped.push_back({key, {&selection.field}});
+                    else grouped[found->second].second.push_back(&selection.field);
                     break;
                 }
                 case Selection::Kind::InlineFragment: {
                     const auto& fragment = selection.inlineFragment;
                     if (!shouldInclude(fragment.directives)) break;
                     if (!fragment.typeCondition.empty() && !schema_.isPossibleType(fragment.typeCondition, objectType)) break;
-                    collectFields(objectType, fragment.selectionSet, grouped, visitedFragments);
+                    collectFields(objectType, fragment.selectionSet, grouped, visitedFragments, byKey);
                     break;
                 }
                 case Selection::Kind::FragmentSpread: {
                     if (!shouldInclude(selection.spread.directives)) break;
                     if (!visitedFragments.insert(selection.spread.name).second) break;
-                    for (const auto& fragment : document_.fragments) {
-                        if (fragment.name != selection.spread.name) continue;
-                        if (!schema_.isPossibleType(fragment.typeCondition, objectType)) break;
-                        collectFields(objectType, fragment.selectionSet, grouped, visitedFragments);
-                    }
+                    const FragmentDefinition* fragment = fragmentNamed(selection.spread.name);
+                    if (!fragment || !schema_.isPossibleType(fragment->typeCondition, objectType)) break;
+                    collectFields(objectType, fragment->selectionSet, grouped, visitedFragments, byKey);
                     break;
                 }
             }
@@ -331,6 +399,10 @@ private:
         const Field& field = *entry.fields.front();
         const FieldDefinition& definition = *entry.definition;
         bool nonNull = definition.type.kind == TypeReference::Kind::NonNull;
+        if (shouldStop()) {
+            out += "null";
+            return false;
+        }
         if (!entry.argumentsCoerced) {
             // Arguments depend on the field's literals and the run's variables only: coerced once per run.
             entry.arguments = definition.arguments.empty() ? nlohmann::json::object() : coerceArguments(field, definition, entry.argumentProblem);
@@ -451,7 +523,7 @@ private:
             if (type == objectType) return fields;
         }
         std::string typeName(objectType);
-        std::vector<std::pair<std::string, std::vector<const Field*>>> grouped;
+        GroupedFields grouped;
         collectFields(typeName, selections, grouped);
         const TypeDefinition* type = schema_.type(typeName);
         std::vector<CollectedField> collected;
@@ -498,6 +570,15 @@ private:
         size_t index;
     };
 
+    // The first fragment of that name (the document is valid: there is one).
+    const FragmentDefinition* fragmentNamed(const std::string& name) const {
+        if (fragmentsByName_.empty()) {
+            for (const auto& fragment : document_.fragments) fragmentsByName_.try_emplace(fragment.name, &fragment);
+        }
+        auto found = fragmentsByName_.find(name);
+        return found == fragmentsByName_.end() ? nullptr : found->second;
+    }
+
     ordered_json currentPath() const {
         ordered_json path = ordered_json::array();
         for (const auto& segment : path_) {
@@ -509,6 +590,9 @@ private:
 
     const Schema& schema_;
     const Document& document_;
+    const ExecutionLimits& limits_;
+    unsigned fieldsSinceStopCheck_ = 0;
+    mutable std::unordered_map<std::string_view, const FragmentDefinition*> fragmentsByName_;
     nlohmann::json coerced_ = nlohmann::json::object();
     std::vector<PathSegment> path_;
     std::unordered_map<const TypeReference*, const TypeDefinition*> namedTypes_;
@@ -534,7 +618,7 @@ std::string ExecutionResult::toJsonText() const {
 }
 
 ExecutionResult Executor::execute(const Document& document, const std::string& operationName, const nlohmann::json& variables,
-                                  const ObjectPtr& root) const {
+                                  const ObjectPtr& root, const ExecutionLimits& limits) const {
     ExecutionResult result;
     const OperationDefinition* operation = nullptr;
     for (const auto& candidate : document.operations) {
@@ -548,13 +632,20 @@ ExecutionResult Executor::execute(const Document& document, const std::string& o
         result.errors.push_back(std::move(error));
         return result;
     }
-    ExecutionRun run(schema_, document);
+    ExecutionRun run(schema_, document, limits);
     if (!run.coerceVariables(*operation, variables)) {
         result.errors = std::move(run.errors);
         return result;
     }
     run.out.reserve(8192);
-    if (run.writeObject(operation->selectionSet, root)) result.data = std::move(run.out);
+    bool written = run.writeObject(operation->selectionSet, root);
+    if (run.stopError) {
+        // Whatever was written is incomplete: the answer is the limit's error alone.
+        result.stopped = true;
+        result.errors = {std::move(*run.stopError)};
+        return result;
+    }
+    if (written) result.data = std::move(run.out);
     result.errors = std::move(run.errors);
     return result;
 }

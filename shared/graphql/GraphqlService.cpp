@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "graphql/Executor.hpp"
+#include "graphql/FragmentGraph.hpp"
 #include "graphql/Parser.hpp"
+#include "graphql/QueryCost.hpp"
 #include "graphql/Validator.hpp"
 #include "text/BoundedJson.hpp"
 
@@ -68,70 +70,65 @@ Result<GraphqlRequest> GraphqlService::parseQueryParameters(const std::map<std::
     return request;
 }
 
-namespace {
-
-// Field nesting of a selection set; fragments add no level of their own. Called on
-// validated documents only, so fragment spreads do not form cycles.
-int selectionDepth(const SelectionSet& selections, const Document& document) {
-    int deepest = 0;
-    for (const auto& selection : selections) {
-        switch (selection.kind) {
-            case Selection::Kind::Field:
-                deepest = std::max(deepest, 1 + selectionDepth(selection.field.selectionSet, document));
-                break;
-            case Selection::Kind::InlineFragment:
-                deepest = std::max(deepest, selectionDepth(selection.inlineFragment.selectionSet, document));
-                break;
-            case Selection::Kind::FragmentSpread:
-                for (const auto& fragment : document.fragments) {
-                    if (fragment.name == selection.spread.name) deepest = std::max(deepest, selectionDepth(fragment.selectionSet, document));
-                }
-                break;
-        }
-    }
-    return deepest;
-}
-
-}  // namespace
+// What a prepared document holds, about: its text, and its syntax tree by the tokens it
+// was parsed from (a selection is some 400 bytes for its 2 to 3 tokens, a value 170 for one).
+constexpr size_t kTreeBytesPerToken = 256;
 
 std::shared_ptr<const PreparedDocument> GraphqlService::prepare(const std::string& text) const {
     if (auto cached = documents_.find(text)) return cached;
     auto prepared = std::make_shared<PreparedDocument>();
-    Parser parser(text);
-    auto document = parser.parseDocument();
-    if (!document) {
+    Parser parser(text, limits_.document);
+    auto parsed = parser.parseDocument();
+    prepared->bytes = text.size() + parser.tokens() * kTreeBytesPerToken;
+    if (!parsed) {
+        const SyntaxError& syntax = parser.lastError();
         GraphqlError error;
-        error.message = "Invalid Syntax : " + parser.lastError().message;
-        error.locations.push_back(parser.lastError().location);
-        error.errorType = "InvalidSyntax";
+        if (syntax.limit.empty()) {
+            error.message = "Invalid Syntax : " + syntax.message;
+            error.errorType = "InvalidSyntax";
+        } else {
+            error = limitError(syntax.limit, syntax.message, {{"maximum", syntax.maximum}});
+        }
+        error.locations.push_back(syntax.location);
         prepared->errors.push_back(std::move(error));
         prepared->syntaxError = true;
-    } else {
-        prepared->errors = Validator(contentSchema()).validate(*document);
-        if (prepared->errors.empty()) {
-            for (const auto& operation : document->operations) {
-                int depth = selectionDepth(operation.selectionSet, *document);
-                if (depth > limits_.maxDepth) {
-                    GraphqlError error;
-                    error.message = "Validation error of type MaxQueryDepthExceeded: the query is nested " + std::to_string(depth) +
-                                    " fields deep, more than the maximum of " + std::to_string(limits_.maxDepth);
-                    error.locations.push_back(operation.location);
-                    error.errorType = "ValidationError";
-                    prepared->errors.push_back(std::move(error));
-                }
-            }
-        }
-        prepared->document = std::make_shared<const Document>(std::move(*document));
+        documents_.insert(text, prepared);
+        return prepared;
     }
+    auto document = std::make_shared<const Document>(std::move(*parsed));
+    auto fragments = std::make_shared<const FragmentGraph>(*document);
+    // The depth first: it bounds what validation follows (fragments are expanded linearly).
+    for (const auto& operation : document->operations) {
+        int depth = fragments->fieldDepth(operation.selectionSet);
+        if (depth > limits_.maxDepth) {
+            GraphqlError error;
+            error.message = "Validation error of type MaxQueryDepthExceeded: the query is nested " + std::to_string(depth) +
+                            " fields deep, more than the maximum of " + std::to_string(limits_.maxDepth);
+            error.locations.push_back(operation.location);
+            error.errorType = "ValidationError";
+            prepared->errors.push_back(std::move(error));
+        }
+    }
+    if (prepared->errors.empty()) prepared->errors = Validator(contentSchema()).validate(*fragments);
+    if (prepared->errors.empty()) {
+        // A cost that no variable changes is the same for every request: computed here, once.
+        QueryCost cost(contentSchema(), *fragments);
+        for (const auto& operation : document->operations) {
+            auto figure = cost.of(operation, nlohmann::json::object());
+            prepared->fixedCosts.push_back(figure.readVariables ? std::nullopt : std::optional<uint64_t>(figure.cost));
+        }
+    }
+    prepared->document = std::move(document);
+    prepared->fragments = std::move(fragments);
     documents_.insert(text, prepared);
     return prepared;
 }
 
 GraphqlResponse GraphqlService::execute(const GraphqlRequest& request, const std::optional<Tenant>& tenant) const {
     if (request.query.size() > limits_.maxDocumentBytes) {
-        GraphqlError error;
-        error.message = "query: the document has " + std::to_string(request.query.size()) + " bytes, more than the maximum of " +
-                        std::to_string(limits_.maxDocumentBytes);
+        GraphqlError error = limitError("maxDocumentBytes", "query: the document has " + std::to_string(request.query.size()) +
+                                                                " bytes, more than the maximum of " + std::to_string(limits_.maxDocumentBytes),
+                                        {{"maximum", limits_.maxDocumentBytes}});
         return requestErrors(GraphqlResponse::Outcome::InvalidDocument, {error});
     }
     auto prepared = prepare(request.query);
@@ -150,18 +147,42 @@ GraphqlResponse GraphqlService::execute(const GraphqlRequest& request, const std
     }
     if (!prepared->errors.empty()) return requestErrors(GraphqlResponse::Outcome::InvalidDocument, prepared->errors);
     const Schema& schema = contentSchema();
+    if (auto refused = costRefusal(*prepared, request)) return requestErrors(GraphqlResponse::Outcome::RequestError, {*refused});
 
     ObjectPtr root = tenant ? makeQueryRoot(std::make_shared<ContentContext>(ContentContext{*tenant, recommendations_, cursors_}))
                             : makeUnauthorizedRoot();
-    auto result = Executor(schema).execute(*document, request.operationName, request.variables, root);
+    ExecutionLimits executionLimits;
+    executionLimits.maxResponseBytes = limits_.maxResponseBytes;
+    executionLimits.stopCheck = request.stopCheck;
+    auto result = Executor(schema).execute(*document, request.operationName, request.variables, root, executionLimits);
     GraphqlResponse response;
     // No data at all means the request itself was wrong (e.g. bad variables).
-    response.outcome = result.dataIsNull() && !result.errors.empty() && !tenant ? GraphqlResponse::Outcome::Executed
+    response.outcome = result.stopped ? GraphqlResponse::Outcome::Stopped
+                       : result.dataIsNull() && !result.errors.empty() && !tenant ? GraphqlResponse::Outcome::Executed
                        : result.dataIsNull() && !result.errors.empty() && result.errors.front().path == std::nullopt
                            ? GraphqlResponse::Outcome::RequestError
                            : GraphqlResponse::Outcome::Executed;
     response.body = result.toJsonText();
     return response;
+}
+
+std::optional<GraphqlError> GraphqlService::costRefusal(const PreparedDocument& prepared, const GraphqlRequest& request) const {
+    const auto& operations = prepared.document->operations;
+    for (size_t i = 0; i < operations.size(); ++i) {
+        const auto& operation = operations[i];
+        bool selected = request.operationName.empty() ? operations.size() == 1 : operation.name == request.operationName;
+        if (!selected) continue;
+        uint64_t cost = prepared.fixedCosts[i] ? *prepared.fixedCosts[i]
+                                               : QueryCost(contentSchema(), *prepared.fragments).of(operation, request.variables).cost;
+        if (cost <= limits_.maxCost) return std::nullopt;
+        GraphqlError error = limitError("maxCost",
+                                        "query cost " + std::to_string(cost) + " exceeds the limit of " + std::to_string(limits_.maxCost) +
+                                            " (each field counts 1, times the page sizes of the lists it is in)",
+                                        {{"cost", cost}, {"maximum", limits_.maxCost}});
+        error.locations.push_back(operation.location);
+        return error;
+    }
+    return std::nullopt;  // no operation selected: the executor says so
 }
 
 }  // namespace svc::graphql

@@ -9,6 +9,8 @@
 
 #include "graphql/ContentSchema.hpp"
 #include "graphql/DocumentCache.hpp"
+#include "graphql/Executor.hpp"
+#include "graphql/Parser.hpp"
 #include "text/BoundedJson.hpp"
 
 namespace svc::graphql {
@@ -19,13 +21,17 @@ struct GraphqlRequest {
     nlohmann::json variables = nlohmann::json::object();
     nlohmann::json extensions = nlohmann::json::object();  // accepted, not used yet
     bool queriesOnly = false;  // a GET: only query operations may run (GraphQL over HTTP)
+    // The host's reasons to stop executing early (a deadline, a client that left); empty: none.
+    StopCheck stopCheck;
 };
 
 struct GraphqlResponse {
-    // Executed: `data` is there (maybe with field errors). The others end before execution:
-    // RequestError (e.g. variables that do not coerce), InvalidDocument (syntax or
-    // validation), NotAQuery (a mutation or subscription where only queries may run).
-    enum class Outcome { Executed, RequestError, InvalidDocument, NotAQuery };
+    // Executed: `data` is there (maybe with field errors). Stopped: a limit stopped the
+    // execution (the response's size, the host's deadline): `data` is null, one error names
+    // the limit. The others end before execution: RequestError (e.g. variables that do not
+    // coerce, a query that costs too much), InvalidDocument (syntax, validation, the
+    // document's limits), NotAQuery (a mutation or subscription where only queries may run).
+    enum class Outcome { Executed, Stopped, RequestError, InvalidDocument, NotAQuery };
     Outcome outcome = Outcome::Executed;
     std::string body;  // the response as JSON text: {"data":...,"errors":[...]}
     nlohmann::ordered_json json() const {
@@ -34,19 +40,24 @@ struct GraphqlResponse {
     }
 };
 
-// Limits that refuse a request before it runs, each with a message that names it.
-// (`first` is limited per field by the schema: ContentSchema.)
+// What one request may cost (docs/adr/0053, docs/api/graphql-http.md "Limits"); each refusal
+// is an error that names its limit. (`first` is limited per field by the schema:
+// ContentSchema. The host adds a deadline through GraphqlRequest::stopCheck.)
 struct GraphqlLimits {
     size_t maxDocumentBytes = 32 * 1024;
+    DocumentLimits document;        // tokens, operations and fragments, selections, aliases
     int maxDepth = 20;              // field nesting; graphql-js 16's introspection query needs 15
+    uint64_t maxCost = 500000;      // QueryCost: fields times the page sizes around them, before execution (ADR 0053)
+    size_t maxResponseBytes = size_t{8} << 20;  // `data` as JSON text, checked while it is written
     size_t cachedDocuments = 512;   // parsed-and-validated documents kept by text
+    size_t cachedDocumentBytes = size_t{64} << 20;  // and the memory they may hold (text and syntax tree)
 };
 
 class GraphqlService {
 public:
     // `cursors` signs the pagination cursors this service hands out (and checks those it gets).
     GraphqlService(RecommendationService& recommendations, const CursorCodec& cursors, GraphqlLimits limits = {})
-        : recommendations_(recommendations), cursors_(cursors), limits_(limits), documents_(limits.cachedDocuments) {}
+        : recommendations_(recommendations), cursors_(cursors), limits_(limits), documents_(limits.cachedDocuments, limits.cachedDocumentBytes) {}
 
     // Reads {query, operationName, variables, extensions} from a JSON body; errors name the field.
     static Result<GraphqlRequest> parseRequestBody(const std::string& body);
@@ -57,11 +68,14 @@ public:
     GraphqlResponse execute(const GraphqlRequest& request, const std::optional<Tenant>& tenant) const;
 
     size_t cachedDocumentCount() const { return documents_.size(); }
+    size_t cachedDocumentBytes() const { return documents_.bytes(); }
 
 private:
     // The document parsed, validated and checked against the limits; from the cache when
     // the same text came before.
     std::shared_ptr<const PreparedDocument> prepare(const std::string& text) const;
+    // The error that refuses the selected operation when its cost passes maxCost.
+    std::optional<GraphqlError> costRefusal(const PreparedDocument& prepared, const GraphqlRequest& request) const;
 
     RecommendationService& recommendations_;
     const CursorCodec& cursors_;

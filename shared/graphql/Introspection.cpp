@@ -1,5 +1,6 @@
 #include "graphql/Introspection.hpp"
 
+#include <algorithm>
 #include <set>
 
 namespace svc::graphql {
@@ -32,6 +33,12 @@ const std::vector<DirectiveDefinition>& builtInDirectives() {
          {argumentDef("url", "String!", std::nullopt, "The URL that specifies the behavior of this scalar.")}},
     };
     return directives;
+}
+
+uint64_t mostDirectiveArguments() {
+    uint64_t most = 0;
+    for (const auto& directive : builtInDirectives()) most = std::max<uint64_t>(most, directive.arguments.size());
+    return most;
 }
 
 nlohmann::json optionalText(const std::string& text) { return text.empty() ? nlohmann::json(nullptr) : nlohmann::json(text); }
@@ -279,7 +286,7 @@ void addIntrospectionTypes(Schema& schema) {
         fieldDef("queryType", "__Type!"),
         fieldDef("mutationType", "__Type"),
         fieldDef("subscriptionType", "__Type"),
-        fieldDef("directives", "[__Directive!]!"),
+        withMaxItems(fieldDef("directives", "[__Directive!]!"), builtInDirectives().size()),
     }));
     schema.addType(objectType("__Type", {
         fieldDef("kind", "__TypeKind!"),
@@ -322,7 +329,7 @@ void addIntrospectionTypes(Schema& schema) {
         fieldDef("description", "String"),
         fieldDef("isRepeatable", "Boolean!"),
         fieldDef("locations", "[__DirectiveLocation!]!"),
-        fieldDef("args", "[__InputValue!]!", {includeDeprecated()}),
+        withMaxItems(fieldDef("args", "[__InputValue!]!", {includeDeprecated()}), mostDirectiveArguments()),
     }));
     schema.addType(enumType("__DirectiveLocation",
                                {"QUERY", "MUTATION", "SUBSCRIPTION", "FIELD", "FRAGMENT_DEFINITION", "FRAGMENT_SPREAD", "INLINE_FRAGMENT",

@@ -30,13 +30,28 @@ std::string TypeReference::toString() const {
 }
 
 bool Parser::fail(const std::string& message, SourceLocation at) {
-    if (error_.message.empty()) error_ = {message, at};
+    if (error_.message.empty()) {
+        error_.message = message;
+        error_.location = at;
+    }
     return false;
 }
 
 bool Parser::fail(const std::string& message) { return fail(message, current_.location); }
 
+bool Parser::count(size_t& counter, size_t maximum, const char* limit, const char* what) {
+    if (++counter <= maximum) return true;
+    if (error_.message.empty()) {
+        error_.message = "query: the document has more than the maximum of " + std::to_string(maximum) + " " + what;
+        error_.location = current_.location;
+        error_.limit = limit;
+        error_.maximum = maximum;
+    }
+    return false;
+}
+
 bool Parser::advance() {
+    if (!count(tokens_, limits_.maxTokens, "maxTokens", "tokens")) return false;
     auto token = lexer_.next();
     if (!token) {
         // Lexer messages start with "line:column: "; keep the location separately.
@@ -75,6 +90,9 @@ Result<Document> Parser::parseDocument() {
         return Error::invalidArgument(error_.message);
     }
     while (current_.kind != Token::Kind::EndOfFile) {
+        if (!count(definitions_, limits_.maxDefinitions, "maxDefinitions", "operations and fragments")) {
+            return Error::invalidArgument(error_.message);
+        }
         bool ok;
         if (peekName("fragment")) ok = parseFragment(document);
         else if (peekPunctuator("{") || peekName("query") || peekName("mutation") || peekName("subscription")) ok = parseOperation(document);
@@ -255,6 +273,9 @@ bool Parser::parseSelectionSet(SelectionSet& out) {
 }
 
 bool Parser::parseSelection(Selection& out) {
+    if (!count(selections_, limits_.maxSelections, "maxSelections", "selections (fields, fragment spreads and inline fragments)")) {
+        return false;
+    }
     if (peekPunctuator("...")) {
         SourceLocation at = current_.location;
         if (!advance()) return false;
@@ -280,6 +301,7 @@ bool Parser::parseSelection(Selection& out) {
     field.location = current_.location;
     if (!expectName(field.name)) return false;
     if (peekPunctuator(":")) {
+        if (!count(aliases_, limits_.maxAliases, "maxAliases", "aliases")) return false;
         if (!advance()) return false;
         field.alias = field.name;
         if (!expectName(field.name)) return false;

@@ -28,6 +28,11 @@ FieldDefinition fieldDef(std::string name, const std::string& type, std::vector<
     return field;
 }
 
+FieldDefinition withMaxItems(FieldDefinition field, uint64_t maxItems) {
+    field.maxItems = maxItems;
+    return field;
+}
+
 ArgumentDefinition argumentDef(std::string name, const std::string& type, std::optional<nlohmann::json> defaultValue,
                                std::string description) {
     return ArgumentDefinition{std::move(name), parseTypeReference(type), std::move(defaultValue), std::move(description)};
@@ -102,6 +107,33 @@ const FieldDefinition* Schema::fieldOf(const TypeDefinition& parent, const std::
 void Schema::addType(TypeDefinition type) {
     std::string name = type.name;
     types_[name] = std::move(type);
+    updateIntrospectionListSizes();
+}
+
+void Schema::updateIntrospectionListSizes() {
+    auto schemaType = types_.find("__Schema"), typeType = types_.find("__Type"), fieldType = types_.find("__Field");
+    if (schemaType == types_.end() || typeType == types_.end() || fieldType == types_.end()) return;  // still being built
+    uint64_t fields = 0, interfaces = 0, possibleTypes = 0, enumValues = 0, inputFields = 0, arguments = 0;
+    for (const auto& [name, type] : types_) {
+        fields = std::max<uint64_t>(fields, type.fields.size());
+        interfaces = std::max<uint64_t>(interfaces, type.interfaces.size());
+        possibleTypes = std::max<uint64_t>(possibleTypes, type.possibleTypes.size());
+        enumValues = std::max<uint64_t>(enumValues, type.enumValues.size());
+        inputFields = std::max<uint64_t>(inputFields, type.inputFields.size());
+        for (const auto& field : type.fields) arguments = std::max<uint64_t>(arguments, field.arguments.size());
+    }
+    auto set = [](TypeDefinition& type, const char* field, uint64_t maxItems) {
+        for (auto& definition : type.fields) {
+            if (definition.name == field) definition.maxItems = maxItems;
+        }
+    };
+    set(schemaType->second, "types", types_.size());
+    set(typeType->second, "fields", fields);
+    set(typeType->second, "interfaces", interfaces);
+    set(typeType->second, "possibleTypes", possibleTypes);
+    set(typeType->second, "enumValues", enumValues);
+    set(typeType->second, "inputFields", inputFields);
+    set(fieldType->second, "args", arguments);
 }
 
 const TypeDefinition* Schema::type(const std::string& name) const {

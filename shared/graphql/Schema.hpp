@@ -1,6 +1,7 @@
 #pragma once
 // A GraphQL type system: what the validator checks documents against and what the
 // executor completes values by.
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -25,6 +26,9 @@ struct FieldDefinition {
     std::vector<ArgumentDefinition> arguments;
     std::string description;
     std::optional<std::string> deprecationReason;
+    // The most items a list field can hold, or a connection's largest page (its `first`):
+    // what the query cost multiplies by (QueryCost). Unset: not documented.
+    std::optional<uint64_t> maxItems;
 
     const ArgumentDefinition* argument(const std::string& argumentName) const;
 };
@@ -51,6 +55,8 @@ FieldDefinition fieldDef(std::string name, const std::string& type, std::vector<
 ArgumentDefinition argumentDef(std::string name, const std::string& type, std::optional<nlohmann::json> defaultValue = std::nullopt,
                                std::string description = "");
 TypeDefinition objectType(std::string name, std::vector<FieldDefinition> fields);
+// The field with its documented list size (FieldDefinition::maxItems).
+FieldDefinition withMaxItems(FieldDefinition field, uint64_t maxItems);
 TypeDefinition enumType(std::string name, std::vector<std::string> values);
 TypeDefinition inputObjectType(std::string name, std::vector<ArgumentDefinition> fields);
 
@@ -76,6 +82,10 @@ public:
     bool isPossibleType(const std::string& abstractOrObject, const std::string& objectType) const;
 
 private:
+    // The introspection lists' sizes follow the types: __Schema.types holds every type,
+    // __Type.fields the most fields a type has, and so on.
+    void updateIntrospectionListSizes();
+
     std::map<std::string, TypeDefinition> types_;
     std::string queryType_ = "Query";
 };

@@ -6,6 +6,8 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "text/StringUtil.hpp"
 
@@ -14,11 +16,24 @@ namespace {
 
 class ValidationRun {
 public:
-    ValidationRun(const Schema& schema, const Document& document) : schema_(schema), document_(document) {}
+    ValidationRun(const Schema& schema, const FragmentGraph& graph, ValidationLimits limits)
+        : schema_(schema), document_(graph.document()), graph_(graph), limits_(limits), facts_(document_.fragments.size()) {}
 
     std::vector<GraphqlError> run() {
+        // Checking follows fragment spreads: it recurses as deep as the selections nest
+        // through them, which is bounded first (each definition alone is, by the parser).
+        for (const auto& operation : document_.operations) {
+            int nesting = graph_.nesting(operation.selectionSet);
+            if (nesting > limits_.maxNesting) {
+                report("MaxNestingExceeded", "the selections nest " + std::to_string(nesting) +
+                       " deep through fragments, more than the maximum of " + std::to_string(limits_.maxNesting),
+                       operation.location, "");
+                return std::move(errors_);
+            }
+        }
         std::map<std::string, SourceLocation> operationNames;
         for (const auto& operation : document_.operations) {
+            if (aborted_) break;
             currentOperation_ = &operation;
             if (document_.operations.size() > 1 && operation.name.empty()) {
                 report("LoneAnonymousOperation", "Anonymous operation with other operations", operation.location, "");
@@ -38,6 +53,7 @@ public:
             usedVariables_.clear();
             definedVariables_.clear();
             variables_.clear();
+            reachedByOperation_.assign(document_.fragments.size(), false);
             checkMisplacedDirectives(operation.directives, "");
             for (const auto& variable : operation.variables) {
                 definedVariables_.insert(variable.name);
@@ -62,7 +78,6 @@ public:
                     }
                 }
             }
-            visitedFragments_.clear();
             checkSelectionSet(operation.selectionSet, *root, "");
             for (const auto& variable : operation.variables) {
                 if (!usedVariables_.count(variable.name)) {
@@ -70,19 +85,10 @@ public:
                 }
             }
         }
-        std::set<std::string> inCycle;
-        for (const auto& fragment : document_.fragments) {
-            std::vector<std::string> path;
-            std::vector<SourceLocation> spreads;
-            if (inCycle.count(fragment.name)) continue;
-            if (reachesItself(fragment.name, fragment.selectionSet, path, spreads)) {
-                inCycle.insert(path.begin(), path.end());
-                // At the spreads that close the cycle, in order (as graphql-js).
-                reportAt("FragmentCycle", "Fragment cycles not allowed", spreads, "");
-            }
-        }
+        if (!aborted_) reportFragmentCycles();
         std::map<std::string, SourceLocation> fragmentNames;
-        for (const auto& fragment : document_.fragments) {
+        for (size_t index = 0; index < document_.fragments.size() && !aborted_; ++index) {
+            const auto& fragment = document_.fragments[index];
             checkMisplacedDirectives(fragment.directives, "");
             if (const TypeDefinition* type = schema_.type(fragment.typeCondition); type && !type->isComposite()) {
                 report("InvalidFragmentType", "Fragment " + fragment.name + " cannot condition on non composite type " + type->name,
@@ -100,40 +106,52 @@ public:
     }
 
 private:
-    const FragmentDefinition* fragmentNamed(const std::string& name) const {
-        for (const auto& fragment : document_.fragments) {
-            if (fragment.name == name) return &fragment;
+    // NoFragmentCycles, as graphql-js does it: each fragment is entered once, with the spreads
+    // on the way; a spread back to a fragment on the way closes a cycle, reported at the
+    // spreads along it, in order.
+    void reportFragmentCycles() {
+        std::vector<bool> entered(document_.fragments.size());
+        std::vector<const FragmentSpread*> path;
+        std::map<std::string, size_t> pathIndex;
+        for (size_t index = 0; index < document_.fragments.size() && !aborted_; ++index) {
+            detectCycles(index, entered, path, pathIndex);
         }
-        return nullptr;
     }
 
-    // Depth-first over spreads (through fields and inline fragments): does `start` spread itself?
-    // `spreads` ends as the locations of the spreads along the cycle.
-    bool reachesItself(const std::string& start, const SelectionSet& selections, std::vector<std::string>& path,
-                       std::vector<SourceLocation>& spreads) const {
-        for (const auto& selection : selections) {
-            const SelectionSet* inner = nullptr;
-            if (selection.kind == Selection::Kind::Field) inner = &selection.field.selectionSet;
-            else if (selection.kind == Selection::Kind::InlineFragment) inner = &selection.inlineFragment.selectionSet;
-            if (inner) {
-                if (reachesItself(start, *inner, path, spreads)) return true;
-                continue;
+    void detectCycles(size_t index, std::vector<bool>& entered, std::vector<const FragmentSpread*>& path,
+                      std::map<std::string, size_t>& pathIndex) {
+        if (entered[index]) return;
+        entered[index] = true;
+        const FragmentDefinition& fragment = document_.fragments[index];
+        std::vector<const FragmentSpread*> spreads;
+        spreadsIn(fragment.selectionSet, spreads);
+        if (spreads.empty()) return;
+        pathIndex[fragment.name] = path.size();
+        for (const FragmentSpread* spread : spreads) {
+            if (aborted_) break;
+            auto cycleStart = pathIndex.find(spread->name);
+            path.push_back(spread);
+            if (cycleStart == pathIndex.end()) {
+                size_t target = graph_.indexOf(spread->name);
+                if (target != FragmentGraph::kNone) detectCycles(target, entered, path, pathIndex);
+            } else {
+                std::vector<SourceLocation> locations;
+                for (size_t i = cycleStart->second; i < path.size(); ++i) locations.push_back(path[i]->location);
+                reportAt("FragmentCycle", "Fragment cycles not allowed", std::move(locations), "");
             }
-            const std::string& name = selection.spread.name;
-            if (name == start) {
-                spreads.push_back(selection.spread.location);
-                return true;
-            }
-            if (std::find(path.begin(), path.end(), name) != path.end()) continue;  // another cycle, found from its own start
-            const FragmentDefinition* target = fragmentNamed(name);
-            if (!target) continue;
-            path.push_back(name);
-            spreads.push_back(selection.spread.location);
-            if (reachesItself(start, target->selectionSet, path, spreads)) return true;
-            spreads.pop_back();
             path.pop_back();
         }
-        return false;
+        pathIndex.erase(fragment.name);
+    }
+
+    static void spreadsIn(const SelectionSet& selections, std::vector<const FragmentSpread*>& out) {
+        for (const auto& selection : selections) {
+            switch (selection.kind) {
+                case Selection::Kind::Field: spreadsIn(selection.field.selectionSet, out); break;
+                case Selection::Kind::InlineFragment: spreadsIn(selection.inlineFragment.selectionSet, out); break;
+                case Selection::Kind::FragmentSpread: out.push_back(&selection.spread); break;
+            }
+        }
     }
 
     // `earlier`: the other place of a conflict (listed first, as graphql-js does).
@@ -145,12 +163,21 @@ private:
         reportAt(type, detail, std::move(locations), path);
     }
 
-    // The same with every place the error involves, in the order graphql-js lists them.
+    // The same with every place the error involves, in the order graphql-js lists them. After
+    // the maximum number of errors, one more says so and validation stops (as graphql-js's).
     void reportAt(const std::string& type, const std::string& detail, std::vector<SourceLocation> locations, const std::string& path) {
+        if (aborted_) return;
         GraphqlError error;
+        error.errorType = "ValidationError";
+        if (errors_.size() >= limits_.maxErrors) {
+            error.message = "Validation error of type MaxErrorsExceeded: more than " + std::to_string(limits_.maxErrors) +
+                            " validation errors; validation stopped";
+            errors_.push_back(std::move(error));
+            aborted_ = true;
+            return;
+        }
         error.message = "Validation error of type " + type + ": " + detail + (path.empty() ? "" : " @ '" + path + "'");
         error.locations = std::move(locations);
-        error.errorType = "ValidationError";
         errors_.push_back(std::move(error));
     }
 
@@ -200,6 +227,7 @@ private:
                     out.push_back({"field '" + field.name + "' of type '" + type.name + "' is required", {value->location}});
                 }
             }
+            std::map<std::string_view, size_t> firstOfName;  // an object literal can have thousands of fields
             for (size_t i = 0; i < value->fields.size(); ++i) {
                 const std::string& name = value->fields[i].first;
                 SourceLocation at = i < value->fieldLocations.size() ? value->fieldLocations[i] : value->location;
@@ -209,11 +237,10 @@ private:
                 } else {
                     literalProblems(value->fields[i].second, field->type, out);
                 }
-                for (size_t j = 0; j < i; ++j) {
-                    if (value->fields[j].first != name) continue;
+                if (auto [earlier, added] = firstOfName.emplace(name, i); !added) {
+                    size_t j = earlier->second;
                     SourceLocation first = j < value->fieldLocations.size() ? value->fieldLocations[j] : value->location;
                     out.push_back({"There can be only one input field named '" + name + "'", {first, at}, "DuplicateInputField"});
-                    break;
                 }
             }
             return;
@@ -256,23 +283,13 @@ private:
     }
 
     // VariablesInAllowedPosition: a variable used where `type` is expected (in a position
-    // with a default when `locationHasDefault`).
+    // with a default when `locationHasDefault`). Its usages are remembered for the fragment
+    // being checked, for other operations that spread it.
     void checkVariablePositions(const ValuePtr& value, const TypeReference& type, bool locationHasDefault) {
         if (!value) return;
         if (value->kind == Value::Kind::Variable) {
-            auto defined = variables_.find(value->text);
-            if (defined == variables_.end()) return;  // UndefinedVariable is reported elsewhere
-            const VariableDefinition& variable = *defined->second;
-            const TypeReference* expected = &type;
-            bool variableHasDefault = variable.defaultValue && variable.defaultValue->kind != Value::Kind::Null;
-            if (type.kind == TypeReference::Kind::NonNull && variable.type.kind != TypeReference::Kind::NonNull &&
-                (variableHasDefault || locationHasDefault)) {
-                expected = type.ofType.get();
-            }
-            if (!isSubType(variable.type, *expected)) {
-                report("VariableTypeMismatch", "Variable type '" + variable.type.toString() + "' doesn't match expected type '" +
-                       type.toString() + "'", value->location, "", variable.location);
-            }
+            if (collecting_) collecting_->usages.push_back({value.get(), &type, locationHasDefault});
+            checkVariablePosition(*value, type, locationHasDefault);
             return;
         }
         const TypeReference& inner = type.kind == TypeReference::Kind::NonNull ? *type.ofType : type;
@@ -286,6 +303,22 @@ private:
                     if (field.name == name) checkVariablePositions(item, field.type, field.defaultValue.has_value());
                 }
             }
+        }
+    }
+
+    void checkVariablePosition(const Value& value, const TypeReference& type, bool locationHasDefault) {
+        auto defined = variables_.find(value.text);
+        if (defined == variables_.end()) return;  // UndefinedVariable is reported elsewhere
+        const VariableDefinition& variable = *defined->second;
+        const TypeReference* expected = &type;
+        bool variableHasDefault = variable.defaultValue && variable.defaultValue->kind != Value::Kind::Null;
+        if (type.kind == TypeReference::Kind::NonNull && variable.type.kind != TypeReference::Kind::NonNull &&
+            (variableHasDefault || locationHasDefault)) {
+            expected = type.ofType.get();
+        }
+        if (!isSubType(variable.type, *expected)) {
+            report("VariableTypeMismatch", "Variable type '" + variable.type.toString() + "' doesn't match expected type '" +
+                   type.toString() + "'", value.location, "", variable.location);
         }
     }
 
@@ -334,19 +367,25 @@ private:
         }
     }
 
+    // NoUndefinedVariables and NoUnusedVariables: every variable a value uses.
     void checkValueVariables(const ValuePtr& value) {
         if (!value) return;
         if (value->kind == Value::Kind::Variable) {
-            usedVariables_.insert(value->text);
-            if (!definedVariables_.count(value->text)) {
-                // Where it is used, then the operation that lacks it (as graphql-js).
-                std::vector<SourceLocation> locations = {value->location};
-                if (currentOperation_) locations.push_back(currentOperation_->location);
-                reportAt("UndefinedVariable", "Undefined variable " + value->text, std::move(locations), "");
-            }
+            if (collecting_) collecting_->variables.push_back(value.get());
+            checkVariableDefined(*value);
         }
         for (const auto& item : value->list) checkValueVariables(item);
         for (const auto& [name, item] : value->fields) checkValueVariables(item);
+    }
+
+    void checkVariableDefined(const Value& variable) {
+        usedVariables_.insert(variable.text);
+        if (!definedVariables_.count(variable.text)) {
+            // Where it is used, then the operation that lacks it (as graphql-js).
+            std::vector<SourceLocation> locations = {variable.location};
+            if (currentOperation_) locations.push_back(currentOperation_->location);
+            reportAt("UndefinedVariable", "Undefined variable " + variable.text, std::move(locations), "");
+        }
     }
 
     void checkDirectives(const std::vector<Directive>& directives, const std::string& path) {
@@ -378,52 +417,124 @@ private:
     // OverlappingFieldsCanBeMerged: fields under one response key, wherever fragments bring
     // them from, must be the same field with the same arguments (unless their parents are
     // different object types, which never apply together), and their sub-selections merge.
+    //
+    // The fields of a selection set are its own (inline fragments' included) followed by
+    // those of the fragments it spreads at its level, each fragment once: a fragment's own
+    // fields and spreads are collected once per run. Comparing fields stays quadratic in the
+    // fields under one key, so it has a budget (ValidationLimits::maxFieldComparisons).
     struct CollectedField {
         const Field* field;
         const TypeDefinition* parent;
     };
     using FieldsByKey = std::map<std::string, std::vector<CollectedField>>;
 
-    void collectFields(const SelectionSet& selections, const TypeDefinition* parent, FieldsByKey& out,
-                       std::set<std::string>& spread) const {
+    // A fragment's own fields at its level, and the fragments it spreads there.
+    struct LevelFields {
+        bool collected = false;
+        FieldsByKey fields;
+        std::vector<size_t> spreads;
+    };
+
+    void collectOwnFields(const SelectionSet& selections, const TypeDefinition* parent, FieldsByKey& out,
+                          std::vector<size_t>& spreads) {
         for (const auto& selection : selections) {
             switch (selection.kind) {
-                case Selection::Kind::Field: out[selection.field.responseKey()].push_back({&selection.field, parent}); break;
+                case Selection::Kind::Field:
+                    spendComparison();
+                    out[selection.field.responseKey()].push_back({&selection.field, parent});
+                    break;
                 case Selection::Kind::InlineFragment: {
                     const auto& fragment = selection.inlineFragment;
                     const TypeDefinition* target = fragment.typeCondition.empty() ? parent : schema_.type(fragment.typeCondition);
-                    if (target) collectFields(fragment.selectionSet, target, out, spread);
+                    if (target) collectOwnFields(fragment.selectionSet, target, out, spreads);
                     break;
                 }
                 case Selection::Kind::FragmentSpread: {
-                    const FragmentDefinition* definition = fragmentNamed(selection.spread.name);
-                    if (!definition || !spread.insert(definition->name).second) break;
-                    if (const TypeDefinition* target = schema_.type(definition->typeCondition)) {
-                        collectFields(definition->selectionSet, target, out, spread);
-                    }
+                    size_t target = graph_.indexOf(selection.spread.name);
+                    if (target != FragmentGraph::kNone) spreads.push_back(target);
                     break;
                 }
             }
         }
     }
 
-    std::string argumentsText(const Field& field) const {
-        std::vector<std::string> parts;
-        for (const auto& argument : field.arguments) {
-            parts.push_back(argument.name + ":" + (argument.value ? printValue(argument.value) : std::string()));
+    const LevelFields& levelFields(size_t fragment) {
+        LevelFields& level = levelFields_[fragment];
+        if (!level.collected) {
+            level.collected = true;
+            const FragmentDefinition& definition = document_.fragments[fragment];
+            if (const TypeDefinition* target = schema_.type(definition.typeCondition)) {
+                collectOwnFields(definition.selectionSet, target, level.fields, level.spreads);
+            }
         }
-        std::sort(parts.begin(), parts.end());
-        std::string text;
-        for (const auto& part : parts) text += part + ",";
-        return text;
+        return level;
+    }
+
+    void collectFields(const SelectionSet& selections, const TypeDefinition* parent, FieldsByKey& out) {
+        std::vector<size_t> pending;
+        collectOwnFields(selections, parent, out, pending);
+        std::vector<bool> taken(document_.fragments.size());
+        for (size_t next = 0; next < pending.size() && !overBudget_; ++next) {
+            size_t fragment = pending[next];
+            if (taken[fragment]) continue;
+            taken[fragment] = true;
+            const LevelFields& level = levelFields(fragment);
+            for (const auto& [key, entries] : level.fields) {
+                auto& into = out[key];
+                for (const auto& entry : entries) {
+                    spendComparison();
+                    into.push_back(entry);
+                }
+            }
+            pending.insert(pending.end(), level.spreads.begin(), level.spreads.end());
+        }
+    }
+
+    // One unit of the conflict check's budget; past it the check stops, with an error.
+    void spendComparison() {
+        if (++comparisons_ <= limits_.maxFieldComparisons || overBudget_) return;
+        overBudget_ = true;
+        GraphqlError error = limitError("maxFieldComparisons",
+            "Validation error of type MaxFieldComparisonsExceeded: checking that the document's fields merge takes more than " +
+                std::to_string(limits_.maxFieldComparisons) + " comparisons",
+            {{"maximum", limits_.maxFieldComparisons}});
+        errors_.push_back(std::move(error));
+        aborted_ = true;
+    }
+
+    const std::string& argumentsText(const Field& field) {
+        auto [found, added] = argumentsTexts_.try_emplace(&field);
+        if (added) {
+            std::vector<std::string> parts;
+            for (const auto& argument : field.arguments) {
+                parts.push_back(argument.name + ":" + (argument.value ? printValue(argument.value) : std::string()));
+            }
+            std::sort(parts.begin(), parts.end());
+            for (const auto& part : parts) found->second += part + ",";
+        }
+        return found->second;
     }
 
     void checkFieldConflicts(const FieldsByKey& fields) {
         for (const auto& [key, entries] : fields) {
-            for (size_t i = 0; i < entries.size(); ++i) {
-                for (size_t j = i + 1; j < entries.size(); ++j) checkFieldPair(key, entries[i], entries[j], {}, {}, "");
+            if (entries.size() < 2 || interchangeable(entries)) continue;
+            for (size_t i = 0; i < entries.size() && !overBudget_; ++i) {
+                for (size_t j = i + 1; j < entries.size() && !overBudget_; ++j) checkFieldPair(key, entries[i], entries[j], {}, {}, "");
             }
         }
+    }
+
+    // The same leaf field with the same arguments, however often: nothing to compare (a
+    // document that repeats a field thousands of times costs one pass).
+    bool interchangeable(const std::vector<CollectedField>& entries) {
+        const Field& first = *entries.front().field;
+        for (const auto& entry : entries) {
+            spendComparison();
+            if (!entry.field->selectionSet.empty() || entry.field->name != first.name || argumentsText(*entry.field) != argumentsText(first)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     // `chainA`/`chainB`: the locations of the parent fields through which `a` and `b` were
@@ -431,6 +542,8 @@ private:
     void checkFieldPair(const std::string& key, const CollectedField& a, const CollectedField& b, std::vector<SourceLocation> chainA,
                         std::vector<SourceLocation> chainB, const std::string& prefix) {
         if (a.field == b.field) return;
+        spendComparison();
+        if (overBudget_) return;
         // Each pair of fields once: fragment cycles (reported elsewhere) would otherwise nest
         // the comparison without end, and repeated fragments would repeat it.
         auto pairKey = std::minmax(a.field, b.field);
@@ -460,26 +573,64 @@ private:
         };
         // Only pairs across the two sub-selections: each one alone is checked where it stands.
         FieldsByKey fromA, fromB;
-        std::set<std::string> spreadA, spreadB;
-        collectFields(a.field->selectionSet, returnType(a), fromA, spreadA);
-        collectFields(b.field->selectionSet, returnType(b), fromB, spreadB);
+        collectFields(a.field->selectionSet, returnType(a), fromA);
+        collectFields(b.field->selectionSet, returnType(b), fromB);
         for (const auto& [subKey, entriesA] : fromA) {
             auto entriesB = fromB.find(subKey);
             if (entriesB == fromB.end()) continue;
             for (const auto& x : entriesA) {
-                for (const auto& y : entriesB->second) checkFieldPair(subKey, x, y, chainA, chainB, prefix + key + ": subfields ");
+                for (const auto& y : entriesB->second) {
+                    if (overBudget_) return;
+                    checkFieldPair(subKey, x, y, chainA, chainB, prefix + key + ": subfields ");
+                }
             }
         }
     }
 
+    // What a fragment's checking found that depends on the operation: the variables it uses
+    // and where. Another operation that spreads the fragment checks these instead of the
+    // fragment again.
+    struct VariablePosition {
+        const Value* variable;
+        const TypeReference* expected;
+        bool locationHasDefault;
+    };
+    struct FragmentFacts {
+        bool checked = false;
+        std::vector<const Value*> variables;
+        std::vector<VariablePosition> usages;
+    };
+
+    // A fragment already checked (for an earlier operation, or earlier in this one): its
+    // variables, and those of every fragment it reaches, for this operation, each once.
+    void recheckVariables(size_t fragment) {
+        if (reachedByOperation_[fragment]) return;
+        std::vector<size_t> reached{fragment};
+        reachedByOperation_[fragment] = true;
+        for (size_t next = 0; next < reached.size(); ++next) {
+            for (size_t target : graph_.spreadsOf(reached[next])) {
+                if (!reachedByOperation_[target]) {
+                    reachedByOperation_[target] = true;
+                    reached.push_back(target);
+                }
+            }
+        }
+        for (size_t index : reached) {
+            usedFragments_.insert(document_.fragments[index].name);
+            for (const Value* variable : facts_[index].variables) checkVariableDefined(*variable);
+            for (const auto& usage : facts_[index].usages) checkVariablePosition(*usage.variable, *usage.expected, usage.locationHasDefault);
+        }
+    }
+
     void checkSelectionSet(const SelectionSet& selections, const TypeDefinition& parent, const std::string& path) {
+        if (aborted_) return;
         {
             FieldsByKey fields;
-            std::set<std::string> spread;
-            collectFields(selections, &parent, fields, spread);
+            collectFields(selections, &parent, fields);
             checkFieldConflicts(fields);
         }
         for (const auto& selection : selections) {
+            if (aborted_) return;
             switch (selection.kind) {
                 case Selection::Kind::Field: checkField(selection.field, parent, path); break;
                 case Selection::Kind::InlineFragment: {
@@ -506,37 +657,44 @@ private:
                     checkSelectionSet(fragment.selectionSet, *target, path);
                     break;
                 }
-                case Selection::Kind::FragmentSpread: {
-                    const auto& spread = selection.spread;
-                    checkDirectives(spread.directives, path);
-                    usedFragments_.insert(spread.name);
-                    const FragmentDefinition* definition = nullptr;
-                    for (const auto& fragment : document_.fragments) {
-                        if (fragment.name == spread.name) definition = &fragment;
-                    }
-                    if (!definition) {
-                        report("UndefinedFragment", "Undefined fragment " + spread.name, spread.nameLocation, path);
-                        break;
-                    }
-                    const TypeDefinition* target = schema_.type(definition->typeCondition);
-                    if (target && target->isComposite() && !typesOverlap(parent, *target)) {
-                        report("InvalidFragmentType", "Fragment " + spread.name + " cannot be spread here as objects of type " +
-                               parent.name + " can never be of type " + target->name, spread.location, path);
-                        break;
-                    }
-                    if (visitedFragments_.count(spread.name)) break;  // cycles are reported once, not followed
-                    visitedFragments_.insert(spread.name);
-                    if (!target) {
-                        report("UnknownType", "Unknown type " + definition->typeCondition, definition->typeConditionLocation, path);
-                        break;
-                    }
-                    if (!target->isComposite()) break;  // reported once, at the definition
-                    checkSelectionSet(definition->selectionSet, *target, path);
-                    visitedFragments_.erase(spread.name);
-                    break;
-                }
+                case Selection::Kind::FragmentSpread: checkSpread(selection.spread, parent, path); break;
             }
         }
+    }
+
+    // A fragment is checked once, where it is first spread (errors in it name that path); a
+    // later spread checks only what depends on where it stands and on the operation.
+    void checkSpread(const FragmentSpread& spread, const TypeDefinition& parent, const std::string& path) {
+        checkDirectives(spread.directives, path);
+        usedFragments_.insert(spread.name);
+        size_t index = graph_.indexOf(spread.name);
+        if (index == FragmentGraph::kNone) {
+            report("UndefinedFragment", "Undefined fragment " + spread.name, spread.nameLocation, path);
+            return;
+        }
+        const FragmentDefinition& definition = document_.fragments[index];
+        const TypeDefinition* target = schema_.type(definition.typeCondition);
+        if (target && target->isComposite() && !typesOverlap(parent, *target)) {
+            report("InvalidFragmentType", "Fragment " + spread.name + " cannot be spread here as objects of type " +
+                   parent.name + " can never be of type " + target->name, spread.location, path);
+            return;
+        }
+        FragmentFacts& facts = facts_[index];
+        if (facts.checked) {
+            recheckVariables(index);
+            return;
+        }
+        facts.checked = true;
+        reachedByOperation_[index] = true;
+        if (!target) {
+            report("UnknownType", "Unknown type " + definition.typeCondition, definition.typeConditionLocation, path);
+            return;
+        }
+        if (!target->isComposite()) return;  // reported once, at the definition
+        FragmentFacts* outer = collecting_;
+        collecting_ = &facts;
+        checkSelectionSet(definition.selectionSet, *target, path);
+        collecting_ = outer;
     }
 
     void checkField(const Field& field, const TypeDefinition& parent, const std::string& parentPath) {
@@ -589,11 +747,20 @@ private:
 
     const Schema& schema_;
     const Document& document_;
+    const FragmentGraph& graph_;
+    ValidationLimits limits_;
     std::vector<GraphqlError> errors_;
+    bool aborted_ = false;     // too many errors, or over the comparison budget
+    bool overBudget_ = false;
+    size_t comparisons_ = 0;
     std::set<std::string> usedVariables_;
     std::set<std::string> definedVariables_;
     std::set<std::string> usedFragments_;
-    std::set<std::string> visitedFragments_;
+    std::vector<FragmentFacts> facts_;              // per fragment
+    std::vector<bool> reachedByOperation_;          // per fragment: its variables counted for the current operation
+    FragmentFacts* collecting_ = nullptr;           // the fragment being checked, which remembers its variables
+    std::map<size_t, LevelFields> levelFields_;
+    std::unordered_map<const Field*, std::string> argumentsTexts_;
     std::map<std::string, const VariableDefinition*> variables_;  // of the operation being checked
     std::set<std::string> reportedConflicts_;  // field location pairs, each conflict once
     std::set<std::pair<const Field*, const Field*>> comparedPairs_;
@@ -603,7 +770,12 @@ private:
 }  // namespace
 
 std::vector<GraphqlError> Validator::validate(const Document& document) const {
-    return ValidationRun(schema_, document).run();
+    FragmentGraph graph(document);
+    return validate(graph);
+}
+
+std::vector<GraphqlError> Validator::validate(const FragmentGraph& graph) const {
+    return ValidationRun(schema_, graph, limits_).run();
 }
 
 }  // namespace svc::graphql

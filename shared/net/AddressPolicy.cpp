@@ -1,5 +1,8 @@
 #include "net/AddressPolicy.hpp"
 
+#include <algorithm>
+#include <optional>
+
 #include "text/StringUtil.hpp"
 
 namespace svc {
@@ -71,6 +74,29 @@ bool isHostName(std::string_view text) {
     return text.front() != '.' && text.front() != '-';
 }
 
+// ":PORT", ":LOW-HIGH" or ":*" after an entry's host or network; nullopt when malformed.
+std::optional<PortRange> parsePorts(std::string_view text) {
+    if (text == "*") return PortRange{1, 65535};
+    size_t dash = text.find('-');
+    auto number = [](std::string_view digits) -> std::optional<uint16_t> {
+        if (digits.empty() || digits.size() > 5 || digits.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+        auto value = parseInt64(digits);
+        if (!value || *value < 1 || *value > 65535) return std::nullopt;
+        return static_cast<uint16_t>(*value);
+    };
+    auto low = number(text.substr(0, dash));
+    auto high = dash == std::string_view::npos ? low : number(text.substr(dash + 1));
+    if (!low || !high || *low > *high) return std::nullopt;
+    return PortRange{*low, *high};
+}
+
+bool anyContains(const std::vector<PortRange>& ports, uint16_t port) {
+    for (const auto& range : ports) {
+        if (range.contains(port)) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 std::string_view addressClassName(AddressClass kind) {
@@ -125,32 +151,72 @@ bool IpNetwork::contains(const IpAddress& address) const {
 Result<AddressPolicy> AddressPolicy::withAllowList(const std::vector<std::string>& entries) {
     AddressPolicy policy;
     for (const auto& entry : entries) {
-        std::string text = normalizedHost(trim(entry));
-        if (auto network = IpNetwork::parse(text)) {
-            policy.networks_.push_back(*network);
-        } else if (text.find_first_of(":/") == std::string::npos && isHostName(text)) {
-            policy.hosts_.push_back(text);
+        auto refuse = [&entry](const std::string& why) {
+            return Error::invalidArgument("allow-list entry '" + entry + "': " + why);
+        };
+        std::string text = toLower(trim(entry));
+        std::string target = text;
+        std::optional<std::string> portText;
+        if (!text.empty() && text.front() == '[') {
+            // "[::1]", "[fd00::/8]:8443": brackets set an IPv6 address or network apart from its port.
+            size_t close = text.find(']');
+            if (close == std::string::npos) return refuse("'[' without ']'");
+            target = text.substr(1, close - 1);
+            std::string rest = text.substr(close + 1);
+            if (!rest.empty()) {
+                if (rest.front() != ':') return refuse("expected ':PORT' after ']'");
+                portText = rest.substr(1);
+            }
+        } else if (std::count(text.begin(), text.end(), ':') == 1) {
+            // One colon: a host or IPv4 network and its port. More: a bare IPv6 address or network.
+            size_t colon = text.find(':');
+            target = text.substr(0, colon);
+            portText = text.substr(colon + 1);
+        }
+        std::vector<PortRange> ports;
+        if (portText) {
+            auto range = parsePorts(*portText);
+            if (!range) return refuse("'" + *portText + "' is not a port (1-65535), a range like 8000-8099, or *");
+            ports.push_back(*range);
         } else {
-            return Error::invalidArgument("allow-list entry '" + entry + "': not a host name, an IP address or a network like 10.0.0.0/8");
+            for (uint16_t port : kDefaultPorts) ports.push_back({port, port});
+        }
+        std::string name = normalizedHost(target);
+        if (auto network = IpNetwork::parse(name)) {
+            policy.networks_.push_back({*network, std::move(ports)});
+        } else if (name.find_first_of(":/") == std::string::npos && isHostName(name)) {
+            policy.hosts_.push_back({name, std::move(ports)});
+        } else {
+            return refuse("not a host name, an IP address or a network like 10.0.0.0/8, with an optional :PORT");
         }
     }
     return policy;
 }
 
-Status AddressPolicy::check(std::string_view host, const IpAddress& address) const {
+Status AddressPolicy::check(std::string_view host, const IpAddress& address, uint16_t port) const {
     AddressClass kind = classifyAddress(address);
     if (kind == AddressClass::Public) return Status::success();
     std::string name = normalizedHost(host);
+    bool listed = false;  // the host or address is listed, perhaps with other ports
     for (const auto& allowed : hosts_) {
-        if (allowed == name) return Status::success();
+        if (allowed.name != name) continue;
+        if (anyContains(allowed.ports, port)) return Status::success();
+        listed = true;
     }
     // An IPv4-mapped address matches an IPv4 entry of the allow-list too.
     auto carried = address.embeddedV4();
-    for (const auto& network : networks_) {
-        if (network.contains(address) || (carried && network.contains(*carried))) return Status::success();
+    for (const auto& allowed : networks_) {
+        if (!allowed.network.contains(address) && !(carried && allowed.network.contains(*carried))) continue;
+        if (anyContains(allowed.ports, port)) return Status::success();
+        listed = true;
     }
-    return Error::permissionDenied("host " + name + " resolves to " + address.toString() + ", a " + std::string(addressClassName(kind)) +
-                                   " address: refused (server-side request forgery guard; an operator can allow it with --outbound-allow)");
+    std::string refusal = "host " + name + " resolves to " + address.toString() + ", a " + std::string(addressClassName(kind)) + " address";
+    if (listed) {
+        return Error::permissionDenied(refusal + ": port " + std::to_string(port) +
+                                       " is not allowed for it (an --outbound-allow entry without a port allows 80 and 443; "
+                                       "add HOST:" + std::to_string(port) + ")");
+    }
+    return Error::permissionDenied(refusal + ": refused (server-side request forgery guard; an operator can allow it with --outbound-allow)");
 }
 
 }  // namespace svc

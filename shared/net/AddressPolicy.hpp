@@ -4,6 +4,7 @@
 // By default only public unicast addresses; the operator's allow-list re-opens specific
 // hosts or networks (e.g. a feed server on the LAN, the tests' loopback servers).
 // Pure logic: the fetcher resolves names and asks here before every connection.
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,20 +27,42 @@ struct IpNetwork {
     bool contains(const IpAddress& address) const;
 };
 
+// The ports an allow-list entry opens: one, a range, or all ("*").
+struct PortRange {
+    uint16_t low = 0;
+    uint16_t high = 0;
+    bool contains(uint16_t port) const { return port >= low && port <= high; }
+};
+
 class AddressPolicy {
 public:
-    // Entries are host names ("feeds.intra.example", matched exactly, case-insensitively) or
-    // networks ("127.0.0.1", "10.0.0.0/8", "::1/128"). The error names the bad entry.
+    // What a bare entry (no port) opens: HTTP's and HTTPS's default ports, so that allowing a
+    // LAN feed server does not also open its database, admin or mail ports (docs/adr/0061).
+    static constexpr uint16_t kDefaultPorts[] = {80, 443};
+
+    // Entries are a host name ("feeds.intra.example", matched exactly, case-insensitively) or a
+    // network ("127.0.0.1", "10.0.0.0/8", "::1/128"; IPv6 in brackets when a port follows:
+    // "[fd00::/8]:8443"), optionally followed by ":PORT", ":LOW-HIGH" or ":*" (every port).
+    // Without a port an entry opens only kDefaultPorts. The error names the bad entry.
     static Result<AddressPolicy> withAllowList(const std::vector<std::string>& entries);
 
-    // Success when connecting to `address` for `host` (the URL's host) is allowed; otherwise
-    // PermissionDenied naming the host, the address and its class.
-    Status check(std::string_view host, const IpAddress& address) const;
+    // Success when connecting to `address`:`port` for `host` (the URL's host) is allowed;
+    // otherwise PermissionDenied naming the host, the address, its class and, when only the port
+    // is not listed, the port.
+    Status check(std::string_view host, const IpAddress& address, uint16_t port) const;
     bool empty() const { return hosts_.empty() && networks_.empty(); }
 
 private:
-    std::vector<std::string> hosts_;
-    std::vector<IpNetwork> networks_;
+    struct AllowedHost {
+        std::string name;
+        std::vector<PortRange> ports;
+    };
+    struct AllowedNetwork {
+        IpNetwork network;
+        std::vector<PortRange> ports;
+    };
+    std::vector<AllowedHost> hosts_;
+    std::vector<AllowedNetwork> networks_;
 };
 
 }  // namespace svc

@@ -70,26 +70,28 @@ Result<int64_t> parseRate(const std::string& text, const std::string& field) {
     return basisPoints;
 }
 
-Result<int64_t> lineCommission(int64_t unitPriceCents, int64_t amount, int64_t basisPoints) {
-    if (unitPriceCents < 0 || amount < 0 || basisPoints < 0 || basisPoints > 10000) {
-        return Error::invalidArgument("commission: price, amount and rate must not be negative");
+Result<Cents> lineCommission(Cents unitPrice, int64_t amount, int64_t basisPoints) {
+    if (unitPrice < Cents(0) || amount < 0 || basisPoints < 0 || basisPoints > 10000) {
+        return Error::invalidArgument("commission: price, amount and rate must not be negative, the rate at most 100%");
     }
-    // cents x units x basis points / 10000, half up: (x + 5000) / 10000 in integers.
-    int64_t gross = 0, scaled = 0;
-    if (__builtin_mul_overflow(unitPriceCents, amount, &gross) || __builtin_mul_overflow(gross, basisPoints, &scaled) ||
-        __builtin_add_overflow(scaled, int64_t{5000}, &scaled)) {
-        return Error::invalidArgument("commission: price x amount is too large to compute");
+    auto gross = unitPrice.times(amount);
+    if (!gross) {
+        return Error::invalidArgument("commission: price x amount (" + unitPrice.text() + " x " + std::to_string(amount) +
+                                      ") does not fit in 64 bits");
     }
-    return scaled / 10000;
+    auto commission = gross->share(basisPoints);
+    if (!commission) return Error::invalidArgument("commission: the share of " + gross->text() + " cannot be computed");
+    return *commission;
 }
 
-Result<int64_t> commissionReversal(int64_t unitPriceCents, int64_t keptBefore, int64_t returned, int64_t basisPoints) {
+Result<Cents> commissionReversal(Cents unitPrice, int64_t keptBefore, int64_t returned, int64_t basisPoints) {
     if (returned < 0 || returned > keptBefore) return Error::invalidArgument("commission: cannot return more than was kept");
-    auto before = lineCommission(unitPriceCents, keptBefore, basisPoints);
+    auto before = lineCommission(unitPrice, keptBefore, basisPoints);
     if (!before) return before.error();
-    auto after = lineCommission(unitPriceCents, keptBefore - returned, basisPoints);
+    auto after = lineCommission(unitPrice, keptBefore - returned, basisPoints);
     if (!after) return after.error();
-    return *before - *after;
+    // after <= before, both non-negative: the difference always fits.
+    return *before->minus(*after);
 }
 
 }  // namespace svc

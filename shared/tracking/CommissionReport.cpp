@@ -9,9 +9,16 @@ std::string testGroupKey(const std::string& testGroup, const std::string& varian
     return (testGroup.empty() ? "-" : testGroup) + " / " + (variant.empty() ? "-" : variant);
 }
 
+// A sum of the period that does not fit: this report is refused, no other tenant's.
+Error tooLarge(const std::string& figure) {
+    return Error::invalidArgument(figure + ": the period's sum exceeds " + Cents::max().text() +
+                                  " cents and cannot be reported; ask for a shorter period");
+}
+
 struct Accumulator {
     std::map<std::string, ReportRow> rows;
-    std::map<std::string, std::set<int64_t>> orders;
+    // Distinct orders by order id: an order's claims (a browser's, the shop's confirmation) are one order.
+    std::map<std::string, std::set<std::string>> orders;
 
     ReportRow& row(const std::string& key) {
         auto& found = rows[key];
@@ -24,11 +31,16 @@ struct Accumulator {
         target.clicks += count.clicks;
         target.addToCarts += count.addToCarts;
     }
-    void addEntry(const std::string& key, const LedgerEntry& entry) {
+    Status addEntry(const std::string& key, const LedgerEntry& entry) {
         ReportRow& target = row(key);
-        target.attributedRevenue += entry.revenue;
-        target.commission += entry.commission;
-        if (entry.kind == LedgerKind::Sale) orders[key].insert(entry.orderEvent);
+        auto revenue = target.attributedRevenue.plus(entry.revenue);
+        if (!revenue) return tooLarge("attributedRevenue (" + key + ")");
+        auto commission = target.commission.plus(entry.commission);
+        if (!commission) return tooLarge("commission (" + key + ")");
+        target.attributedRevenue = *revenue;
+        target.commission = *commission;
+        if (entry.kind == LedgerKind::Sale) orders[key].insert(entry.orderId);
+        return {};
     }
     std::vector<ReportRow> finish() {
         std::vector<ReportRow> finished;
@@ -48,8 +60,8 @@ nlohmann::ordered_json rowJson(const ReportRow& row) {
     json["clicks"] = row.clicks;
     json["addToCarts"] = row.addToCarts;
     json["orders"] = row.orders;
-    json["attributedRevenue"] = row.attributedRevenue;
-    json["commission"] = row.commission;
+    json["attributedRevenue"] = row.attributedRevenue.cents();
+    json["commission"] = row.commission.cents();
     json["conversion"] = {{"rate", row.conversion.rate}, {"low", row.conversion.low}, {"high", row.conversion.high}};
     return json;
 }
@@ -70,8 +82,9 @@ std::string csvField(const std::string& text) {
 
 }  // namespace
 
-CommissionReport::CommissionReport(int64_t from, int64_t to, const std::vector<EventCount>& events, const std::vector<LedgerEntry>& entries)
-    : from_(from), to_(to) {
+Result<CommissionReport> CommissionReport::build(int64_t from, int64_t to, const std::vector<EventCount>& events,
+                                                 const std::vector<LedgerEntry>& entries) {
+    CommissionReport report(from, to);
     Accumulator widgets, touchpoints, testGroups, total;
     for (const auto& count : events) {
         widgets.addEvents(count.widget, count);
@@ -79,27 +92,32 @@ CommissionReport::CommissionReport(int64_t from, int64_t to, const std::vector<E
         testGroups.addEvents(testGroupKey(count.testGroup, count.variant), count);
         total.addEvents("total", count);
     }
-    std::set<int64_t> allOrders;
+    std::set<std::string> allOrders, conflicts;
     for (const auto& entry : entries) {
-        if (entry.kind == LedgerKind::Sale) {
-            allOrders.insert(entry.orderEvent);
-            allRevenue_ += entry.price * entry.amount;
-        } else {
-            allRevenue_ += entry.price * entry.amount;  // negative amount: a return
-        }
+        if (entry.claimStatus == ClaimStatus::Disputed || entry.claimStatus == ClaimStatus::Conflict) conflicts.insert(entry.orderId);
+        // A claim that does not earn is in the ledger for the shop to check, not in the order's
+        // revenue: that is its earning claim's. Returns and reversals of earning claims count.
+        if (entry.kind == LedgerKind::Sale && !claimStatusEarns(entry.claimStatus)) continue;
+        if (entry.kind == LedgerKind::Sale) allOrders.insert(entry.orderId);
+        auto gross = entry.price.times(entry.amount);  // a negative amount: a return or reversal
+        auto revenue = gross ? report.allRevenue_.plus(*gross) : std::nullopt;
+        if (!revenue) return tooLarge("revenue");
+        report.allRevenue_ = *revenue;
         if (!entry.attributed) continue;
-        widgets.addEntry(entry.widget, entry);
-        touchpoints.addEntry(entry.touchpoint, entry);
-        testGroups.addEntry(testGroupKey(entry.testGroup, entry.variant), entry);
-        total.addEntry("total", entry);
+        for (auto [accumulator, key] : {std::pair{&widgets, entry.widget}, {&touchpoints, entry.touchpoint},
+                                        {&testGroups, testGroupKey(entry.testGroup, entry.variant)}, {&total, std::string("total")}}) {
+            if (auto status = accumulator->addEntry(key, entry); !status) return status.error();
+        }
     }
-    allOrders_ = static_cast<int64_t>(allOrders.size());
-    byWidget_ = widgets.finish();
-    byTouchpoint_ = touchpoints.finish();
-    byTestGroup_ = testGroups.finish();
+    report.allOrders_ = static_cast<int64_t>(allOrders.size());
+    report.conflicts_ = static_cast<int64_t>(conflicts.size());
+    report.byWidget_ = widgets.finish();
+    report.byTouchpoint_ = touchpoints.finish();
+    report.byTestGroup_ = testGroups.finish();
     auto totals = total.finish();
-    if (!totals.empty()) total_ = totals.front();
-    total_.key = "total";
+    if (!totals.empty()) report.total_ = totals.front();
+    report.total_.key = "total";
+    return report;
 }
 
 nlohmann::ordered_json CommissionReport::toJson() const {
@@ -108,7 +126,8 @@ nlohmann::ordered_json CommissionReport::toJson() const {
     json["to"] = to_;
     json["total"] = rowJson(total_);
     json["orders"] = allOrders_;
-    json["revenue"] = allRevenue_;
+    json["revenue"] = allRevenue_.cents();
+    json["conflicts"] = conflicts_;
     for (const auto& [name, rows] : {std::pair{"byWidget", &byWidget_}, {"byTouchpoint", &byTouchpoint_}, {"byTestGroup", &byTestGroup_}}) {
         auto list = nlohmann::ordered_json::array();
         for (const auto& row : *rows) list.push_back(rowJson(row));
@@ -118,37 +137,42 @@ nlohmann::ordered_json CommissionReport::toJson() const {
 }
 
 std::string CommissionReport::ledgerCsv(const std::vector<LedgerEntry>& entries) {
+    // The claim columns came last (docs/adr/0056): scripts reading columns by position still work.
     std::string csv =
         "kind,order_id,line,sku,main_sku,amount,unit_price_cents,revenue_cents,rate_bp,commission_cents,attributed,reason,"
-        "interaction_type,widget,touchpoint,set_id,test_group,variant,interaction_at,ordered_at,booked_at,return_id\r\n";
+        "interaction_type,widget,touchpoint,set_id,test_group,variant,interaction_at,ordered_at,booked_at,return_id,"
+        "claim,claim_source,claim_status\r\n";
     for (const auto& entry : entries) {
-        std::vector<std::string> fields{entry.kind == LedgerKind::Sale ? "sale" : "return",
-                                        entry.orderId,
-                                        std::to_string(entry.line),
-                                        entry.sku,
-                                        entry.mainSku,
-                                        std::to_string(entry.amount),
-                                        std::to_string(entry.price),
-                                        std::to_string(entry.revenue),
-                                        std::to_string(entry.rateBasisPoints),
-                                        std::to_string(entry.commission),
-                                        entry.attributed ? "yes" : "no",
-                                        entry.reason ? std::string(attributionReasonName(*entry.reason)) : "",
-                                        entry.interactionType,
-                                        entry.widget,
-                                        entry.touchpoint,
-                                        entry.setId,
-                                        entry.testGroup,
-                                        entry.variant,
-                                        entry.attributed ? std::to_string(entry.interactionAt) : "",
-                                        std::to_string(entry.orderedAt),
-                                        std::to_string(entry.bookedAt),
-                                        entry.returnId};
-        for (size_t i = 0; i < fields.size(); ++i) {
+        // Numbers are ours, negative ones included, never formulas: only text gets the guard.
+        auto number = [](int64_t value) { return std::to_string(value); };
+        const std::string fields[] = {ledgerKindName(entry.kind),
+                                      csvField(entry.orderId),
+                                      number(entry.line),
+                                      csvField(entry.sku),
+                                      csvField(entry.mainSku),
+                                      number(entry.amount),
+                                      entry.price.text(),
+                                      entry.revenue.text(),
+                                      number(entry.rateBasisPoints),
+                                      entry.commission.text(),
+                                      entry.attributed ? "yes" : "no",
+                                      entry.reason ? std::string(attributionReasonName(*entry.reason)) : "",
+                                      csvField(entry.interactionType),
+                                      csvField(entry.widget),
+                                      csvField(entry.touchpoint),
+                                      csvField(entry.setId),
+                                      csvField(entry.testGroup),
+                                      csvField(entry.variant),
+                                      entry.attributed ? number(entry.interactionAt) : "",
+                                      number(entry.orderedAt),
+                                      number(entry.bookedAt),
+                                      csvField(entry.returnId),
+                                      number(entry.orderEvent),
+                                      std::string(claimSourceName(entry.claimSource)),
+                                      std::string(claimStatusName(entry.claimStatus))};
+        for (size_t i = 0; i < std::size(fields); ++i) {
             if (i) csv += ',';
-            // Negative numbers are ours, not formulas: only text fields get the guard.
-            bool numeric = i == 2 || (i >= 5 && i <= 9) || i >= 18;
-            csv += numeric && i != 21 ? fields[i] : csvField(fields[i]);
+            csv += fields[i];
         }
         csv += "\r\n";
     }

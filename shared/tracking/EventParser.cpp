@@ -66,18 +66,26 @@ std::string shown(const std::string& path) { return path.empty() ? "$" : path; }
 
 class Reporter {
 public:
-    Reporter(const EventLimits& limits, ParsedEvents& out) : limits_(limits), out_(out) {}
+    Reporter(const EventLimits& limits, std::vector<EventProblem>& problems, size_t& count)
+        : limits_(limits), problems_(problems), count_(count) {}
 
     void add(const std::string& path, std::string rule, std::string expected, const std::string& what) {
-        ++out_.problemCount;
-        if (out_.problems.size() >= limits_.maxProblems) return;
-        out_.problems.push_back({shown(path), std::move(rule), std::move(expected), shown(path) + ": " + what});
+        ++count_;
+        if (problems_.size() >= limits_.maxProblems) return;
+        problems_.push_back({shown(path), std::move(rule), std::move(expected), shown(path) + ": " + what});
     }
-    bool any() const { return out_.problemCount > 0; }
+    bool any() const { return count_ > 0; }
+    size_t count() const { return count_; }
+    // A syntax error makes what the first pass found beforehand meaningless.
+    void clear() {
+        problems_.clear();
+        count_ = 0;
+    }
 
 private:
     const EventLimits& limits_;
-    ParsedEvents& out_;
+    std::vector<EventProblem>& problems_;
+    size_t& count_;
 };
 
 // First pass over the raw text, for what the DOM hides: the position of a syntax error,
@@ -212,6 +220,47 @@ private:
         }
         purchase.orderId = text(value, path, "orderid", true).value_or("");
         purchase.cid = text(value, path, "cid", false);
+        purchase.lines = orderLines(value, path);
+        return purchase;
+    }
+
+public:
+    // The shop's word on an order (PUT /orders/{orderid}).
+    void confirmation(const Json& value, OrderConfirmation& out) {
+        onlyFields(value, "", {"status", "products", "cid", "claim"});
+        auto status = text(value, "", "status", true);
+        if (status && *status != "confirmed" && *status != "rejected") {
+            reporter_.add("status", "enum", "one of confirmed, rejected", excerpt(*status) + " is not a status");
+            return;
+        }
+        auto given = [&](const char* key) {
+            auto found = value.find(key);
+            return found != value.end() && !found->is_null();
+        };
+        if (!status) return;  // what else is required depends on it
+        if (status == "rejected") {
+            out.source = ClaimSource::ShopRejected;
+            for (const char* key : {"products", "claim", "cid"}) {
+                if (given(key)) reporter_.add(key, "forbidden", "only status with \"rejected\"", "not allowed with status \"rejected\"");
+            }
+            return;
+        }
+        out.source = ClaimSource::ShopConfirmed;
+        if (given("claim")) {
+            out.claim = integer(value, "", "claim", true, 1, std::numeric_limits<int64_t>::max());
+            if (given("products")) reporter_.add("products", "forbidden", "either products or claim", "not allowed with claim");
+            if (given("cid")) reporter_.add("cid", "forbidden", "no cid with claim (the claim names its visitor)", "not allowed with claim");
+            return;
+        }
+        out.lines = orderLines(value, "");
+        out.cid = text(value, "", "cid", false);
+    }
+
+private:
+    // products[]: the lines of a purchase or of the shop's confirmation, each and together
+    // within the money limits.
+    std::vector<OrderLine> orderLines(const Json& value, const std::string& path) {
+        std::vector<OrderLine> lines;
         std::string linesPath = member(path, "products");
         auto products = value.find("products");
         if (products == value.end() || products->is_null()) {
@@ -224,11 +273,26 @@ private:
             reporter_.add(linesPath, "maxItems", "at most " + std::to_string(limits_.maxOrderLines) + " order lines",
                           "has " + std::to_string(products->size()) + " order lines");
         } else {
+            size_t problemsBefore = reporter_.count();
             for (size_t i = 0; i < products->size(); ++i) {
-                if (auto line = orderLine((*products)[i], element(linesPath, i))) purchase.lines.push_back(std::move(*line));
+                if (auto line = orderLine((*products)[i], element(linesPath, i))) lines.push_back(std::move(*line));
             }
+            // Only when every line is fine: a bad line is already named, the total would repeat it.
+            if (reporter_.count() == problemsBefore) orderTotal(lines, linesPath);
         }
-        return purchase;
+        return lines;
+    }
+
+    void orderTotal(const std::vector<OrderLine>& lines, const std::string& path) {
+        std::optional<Cents> total = Cents(0);
+        for (const auto& line : lines) {
+            auto gross = line.price.times(line.amount);
+            total = gross && total ? total->plus(*gross) : std::nullopt;
+        }
+        if (total && *total <= limits_.maxOrderTotal) return;
+        reporter_.add(path, "maximum", "an order total (the sum of price x amount) of at most " + limits_.maxOrderTotal.text() + " cents",
+                      "the order total is " + (total ? total->text() : "more than " + Cents::max().text()) +
+                          " cents, above the limit of " + limits_.maxOrderTotal.text() + " cents");
     }
 
     std::optional<OrderLine> orderLine(const Json& value, const std::string& path) {
@@ -239,8 +303,22 @@ private:
         onlyFields(value, path, {"sku", "amount", "price"});
         OrderLine line;
         line.sku = text(value, path, "sku", true).value_or("");
-        line.amount = integer(value, path, "amount", true, 1, limits_.maxAmount).value_or(0);
-        line.price = integer(value, path, "price", true, 0, limits_.maxPrice).value_or(0);
+        auto amount = integer(value, path, "amount", true, 1, limits_.maxAmount);
+        auto price = integer(value, path, "price", true, 0, limits_.maxPrice);
+        line.amount = amount.value_or(0);
+        line.price = price.value_or(0);
+        if (amount && price) {
+            // Each within its limit, their product need not be: checked, never wrapped. Its
+            // commission at the highest rate a contract can have (100 %) must fit too; Cents::share
+            // divides first, so it does whenever the line total does.
+            auto gross = line.price.times(line.amount);
+            bool fits = gross && *gross <= limits_.maxOrderTotal && gross->share(10000);
+            if (!fits) {
+                reporter_.add(path, "maximum", "price x amount of at most " + limits_.maxOrderTotal.text() + " cents",
+                              "price x amount is " + (gross ? gross->text() : "more than " + Cents::max().text()) +
+                                  " cents, above the limit of " + limits_.maxOrderTotal.text() + " cents");
+            }
+        }
         return line;
     }
 
@@ -361,45 +439,52 @@ private:
     Reporter& reporter_;
 };
 
-}  // namespace
-
-ParsedEvents parseEvents(std::string_view body, const EventLimits& limits) {
-    ParsedEvents out;
-    Reporter reporter(limits, out);
+// Blank bodies, syntax errors (with their position), excessive nesting and keys given twice are
+// found before the DOM is built; what comes back is the body's object, or nothing (with problems).
+std::optional<Json> readObject(std::string_view body, const EventLimits& limits, Reporter& reporter) {
     bool blank = std::all_of(body.begin(), body.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; });
     if (blank) {
         reporter.add("", "required", "a JSON object", "the body is empty");
-        return out;
+        return std::nullopt;
     }
     StructureCheck check(limits, reporter);
     (void)Json::sax_parse(body, &check);
     if (check.syntaxErrorAt) {
-        out = {};
+        reporter.clear();
         reporter.add("", "syntax", "JSON text", "not valid JSON (at byte " + std::to_string(*check.syntaxErrorAt) + ")");
-        return out;
+        return std::nullopt;
     }
     if (check.tooDeepAt) {
-        out = {};
+        reporter.clear();
         reporter.add(*check.tooDeepAt, "depth", "at most " + std::to_string(limits.maxDepth) + " levels of nesting", "nested too deeply");
-        return out;
+        return std::nullopt;
     }
     auto read = BoundedJson::parseOrdered(body, "body");
     if (!read) {  // the first pass accepted the syntax and depth: only a body over JsonLimits' size (routes cap far below) ends here
         reporter.add("", "syntax", "JSON text", read.error().message);
-        return out;
+        return std::nullopt;
     }
-    const Json& json = *read;
-    if (!json.is_object()) {
-        reporter.add("", "type", "a JSON object", "must be a JSON object, not " + std::string(json.type_name()));
-        return out;
+    if (!read->is_object()) {
+        reporter.add("", "type", "a JSON object", "must be a JSON object, not " + std::string(read->type_name()));
+        return std::nullopt;
     }
+    return std::move(*read);
+}
+
+}  // namespace
+
+ParsedEvents parseEvents(std::string_view body, const EventLimits& limits) {
+    ParsedEvents out;
+    Reporter reporter(limits, out.problems, out.problemCount);
+    auto json = readObject(body, limits, reporter);
+    if (!json) return out;
     EventValidator validator(limits, reporter);
-    auto batch = json.find("events");
-    if (batch == json.end()) {
-        if (auto event = validator.event(json, "")) out.events.events.push_back(std::move(*event));
+    auto batch = json->find("events");
+    if (batch == json->end()) {
+        if (auto event = validator.event(*json, "")) out.events.events.push_back(std::move(*event));
     } else {
         out.events.batch = true;
-        for (const auto& [key, ignored] : json.items()) {
+        for (const auto& [key, ignored] : json->items()) {
             if (key != "events") reporter.add(member("", key), "unknown-field", "only events in a batch", "unknown field");
         }
         std::string expected = "array of 1-" + std::to_string(limits.maxBatchEvents) + " events";
@@ -419,11 +504,20 @@ ParsedEvents parseEvents(std::string_view body, const EventLimits& limits) {
     return out;
 }
 
-Error eventProblemsError(const ParsedEvents& parsed) {
-    if (parsed.problems.empty()) return Error::invalidArgument("$: invalid event");
-    std::string message = parsed.problems.front().message;
-    if (parsed.problemCount > 1) {
-        size_t more = parsed.problemCount - 1;
+ParsedConfirmation parseOrderConfirmation(std::string_view body, const EventLimits& limits) {
+    ParsedConfirmation out;
+    Reporter reporter(limits, out.problems, out.problemCount);
+    auto json = readObject(body, limits, reporter);
+    if (!json) return out;
+    EventValidator(limits, reporter).confirmation(*json, out.confirmation);
+    return out;
+}
+
+Error eventProblemsError(const std::vector<EventProblem>& problems, size_t problemCount) {
+    if (problems.empty()) return Error::invalidArgument("$: invalid event");
+    std::string message = problems.front().message;
+    if (problemCount > 1) {
+        size_t more = problemCount - 1;
         message += " (and " + std::to_string(more) + (more == 1 ? " more problem)" : " more problems)");
     }
     return Error::invalidArgument(std::move(message));

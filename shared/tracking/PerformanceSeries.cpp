@@ -31,8 +31,8 @@ nlohmann::ordered_json totalsJson(const ReportRow& row) {
     json["clickRate"] = clickRate(row);
     json["addToCarts"] = row.addToCarts;
     json["orders"] = row.orders;
-    json["attributedRevenue"] = row.attributedRevenue;
-    json["commission"] = row.commission;
+    json["attributedRevenue"] = row.attributedRevenue.cents();
+    json["commission"] = row.commission.cents();
     return json;
 }
 
@@ -81,11 +81,13 @@ std::string PerformanceSeries::dayName(int64_t unixSeconds) {
     return text;
 }
 
-PerformanceSeries::PerformanceSeries(int64_t from, int64_t to, PerformanceDimension by, const std::vector<EventCount>& events,
-                                     const std::vector<LedgerEntry>& entries)
-    : from_(from), to_(to), by_(by), period_(from, to, eventsWithin(events, from, to), entriesWithin(entries, from, to)) {
+Result<PerformanceSeries> PerformanceSeries::build(int64_t from, int64_t to, PerformanceDimension by, const std::vector<EventCount>& events,
+                                                   const std::vector<LedgerEntry>& entries) {
+    auto period = CommissionReport::build(from, to, eventsWithin(events, from, to), entriesWithin(entries, from, to));
+    if (!period) return period.error();
+    PerformanceSeries series(from, to, by, std::move(*period));
     size_t dayCount = to > from ? static_cast<size_t>((to - from + kDay - 1) / kDay) : 0;
-    for (size_t i = 0; i < dayCount; ++i) days_.push_back(from + static_cast<int64_t>(i) * kDay);
+    for (size_t i = 0; i < dayCount; ++i) series.days_.push_back(from + static_cast<int64_t>(i) * kDay);
     // Each day's events and entries, then that day's report: the same aggregation as the period's.
     std::vector<std::vector<EventCount>> dayEvents(dayCount);
     std::vector<std::vector<LedgerEntry>> dayEntries(dayCount);
@@ -100,20 +102,22 @@ PerformanceSeries::PerformanceSeries(int64_t from, int64_t to, PerformanceDimens
         if (auto index = dayIndex(entry.bookedAt)) dayEntries[*index].push_back(entry);
     }
     std::map<std::string, size_t> lineOf;
-    for (const auto& row : rowsOf(period_, by)) {
-        lineOf[row.key] = lines_.size();
+    for (const auto& row : rowsOf(series.period_, by)) {
+        lineOf[row.key] = series.lines_.size();
         PerformanceLine line{row.key, row, std::vector<ReportRow>(dayCount)};
         for (auto& day : line.days) day.key = row.key;
-        lines_.push_back(std::move(line));
+        series.lines_.push_back(std::move(line));
     }
     for (size_t i = 0; i < dayCount; ++i) {
         if (dayEvents[i].empty() && dayEntries[i].empty()) continue;
-        CommissionReport day(days_[i], days_[i] + kDay, dayEvents[i], dayEntries[i]);
-        for (const auto& row : rowsOf(day, by)) {
+        auto day = CommissionReport::build(series.days_[i], series.days_[i] + kDay, dayEvents[i], dayEntries[i]);
+        if (!day) return day.error();
+        for (const auto& row : rowsOf(*day, by)) {
             auto found = lineOf.find(row.key);
-            if (found != lineOf.end()) lines_[found->second].days[i] = row;
+            if (found != lineOf.end()) series.lines_[found->second].days[i] = row;
         }
     }
+    return series;
 }
 
 nlohmann::ordered_json PerformanceSeries::toJson(const std::string& currency) const {
@@ -128,7 +132,8 @@ nlohmann::ordered_json PerformanceSeries::toJson(const std::string& currency) co
     json["total"] = totalsJson(period_.total());
     // Every order and its gross revenue, attributed or not: the share the widgets earned.
     json["allOrders"] = period_.allOrders();
-    json["allRevenue"] = period_.allRevenue();
+    json["allRevenue"] = period_.allRevenue().cents();
+    json["conflicts"] = period_.conflicts();
     auto series = nlohmann::ordered_json::array();
     for (const auto& line : lines_) {
         nlohmann::ordered_json item;
@@ -145,8 +150,8 @@ nlohmann::ordered_json PerformanceSeries::toJson(const std::string& currency) co
         item["clickRate"] = column([](const ReportRow& row) { return clickRate(row); });
         item["addToCarts"] = column([](const ReportRow& row) { return nlohmann::ordered_json(row.addToCarts); });
         item["orders"] = column([](const ReportRow& row) { return nlohmann::ordered_json(row.orders); });
-        item["attributedRevenue"] = column([](const ReportRow& row) { return nlohmann::ordered_json(row.attributedRevenue); });
-        item["commission"] = column([](const ReportRow& row) { return nlohmann::ordered_json(row.commission); });
+        item["attributedRevenue"] = column([](const ReportRow& row) { return nlohmann::ordered_json(row.attributedRevenue.cents()); });
+        item["commission"] = column([](const ReportRow& row) { return nlohmann::ordered_json(row.commission.cents()); });
         series.push_back(item);
     }
     json["series"] = series;

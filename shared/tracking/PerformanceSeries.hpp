@@ -31,9 +31,10 @@ struct PerformanceLine {
 
 class PerformanceSeries {
 public:
-    // `from` and `to` are whole UTC days as Unix seconds, [from, to).
-    PerformanceSeries(int64_t from, int64_t to, PerformanceDimension by, const std::vector<EventCount>& events,
-                      const std::vector<LedgerEntry>& entries);
+    // `from` and `to` are whole UTC days as Unix seconds, [from, to). Refused like the
+    // period's CommissionReport when its money does not add up within 64 bits.
+    static Result<PerformanceSeries> build(int64_t from, int64_t to, PerformanceDimension by, const std::vector<EventCount>& events,
+                                           const std::vector<LedgerEntry>& entries);
 
     const std::vector<int64_t>& days() const { return days_; }  // each day's start, Unix seconds
     const std::vector<PerformanceLine>& lines() const { return lines_; }
@@ -47,6 +48,9 @@ public:
     static std::string dayName(int64_t unixSeconds);
 
 private:
+    PerformanceSeries(int64_t from, int64_t to, PerformanceDimension by, CommissionReport period)
+        : from_(from), to_(to), by_(by), period_(std::move(period)) {}
+
     int64_t from_, to_;
     PerformanceDimension by_;
     CommissionReport period_;

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "money/Cents.hpp"
 #include "widget/WidgetSpec.hpp"
 
 namespace svc {
@@ -16,7 +17,7 @@ namespace svc {
 struct OrderLine {
     std::string sku;
     int64_t amount = 0;  // units, >= 1
-    int64_t price = 0;   // gross unit price in cents (not the line total), >= 0
+    Cents price;         // gross unit price (not the line total), >= 0
 
     bool operator==(const OrderLine&) const = default;
 };

@@ -58,7 +58,10 @@ bool isPrivate(const std::filesystem::path& path) {
 TEST_CASE("Backup under purchase load: nothing acknowledged before it is lost, the restored ledger equals the source's") {
     test::TempDir dir;
     ServerOptions options;
-    options.events.rateLimit.perSecond = 0;  // steady load from one address: the limits are tested elsewhere
+    // Steady load from one address and four visitors: the limits are tested elsewhere.
+    options.events.rateLimit.perSecond = 0;
+    options.events.purchasesPerAddress.perSecond = 0;
+    options.events.purchasesPerVisitor.perSecond = 0;
     auto source = std::make_unique<test::RunningServer>(dir.path() + "/data", nullptr, options);
     auto created = TenantService(source->storage->tenants()).create("Shop");
     REQUIRE(created);

@@ -70,6 +70,7 @@ TEST_CASE("Evaluation: co-purchase learning through POST /events beats plain co-
     test::TempDir dir;
     ServerOptions options;
     options.events.rateLimit.perSecond = 0;  // one client replays every order
+    options.events.purchasesPerAddress.perSecond = 0;
     test::RunningServer server(dir.path(), nullptr, options);
     auto created = TenantService(server.storage->tenants()).create("Fashion");
     REQUIRE(created);

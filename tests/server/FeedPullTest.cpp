@@ -39,7 +39,7 @@ struct Pulls {
     std::unique_ptr<PullRuntime> runtime;
     Tenant tenant;
 
-    explicit Pulls(std::vector<std::string> allowList = {"127.0.0.1"}) {
+    explicit Pulls(std::vector<std::string> allowList = {"127.0.0.1:*"}) {
         auto opened = SqliteStorage::open(dir.path(), &clock);
         REQUIRE(opened);
         storage = std::move(*opened);

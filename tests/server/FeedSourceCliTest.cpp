@@ -140,7 +140,7 @@ TEST_CASE("feed source add, list, run and remove against a loopback server with 
     auto refused = cli.source("run", {});
     CHECK(refused.exitCode == 1);
     CHECK(refused.err.find("pull failed: SSRF: host 127.0.0.1 resolves to 127.0.0.1") != std::string::npos);
-    auto pulled = cli.source("run", {"--outbound-allow", "127.0.0.1"});
+    auto pulled = cli.source("run", {"--outbound-allow", "127.0.0.1:*"});
     REQUIRE(pulled.exitCode == 0);
     auto record = json::parse(pulled.out);
     CHECK(record["status"] == "applied");
@@ -195,7 +195,7 @@ TEST_CASE("feed source add seals SFTP logins with the pinned host key and S3 key
         CHECK(output.find("b3BlbnNzaC1rZXktdjE") == std::string::npos);
     }
     // The user and the pinned key reached the puller (without them it refuses before connecting): it gets as far as the connection.
-    auto run = cli.source("run", {"--outbound-allow", "127.0.0.1"});
+    auto run = cli.source("run", {"--outbound-allow", "127.0.0.1:*"});
     CHECK(run.exitCode == 1);
     CHECK(run.err.find("pull failed: refused: could not connect to 127.0.0.1") != std::string::npos);
     CHECK(run.err.find("s3cret") == std::string::npos);
@@ -215,7 +215,7 @@ TEST_CASE("serve pulls a due source on its own, through the operator's allow-lis
                    "\"v1\"");
     REQUIRE(cli.source("add", {"--url", server.url("/feed.csv")}).exitCode == 0);
     test::ChildProcess serve({SVC_SERVER_BINARY, "serve", "--data-dir", cli.dir.path(), "--listen", "127.0.0.1:0", "--outbound-allow",
-                              "127.0.0.1"});
+                              "127.0.0.1:*"});
     REQUIRE(serve.started());
     json imports = json::array();
     // Until the pull's import has finished: its history entry exists (as "running") while the import runs.

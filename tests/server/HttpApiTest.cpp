@@ -113,7 +113,7 @@ TEST_CASE("GraphQL pagination walks the list with after and tells hasNextPage ex
                                            api.tenant.apiId)->body);
         CHECK(bad["data"]["product"].is_null());  // similarProducts is non-null: the error nulls its parent
         CHECK(bad["errors"][0]["path"] == json::array({"product", "similarProducts"}));
-        CHECK(bad["errors"][0]["message"] == "after: not a cursor of similarProducts");
+        CHECK(bad["errors"][0]["message"] == "after: not a cursor of this similarProducts list");
     }
     auto tooMany = json::parse(api.graphql(R"({ product(id: "A") { similarProducts(first: 101) { edges { node { id } } } } })",
                                            api.tenant.apiId)->body);

@@ -28,7 +28,7 @@ std::vector<std::string> productRow(const std::string& id, const std::string& im
 
 ServerOptions botOptions(FetchLimits limits = {2'000, 10'000, int64_t{2} << 20, 3}) {
     ImageBotOptions bot;
-    bot.allowList = {"127.0.0.1"};
+    bot.allowList = {"127.0.0.1:*"};
     bot.infoUrl = "http://info.example/imagebot";
     bot.workers = 4;
     bot.politeness.perHostLimit = 2;

@@ -251,7 +251,7 @@ TEST_CASE("Console feeds: a source added in the console is pulled with its seale
     test::LoopbackFeedServer shop;
     shop.setFeed(test::feedCsv({kHeader, row("A"), row("B")}), "\"v1\"");
     // The scheduler `serve` runs, allowed to reach the loopback shop; woken by the console's calls.
-    auto runtime = PullRuntime::open(fixture.dir.path(), *fixture.server.storage, *fixture.server.keys, {"127.0.0.1"});
+    auto runtime = PullRuntime::open(fixture.dir.path(), *fixture.server.storage, *fixture.server.keys, {"127.0.0.1:*"});
     REQUIRE(runtime);
     fixture.server.server->setPullWaker([scheduler = &(*runtime)->scheduler()] { scheduler->wake(); });
     (*runtime)->scheduler().start(std::chrono::hours(1));  // no tick during the test: only wakes pull

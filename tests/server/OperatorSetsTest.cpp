@@ -183,6 +183,25 @@ TEST_CASE("operator sets: an uploaded photo is decoded, stored per tenant under 
     CHECK(fixture.put(fixture.tenantPath("/sets/photo/mood"), {{"title", "Mood"}, {"images", {photo["url"]}}})->status == 201);
 }
 
+TEST_CASE("operator sets: a disabled tenant's photos are not served; enabled again, they are") {
+    SetsFixture fixture;
+    auto client = fixture.server.client();
+    auto uploaded = client.Post(fixture.tenantPath("/sets/photos"), fixture.auth(), jpegBytes(32, 32), "image/jpeg");
+    REQUIRE(uploaded);
+    REQUIRE(uploaded->status == 201);
+    std::string path = json::parse(uploaded->body)["path"];
+    REQUIRE(client.Get(path)->status == 200);
+    // Disabled through the operator API, as the console does: the tenant is unknown to every public endpoint.
+    REQUIRE(client.Post(fixture.tenantPath("/disable"), fixture.auth(), "", "application/json")->status == 200);
+    auto hidden = client.Get(path);
+    REQUIRE(hidden);
+    CHECK(hidden->status == 404);
+    CHECK(hidden->body.find("unknown API ID") != std::string::npos);
+    CHECK(client.Get("/" + fixture.tenant.apiId + "/loader.js")->status == 404);  // as the loader already was
+    REQUIRE(client.Post(fixture.tenantPath("/enable"), fixture.auth(), "", "application/json")->status == 200);
+    CHECK(client.Get(path)->status == 200);
+}
+
 TEST_CASE("operator sets: the catalog is searched by SKU prefix or by words of the title, one result per article") {
     SetsFixture fixture;
     struct Case {

@@ -77,7 +77,7 @@ TEST_CASE("the guard refuses loopback, private, metadata and IPv6 loopback addre
     CHECK(f.server.feedRequests == 0);  // nothing reached the server
 
     // The same loopback server, allow-listed, is fetched.
-    auto allowed = fetcherAllowing({"127.0.0.1"}).fetch(f.request(f.server.url("/feed.csv")));
+    auto allowed = fetcherAllowing({"127.0.0.1:*"}).fetch(f.request(f.server.url("/feed.csv")));
     REQUIRE(allowed);
     CHECK(allowed->status == 200);
     CHECK(readFile(f.dir.path() + "/body") == "sku\n1\n");
@@ -91,7 +91,7 @@ TEST_CASE("a host name is checked after resolution: localhost is loopback") {
     REQUIRE_FALSE(refused);
     CHECK(refused.error().message.find("host localhost resolves to") != std::string::npos);
     // Allowing the host name lets it reach whatever it resolves to.
-    auto allowed = fetcherAllowing({"localhost"}).fetch(f.request(f.server.url("/feed.csv", "localhost")));
+    auto allowed = fetcherAllowing({"localhost:*"}).fetch(f.request(f.server.url("/feed.csv", "localhost")));
     REQUIRE(allowed);
     CHECK(allowed->status == 200);
 }
@@ -111,7 +111,7 @@ TEST_CASE("every redirect target is checked again: an allowed host cannot redire
     }
     CHECK(f.server.feedRequests == 0);
     // Allow-listing the target as well lets the redirect through.
-    auto both = fetcherAllowing({"localhost", "127.0.0.1"});
+    auto both = fetcherAllowing({"localhost:*", "127.0.0.1:*"});
     auto followed = both.fetch(f.request(f.server.url("/redirect?to=" + urlEncode(f.server.url("/feed.csv")), "localhost")));
     REQUIRE(followed);
     CHECK(followed->redirects == 1);
@@ -119,9 +119,33 @@ TEST_CASE("every redirect target is checked again: an allowed host cannot redire
     CHECK(readFile(f.dir.path() + "/body") == "sku\n1\n");
 }
 
+TEST_CASE("an allow-list entry opens the port it names; a bare host or address only the default ports 80 and 443") {
+    Fixture f;
+    f.server.setFeed("sku\n1\n", "");
+    std::string port = std::to_string(f.server.port);
+    // The loopback server listens on an ephemeral port, never 80 or 443: a bare entry must not reach it.
+    for (const std::vector<std::string>& bare : {std::vector<std::string>{"127.0.0.1"}, {"localhost"}, {"127.0.0.0/8"}}) {
+        CAPTURE(bare.front());
+        auto refused = fetcherAllowing(bare).fetch(f.request(f.server.url("/feed.csv", bare.front() == "localhost" ? "localhost" : "127.0.0.1")));
+        REQUIRE_FALSE(refused);
+        CHECK(refused.error().code == ErrorCode::PermissionDenied);
+        CHECK(refused.error().message.find("port " + port + " is not allowed") != std::string::npos);
+    }
+    CHECK(f.server.feedRequests == 0);
+    // The entry with the server's port, or a range holding it, is fetched; another port is not.
+    for (const std::string& entry : std::vector<std::string>{"127.0.0.1:" + port, "localhost:" + port, "127.0.0.0/8:" + port,
+                                                             "127.0.0.1:1-65535", "127.0.0.1:*"}) {
+        CAPTURE(entry);
+        std::string host = entry.rfind("localhost", 0) == 0 ? "localhost" : "127.0.0.1";
+        CHECK(fetcherAllowing({entry}).fetch(f.request(f.server.url("/feed.csv", host))));
+    }
+    std::string other = std::to_string(f.server.port == 65535 ? 1 : f.server.port + 1);
+    CHECK_FALSE(fetcherAllowing({"127.0.0.1:" + other}).fetch(f.request(f.server.url("/feed.csv"))));
+}
+
 TEST_CASE("redirects are limited, and only to http and https") {
     Fixture f;
-    auto fetcher = fetcherAllowing({"127.0.0.1"});
+    auto fetcher = fetcherAllowing({"127.0.0.1:*"});
     auto loop = fetcher.fetch(f.request(f.server.url("/loop")));
     REQUIRE_FALSE(loop);
     CHECK(loop.error().message.rfind("redirects: more than 5 redirects", 0) == 0);
@@ -141,7 +165,7 @@ TEST_CASE("redirects are limited, and only to http and https") {
 
 TEST_CASE("credentials go to the origin they were given for, never along a redirect to another") {
     Fixture f;
-    auto fetcher = fetcherAllowing({"127.0.0.1", "localhost"});
+    auto fetcher = fetcherAllowing({"127.0.0.1:*", "localhost:*"});
     auto same = f.request(f.server.url("/echo-auth"));
     same.username = "shop";
     same.password = "s3cret";
@@ -156,7 +180,7 @@ TEST_CASE("credentials go to the origin they were given for, never along a redir
 
 TEST_CASE("failures are named: refused, DNS, HTTP 404, auth, too large (also after decompression), timeout") {
     Fixture f;
-    auto fetcher = fetcherAllowing({"127.0.0.1"});
+    auto fetcher = fetcherAllowing({"127.0.0.1:*"});
     // A port nobody listens on.
     int closedPort = test::unusedLoopbackPort();
     auto refused = fetcher.fetch(f.request("http://127.0.0.1:" + std::to_string(closedPort) + "/feed.csv"));
@@ -179,7 +203,7 @@ TEST_CASE("failures are named: refused, DNS, HTTP 404, auth, too large (also aft
 
     FetchLimits small = testLimits();
     small.maxBodyBytes = 100'000;
-    auto limited = fetcherAllowing({"127.0.0.1"}, small);
+    auto limited = fetcherAllowing({"127.0.0.1:*"}, small);
     auto fits = limited.fetch(f.request(f.server.url("/big.csv?bytes=100000")));
     REQUIRE(fits);
     CHECK(fits->bodyBytes == 100'000);
@@ -191,14 +215,14 @@ TEST_CASE("failures are named: refused, DNS, HTTP 404, auth, too large (also aft
 
     FetchLimits quick = testLimits();
     quick.totalTimeoutMs = 300;
-    auto slow = fetcherAllowing({"127.0.0.1"}, quick).fetch(f.request(f.server.url("/slow.csv")));
+    auto slow = fetcherAllowing({"127.0.0.1:*"}, quick).fetch(f.request(f.server.url("/slow.csv")));
     REQUIRE_FALSE(slow);
     CHECK(slow.error().message.rfind("timeout: ", 0) == 0);
 }
 
 TEST_CASE("gzip is asked for and decoded transparently; validators make a second fetch a 304") {
     Fixture f;
-    auto fetcher = fetcherAllowing({"127.0.0.1"});
+    auto fetcher = fetcherAllowing({"127.0.0.1:*"});
     auto accept = fetcher.fetch(f.request(f.server.url("/accept-encoding")));
     REQUIRE(accept);
     CHECK(readFile(f.dir.path() + "/body").find("gzip") != std::string::npos);

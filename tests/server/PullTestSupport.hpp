@@ -74,7 +74,7 @@ struct PullFixture {
         keys = ServerKeys::loadOrCreate(dir.path()).value();
         FetchLimits limits;
         limits.totalTimeoutMs = 20'000;  // a hung transfer fails the test in seconds, not minutes
-        runtime = std::move(PullRuntime::open(dir.path(), *storage, *keys, {"127.0.0.1"}, limits).value());
+        runtime = std::move(PullRuntime::open(dir.path(), *storage, *keys, {"127.0.0.1:*"}, limits).value());
         tenant = TenantService(storage->tenants()).create("Pull shop").value().tenant;
     }
     void add(const std::string& url, const std::string& feedName, const Credentials& credentials = {}) {

@@ -68,7 +68,8 @@ inline Result<FeedImportReport> importFeedFile(SqliteStorage& storage, const Ten
 
 class RunningServer {
 public:
-    explicit RunningServer(const std::string& dataDir, const Clock* clock = nullptr, ServerOptions options = {}) {
+    // `threads`: the HTTP workers; a concurrency test asks for the production count (ServerOptions{}.threads).
+    explicit RunningServer(const std::string& dataDir, const Clock* clock = nullptr, ServerOptions options = {}, int threads = 4) {
         auto opened = SqliteStorage::open(dataDir, clock);
         if (!opened) throw std::runtime_error(opened.error().message);
         storage = std::move(*opened);
@@ -79,7 +80,7 @@ public:
         options.port = 0;
         options.dataDir = dataDir;
         options.assetsDir = SVC_ASSETS_DIR;
-        options.threads = 4;
+        options.threads = threads;
         server = std::make_unique<ApiServer>(options, *storage, *keys);
         auto port = server->bind();
         if (!port) throw std::runtime_error(port.error().message);

@@ -55,7 +55,7 @@ struct ShopServer {
     std::unique_ptr<PullRuntime> runtime;
     Tenant tenant;
 
-    explicit ShopServer(std::vector<std::string> allowList = {"127.0.0.1"}, ServerOptions options = {}, PluginPullLimits pluginLimits = {}) {
+    explicit ShopServer(std::vector<std::string> allowList = {"127.0.0.1:*"}, ServerOptions options = {}, PluginPullLimits pluginLimits = {}) {
         server.emplace(dir.path(), nullptr, options);
         FetchLimits limits;
         limits.totalTimeoutMs = 20'000;
@@ -386,7 +386,7 @@ TEST_CASE("shop registration: a plugin answer nested 200,000 levels deep fails t
 TEST_CASE("shop registration: each plugin call has its own time limit (5 s by default; shortened here)") {
     PluginPullLimits limits;
     limits.callTimeoutMs = 300;
-    ShopServer shop({"127.0.0.1"}, {}, limits);
+    ShopServer shop({"127.0.0.1:*"}, {}, limits);
     test::ReferenceShopPlugin plugin(shop.tenant.apiId, shop.tenant.feedId);
     plugin.setCatalog(attributes(), dimensions(), products(2));
     plugin.delayMs = 1000;
@@ -424,7 +424,7 @@ TEST_CASE("shop registration: the SSRF guard refuses a registered plugin on a pr
 TEST_CASE("shop registration: a feed pulled from a file is not taken over; registrations are rate limited") {
     ServerOptions options;
     options.shops.rateLimit = RateLimit{0.001, 3, 1000};
-    ShopServer shop({"127.0.0.1"}, options);
+    ShopServer shop({"127.0.0.1:*"}, options);
     test::ReferenceShopPlugin plugin(shop.tenant.apiId, shop.tenant.feedId);
     PullSource file;
     file.tenantId = shop.tenant.id;
@@ -513,7 +513,7 @@ TEST_CASE("shop registration: svc-server serve: a registration wakes its schedul
 
     int port = test::unusedLoopbackPort();
     test::ChildProcess serve({SVC_SERVER_BINARY, "serve", "--data-dir", dir.path(), "--listen", "127.0.0.1:" + std::to_string(port),
-                              "--outbound-allow", "127.0.0.1"});
+                              "--outbound-allow", "127.0.0.1:*"});
     REQUIRE(serve.started());
     httplib::Client http("127.0.0.1", port);
     for (int attempt = 0; attempt < 500 && !http.Get("/healthz"); ++attempt) std::this_thread::sleep_for(std::chrono::milliseconds(10));

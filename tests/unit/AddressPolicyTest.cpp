@@ -110,38 +110,39 @@ TEST_CASE("the default policy refuses non-public addresses with a message naming
     REQUIRE(policy);
     for (const char* address : {"127.0.0.1", "10.0.0.1", "169.254.169.254", "::1", "::ffff:127.0.0.1", "0.0.0.0"}) {
         CAPTURE(address);
-        auto status = policy->check("shop.example", *IpAddress::parse(address));
+        auto status = policy->check("shop.example", *IpAddress::parse(address), 443);
         REQUIRE_FALSE(status);
         CHECK(status.error().code == svc::ErrorCode::PermissionDenied);
         CHECK(status.error().message.find("shop.example") != std::string::npos);
         CHECK(status.error().message.find(IpAddress::parse(address)->toString()) != std::string::npos);
     }
-    auto metadata = policy->check("shop.example", *IpAddress::parse("169.254.169.254"));
+    auto metadata = policy->check("shop.example", *IpAddress::parse("169.254.169.254"), 443);
     CHECK(metadata.error().message.find("cloud metadata") != std::string::npos);
-    CHECK(policy->check("shop.example", *IpAddress::parse("93.184.216.34")));
-    CHECK(policy->check("shop.example", *IpAddress::parse("2a00:1450:4001:81b::200e")));
+    CHECK(policy->check("shop.example", *IpAddress::parse("93.184.216.34"), 443));
+    CHECK(policy->check("shop.example", *IpAddress::parse("2a00:1450:4001:81b::200e"), 443));
 }
 
 TEST_CASE("the allow-list re-opens exactly the listed hosts and networks") {
     auto policy = AddressPolicy::withAllowList({"Feeds.Intra.Example.", "127.0.0.1", "10.1.0.0/16", "::1"});
     REQUIRE(policy);
     auto loopback = *IpAddress::parse("127.0.0.1");
-    CHECK(policy->check("anything", loopback));
-    CHECK(policy->check("anything", *IpAddress::parse("::ffff:127.0.0.1")));  // the mapped form of an allowed address
-    CHECK_FALSE(policy->check("anything", *IpAddress::parse("127.0.0.2")));
-    CHECK(policy->check("x", *IpAddress::parse("10.1.200.3")));
-    CHECK_FALSE(policy->check("x", *IpAddress::parse("10.2.0.1")));
-    CHECK(policy->check("x", *IpAddress::parse("::1")));
+    CHECK(policy->check("anything", loopback, 443));
+    CHECK(policy->check("anything", *IpAddress::parse("::ffff:127.0.0.1"), 443));  // the mapped form of an allowed address
+    CHECK_FALSE(policy->check("anything", *IpAddress::parse("127.0.0.2"), 443));
+    CHECK(policy->check("x", *IpAddress::parse("10.1.200.3"), 443));
+    CHECK_FALSE(policy->check("x", *IpAddress::parse("10.2.0.1"), 443));
+    CHECK(policy->check("x", *IpAddress::parse("::1"), 443));
     // An allowed host may resolve to anything; other hosts with the same address may not.
     auto private10 = *IpAddress::parse("10.9.9.9");
-    CHECK(policy->check("feeds.intra.example", private10));
-    CHECK(policy->check("FEEDS.intra.example.", private10));
-    CHECK_FALSE(policy->check("feeds.intra.example.evil.test", private10));
-    CHECK_FALSE(policy->check("169.254.169.254", *IpAddress::parse("169.254.169.254")));
+    CHECK(policy->check("feeds.intra.example", private10, 443));
+    CHECK(policy->check("FEEDS.intra.example.", private10, 443));
+    CHECK_FALSE(policy->check("feeds.intra.example.evil.test", private10, 443));
+    CHECK_FALSE(policy->check("169.254.169.254", *IpAddress::parse("169.254.169.254"), 443));
 }
 
 TEST_CASE("a bad allow-list entry is refused by name") {
-    for (const char* entry : {"10.0.0.0/33", "::1/129", "http://host/", "host name", "10.0.0.0/x", "", "1.2.3.4/+8"}) {
+    for (const char* entry : {"10.0.0.0/33", "::1/129", "http://host/", "host name", "10.0.0.0/x", "", "1.2.3.4/+8", "host:0", "host:65536",
+                              "host:80-79", "host:", "host:http", "host:+80", "[::1", "[::1]80", "[::1]:x", "10.0.0.0/8:-1"}) {
         CAPTURE(entry);
         auto policy = AddressPolicy::withAllowList({"good.example", entry});
         REQUIRE_FALSE(policy);
@@ -159,4 +160,53 @@ TEST_CASE("IpNetwork matches prefixes bit by bit") {
     auto all = svc::IpNetwork::parse("0.0.0.0/0");
     REQUIRE(all);
     CHECK(all->contains(*IpAddress::parse("8.8.8.8")));
+}
+
+TEST_CASE("allow-list ports: an entry opens the ports it names; without one only 80 and 443") {
+    auto policy = AddressPolicy::withAllowList({"feeds.intra.example", "ftp.intra.example:21", "10.1.0.0/16:8000-8099", "127.0.0.1:*",
+                                                "[::1]:8443", "fd00::/8", "[fd12::/16]:9000", "db.intra.example:5432"});
+    REQUIRE(policy);
+    struct Case {
+        const char* host;
+        const char* address;
+        int port;
+        bool allowed;
+    };
+    const std::vector<Case> cases{
+        {"feeds.intra.example", "10.9.9.9", 80, true},       // bare host: the default ports
+        {"feeds.intra.example", "10.9.9.9", 443, true},
+        {"feeds.intra.example", "10.9.9.9", 8080, false},    // but no other (the finding: one host allowed every port)
+        {"feeds.intra.example", "10.9.9.9", 22, false},
+        {"feeds.intra.example", "10.9.9.9", 6379, false},
+        {"ftp.intra.example", "10.9.9.9", 21, true},         // host:port: just that port
+        {"ftp.intra.example", "10.9.9.9", 80, false},
+        {"other.example", "10.1.2.3", 8000, true},           // network with a range
+        {"other.example", "10.1.2.3", 8099, true},
+        {"other.example", "10.1.2.3", 8100, false},
+        {"other.example", "10.1.2.3", 443, false},
+        {"other.example", "10.2.0.1", 8000, false},          // outside the network
+        {"x", "127.0.0.1", 1, true},                         // :* is every port
+        {"x", "127.0.0.1", 65535, true},
+        {"x", "::ffff:127.0.0.1", 4000, true},               // the mapped form of an allowed address
+        {"x", "::1", 8443, true},                            // bracketed IPv6 with a port
+        {"x", "::1", 443, false},
+        {"x", "fd00::5", 443, true},                         // bare IPv6 network: the default ports
+        {"x", "fd00::5", 8443, false},
+        {"x", "fd12::5", 9000, true},                        // bracketed IPv6 network with a port
+        {"db.intra.example", "10.9.9.9", 5432, true},
+        {"db.intra.example", "10.9.9.9", 443, false},
+        {"anything", "93.184.216.34", 6379, true},           // public addresses: not the allow-list's business
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.host);
+        CAPTURE(c.address);
+        CAPTURE(c.port);
+        auto status = policy->check(c.host, *IpAddress::parse(c.address), static_cast<uint16_t>(c.port));
+        CHECK(static_cast<bool>(status) == c.allowed);
+    }
+    // A listed host on another port is named as such, with the entry that would allow it.
+    auto refused = policy->check("feeds.intra.example", *IpAddress::parse("10.9.9.9"), 8080);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().message.find("port 8080 is not allowed") != std::string::npos);
+    CHECK(refused.error().message.find("HOST:8080") != std::string::npos);
 }

@@ -37,11 +37,11 @@ TEST_CASE("lineCommission: price x amount x rate, half up to the cent, per line"
 TEST_CASE("commissionReversal: every sequence of returns leaves exactly the commission on what was kept") {
     const int64_t price = 3333, rate = 750;
     for (int64_t amount = 1; amount <= 7; ++amount) {
-        int64_t booked = lineCommission(price, amount, rate).value();
+        int64_t booked = lineCommission(price, amount, rate).value().cents();
         int64_t kept = amount;
         // Return one unit at a time, then check after every step.
         while (kept > 0) {
-            booked -= commissionReversal(price, kept, 1, rate).value();
+            booked -= commissionReversal(price, kept, 1, rate).value().cents();
             --kept;
             CHECK(booked == lineCommission(price, kept, rate).value());
         }
@@ -140,4 +140,63 @@ TEST_CASE("the ledger CSV quotes what needs it and never lets a SKU become a spr
     std::string csv = CommissionReport::ledgerCsv({entry});
     auto row = csv.substr(csv.find("\r\n") + 2);
     CHECK(row.rfind("sale,\"O,1\",0,\"'=HYPERLINK(\"\"x\"\")\",,-1,0,0,0,-167,no,", 0) == 0);
+}
+
+TEST_CASE("CommissionReport: a sum that would leave 64 bits refuses the report, naming the figure; it never wraps negative") {
+    auto sale = [](int64_t order, int64_t price, int64_t amount, bool attributed) {
+        LedgerEntry entry;
+        entry.orderEvent = order;
+        entry.orderId = "O-" + std::to_string(order);
+        entry.price = price;
+        entry.amount = amount;
+        entry.attributed = attributed;
+        entry.widget = "SET";
+        if (attributed) entry.revenue = Cents(price).times(amount).value();
+        return entry;
+    };
+    // Ten lines of 10^18 cents: before issue 18 the revenue read -8,446,744,073,709,551,616.
+    std::vector<LedgerEntry> entries;
+    for (int64_t i = 0; i < 10; ++i) entries.push_back(sale(i, 1'000'000'000'000, 1'000'000, false));
+    auto report = CommissionReport::build(0, 86400, {}, entries);
+    REQUIRE_FALSE(report);
+    CHECK(report.error().code == ErrorCode::InvalidArgument);
+    CHECK(report.error().message == "revenue: the period's sum exceeds 9223372036854775807 cents and cannot be reported; ask for a shorter period");
+    // Within 64 bits every figure is exact.
+    auto fine = CommissionReport::build(0, 86400, {}, {sale(1, 1'000'000'000'000, 1'000'000, true), sale(2, 1999, 3, true)});
+    REQUIRE(fine);
+    CHECK(fine->allRevenue().cents() == 1'000'000'000'000'005'997);
+    CHECK(fine->total().attributedRevenue.cents() == 1'000'000'000'000'005'997);
+    CHECK(fine->allOrders() == 2);
+}
+
+TEST_CASE("CommissionReport: each order once, as its earning claim says; disagreeing claims are counted as conflicts") {
+    auto entry = [](int64_t claim, LedgerKind kind, ClaimStatus status, int64_t amount, int64_t revenue) {
+        LedgerEntry e;
+        e.kind = kind;
+        e.orderEvent = claim;
+        e.orderId = "100046";
+        e.price = 1000;
+        e.amount = amount;
+        e.attributed = revenue != 0;
+        e.revenue = revenue;
+        e.commission = revenue / 20;
+        e.widget = "SET";
+        e.claimStatus = status;
+        return e;
+    };
+    // A pre-claim earned, the real order disputed it (the pre-claim's reversal), the shop confirmed the real lines.
+    std::vector<LedgerEntry> entries{entry(1, LedgerKind::Sale, ClaimStatus::Claimed, 1, 1000),
+                                     entry(2, LedgerKind::Sale, ClaimStatus::Disputed, 3, 0),
+                                     entry(1, LedgerKind::Reversal, ClaimStatus::Disputed, -1, -1000),
+                                     entry(3, LedgerKind::Sale, ClaimStatus::Confirmed, 3, 3000)};
+    auto report = CommissionReport::build(0, 86400, {}, entries).value();
+    CHECK(report.allOrders() == 1);
+    CHECK(report.allRevenue().cents() == 3000);
+    CHECK(report.total().attributedRevenue.cents() == 3000);
+    CHECK(report.total().commission.cents() == 150);
+    CHECK(report.conflicts() == 1);
+    CHECK(report.toJson()["conflicts"] == 1);
+    std::string csv = CommissionReport::ledgerCsv(entries);
+    CHECK(csv.substr(0, csv.find("\r\n")).ends_with(",return_id,claim,claim_source,claim_status"));
+    CHECK(csv.find("\r\nreversal,100046,0,,,-1,1000,-1000,0,-50,yes,,,SET,,,,,0,0,0,,1,browser,disputed\r\n") != std::string::npos);
 }

@@ -244,3 +244,78 @@ TEST_CASE("messages quote outside text safely: control characters escaped, long 
     CHECK(message.find(std::string(100, 'y')) == std::string::npos);
     CHECK(message.find("...") != std::string::npos);
 }
+
+TEST_CASE("money limits: a line's price x amount and an order's total stay within what svc books, its commission at 100 % too") {
+    struct Case {
+        std::string name;
+        std::string products;  // the purchase's products array
+        std::vector<std::string> paths;  // the problems' paths; none: accepted
+    };
+    const std::vector<Case> cases{
+        // Issue 18: each field within its own limit, their product 10^18 overflowed price x amount x basis points.
+        {"the poisoned line", R"([{"sku":"ANY","amount":1000000,"price":1000000000000}])", {"products[0]"}},
+        {"a line at the limit", R"([{"sku":"A","amount":1,"price":1000000000000}])", {}},
+        {"a line just above it", R"([{"sku":"A","amount":2,"price":500000000001}])", {"products[0]"}},
+        {"many units at a modest price", R"([{"sku":"A","amount":1000000,"price":1000000}])", {}},
+        {"two lines each fine, the order not", R"([{"sku":"A","amount":1,"price":600000000000},{"sku":"B","amount":1,"price":400000000001}])",
+         {"products"}},
+        {"a bad line is named once, the total not again",
+         R"([{"sku":"A","amount":1000000,"price":1000000000000},{"sku":"B","amount":1,"price":1}])", {"products[0]"}},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.name);
+        std::string body = R"({"customerid":"anonymous","orderid":"EVIL-1","products":)" + c.products + "}";
+        auto parsed = parseEvents(body);
+        CHECK(paths(parsed) == c.paths);
+        for (const auto& problem : parsed.problems) {
+            CHECK(problem.rule == "maximum");
+            // The limit is named, so the integrator knows what passes.
+            CHECK(problem.expected.find("1000000000000 cents") != std::string::npos);
+        }
+    }
+    auto poisoned = parseEvents(R"({"events":[{"type":"view","cid":"c","widget":"SET","touchpoint":"product","sku":"S"},)"
+                                R"({"customerid":"anonymous","orderid":"EVIL-1","products":[{"sku":"ANY","amount":1000000,"price":1000000000000}]}]})");
+    REQUIRE(poisoned.problems.size() == 1);
+    CHECK(poisoned.problems[0].message == "events[1].products[0]: price x amount is 1000000000000000000 cents, above the limit of 1000000000000 cents");
+    CHECK(poisoned.problems[0].expected == "price x amount of at most 1000000000000 cents");
+    CHECK(poisoned.events.events.empty());
+}
+
+TEST_CASE("the shop's word on an order (PUT /orders/{orderid}): confirmed by lines or by claim, or rejected; strictly") {
+    auto confirmed = parseOrderConfirmation(R"({"status":"confirmed","products":[{"sku":"S1","amount":2,"price":1999}],"cid":"c-1"})");
+    REQUIRE(confirmed.ok());
+    CHECK(confirmed.confirmation ==
+          OrderConfirmation{ClaimSource::ShopConfirmed, {{"S1", 2, 1999}}, std::optional<std::string>("c-1"), std::nullopt});
+    auto byClaim = parseOrderConfirmation(R"({"status":"confirmed","claim":42})");
+    REQUIRE(byClaim.ok());
+    CHECK(byClaim.confirmation.claim == 42);
+    auto rejected = parseOrderConfirmation(R"({"status":"rejected"})");
+    REQUIRE(rejected.ok());
+    CHECK(rejected.confirmation.source == ClaimSource::ShopRejected);
+
+    struct Case {
+        std::string body;
+        std::vector<std::string> paths;
+    };
+    const std::vector<Case> cases{
+        {R"({})", {"status"}},
+        {R"({"status":"paid","products":[]})", {"status"}},
+        {R"({"status":"confirmed"})", {"products"}},
+        {R"({"status":"confirmed","claim":1,"products":[{"sku":"S","amount":1,"price":1}]})", {"products"}},
+        {R"({"status":"confirmed","claim":1,"cid":"c"})", {"cid"}},
+        {R"({"status":"confirmed","claim":0})", {"claim"}},
+        {R"({"status":"rejected","products":[{"sku":"S","amount":1,"price":1}]})", {"products"}},
+        {R"({"status":"confirmed","products":[{"sku":"ANY","amount":1000000,"price":1000000000000}]})", {"products[0]"}},
+        {R"({"status":"confirmed","products":[{"sku":"S","amount":1,"price":1}],"note":"x"})", {"note"}},
+        {R"({"status":"confirmed","status":"rejected"})", {"status"}},
+        {R"(not json)", {"$"}},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.body);
+        auto parsed = parseOrderConfirmation(c.body);
+        std::vector<std::string> found;
+        for (const auto& problem : parsed.problems) found.push_back(problem.path);
+        CHECK(found == c.paths);
+        CHECK_FALSE(parsed.ok());
+    }
+}

@@ -55,7 +55,8 @@ GraphqlResponse run(ProductContentSource& store, const std::string& query, const
     return service.execute(request, authorised ? std::optional<Tenant>(tenant()) : std::nullopt);
 }
 
-std::string cursor(size_t index) { return svc::testing::testCursors().encode(index, "similarProducts"); }
+// Cursors of product A's similar products for tenant 1, as the service issues them.
+std::string cursor(size_t index) { return svc::testing::testCursors().encode(index, {"similarProducts", "tenant 1 Product A"}); }
 
 }  // namespace
 
@@ -174,8 +175,9 @@ TEST_CASE("GraphqlService::execute: bad paging arguments are field errors naming
     const std::vector<PagingCase> cases{
         {"first: 101", "first: at most 100 items per page"},
         {"first: -1", "first: must not be negative"},
-        {"after: \"bogus\"", "after: not a cursor of similarProducts"},
-        {"after: \"" + svc::testing::testCursors().encode(0, "otherList") + "\"", "after: not a cursor of similarProducts"},
+        {"after: \"bogus\"", "after: not a cursor of this similarProducts list"},
+        {"after: \"" + svc::testing::testCursors().encode(0, {"otherList", "tenant 1 Product A"}) + "\"",
+         "after: not a cursor of this similarProducts list"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.arguments);
@@ -292,4 +294,32 @@ TEST_CASE("DocumentCache keeps the most recently used documents") {
     svc::graphql::DocumentCache off(0);
     off.insert("a", prepared());
     CHECK(off.find("a") == nullptr);
+}
+
+// Regression test (issue 18): cursors named only their list, so a cursor from tenant A's list,
+// or from another product's list of the same name, was accepted on tenant B's or the other list.
+TEST_CASE("GraphqlService: a cursor is refused by another tenant's list and by another product's list") {
+    ProductContentSource store = contentStore();
+    store.products[2] = store.products[1];  // the same product ids at a second tenant
+    RecommendationService recommendations(store);
+    GraphqlService service(recommendations, svc::testing::testCursors());
+    auto page = [&](int64_t tenantId, const std::string& product, const std::string& after) {
+        GraphqlRequest request;
+        request.query = "query ($id: ID!, $after: String) { product(id: $id) { similarProducts(first: 1, after: $after) "
+                        "{ edges { node { id } } pageInfo { endCursor } } } }";
+        request.variables = {{"id", product}, {"after", after.empty() ? nlohmann::json(nullptr) : nlohmann::json(after)}};
+        Tenant owner = tenant();
+        owner.id = tenantId;
+        return service.execute(request, owner).json();
+    };
+    std::string cursorOfA = page(1, "A", "")["data"]["product"]["similarProducts"]["pageInfo"]["endCursor"];
+    CHECK(page(1, "A", cursorOfA)["data"]["product"]["similarProducts"]["edges"][0]["node"]["id"] == "C");  // its own list: the next page
+    for (const auto& [tenantId, product] : std::vector<std::pair<int64_t, std::string>>{{2, "A"}, {1, "B"}}) {
+        CAPTURE(tenantId);
+        CAPTURE(product);
+        auto refused = page(tenantId, product, cursorOfA);
+        CHECK(refused["data"]["product"].is_null());
+        CHECK(refused["errors"][0]["message"] == "after: not a cursor of this similarProducts list");
+        CHECK(refused["errors"][0]["path"].dump() == R"(["product","similarProducts"])");
+    }
 }

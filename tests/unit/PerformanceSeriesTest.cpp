@@ -18,6 +18,7 @@ LedgerEntry sale(int64_t order, const std::string& widget, int64_t at, int64_t r
     LedgerEntry entry;
     entry.kind = LedgerKind::Sale;
     entry.orderEvent = order;
+    entry.orderId = "O-" + std::to_string(order);
     entry.widget = widget;
     entry.touchpoint = widget == "SET" ? "cart" : "product";
     entry.testGroup = widget == "SET" ? "B" : "A";
@@ -78,7 +79,7 @@ TEST_CASE("PerformanceSeries puts events and entries on their day; totals are th
                                            {PerformanceDimension::TestGroup, "A / v1"}}) {
         std::string by = performanceDimensionName(c.by);
         CAPTURE(by);
-        PerformanceSeries series(kFrom, kFrom + 3 * kDay, c.by, events, entries);
+        PerformanceSeries series = PerformanceSeries::build(kFrom, kFrom + 3 * kDay, c.by, events, entries).value();
         CHECK(series.days() == std::vector<int64_t>{kFrom, kFrom + kDay, kFrom + 2 * kDay});
         REQUIRE(series.lines().size() == 2);
         const PerformanceLine& similar = series.lines()[0].key == c.similarKey ? series.lines()[0] : series.lines()[1];
@@ -87,8 +88,8 @@ TEST_CASE("PerformanceSeries puts events and entries on their day; totals are th
         for (const auto& day : similar.days) {
             impressions.push_back(day.impressions);
             orders.push_back(day.orders);
-            commission.push_back(day.commission);
-            revenue.push_back(day.attributedRevenue);
+            commission.push_back(day.commission.cents());
+            revenue.push_back(day.attributedRevenue.cents());
         }
         CHECK(impressions == std::vector<int64_t>{10, 0, 6});
         CHECK(orders == std::vector<int64_t>{1, 1, 0});  // order 2's two lines are one order
@@ -100,7 +101,8 @@ TEST_CASE("PerformanceSeries puts events and entries on their day; totals are th
         CHECK(series.period().total().commission == 550);
         CHECK(series.period().total().impressions == 20);
     }
-    nlohmann::ordered_json json = PerformanceSeries(kFrom, kFrom + 3 * kDay, PerformanceDimension::Widget, events, entries).toJson("CHF");
+    nlohmann::ordered_json json =
+        PerformanceSeries::build(kFrom, kFrom + 3 * kDay, PerformanceDimension::Widget, events, entries).value().toJson("CHF");
     CHECK(json["from"] == "2024-02-28");
     CHECK(json["to"] == "2024-03-01");
     CHECK(json["currency"] == "CHF");
@@ -110,7 +112,7 @@ TEST_CASE("PerformanceSeries puts events and entries on their day; totals are th
     CHECK(json["total"]["clickRate"].get<double>() == doctest::Approx(3.0 / 20));
     // An entry booked after the period counts neither on a day nor in the totals.
     entries.push_back(sale(4, "SIMILAR", kFrom + 3 * kDay, 7000, 350));
-    PerformanceSeries later(kFrom, kFrom + 3 * kDay, PerformanceDimension::Widget, events, entries);
+    PerformanceSeries later = PerformanceSeries::build(kFrom, kFrom + 3 * kDay, PerformanceDimension::Widget, events, entries).value();
     CHECK(later.period().total().commission == 550);
 }
 
