@@ -124,3 +124,60 @@ TEST_CASE("Smuggling: an early answer leaves no second request on the connection
     }
     window.requireOthersServed();
 }
+
+// "Test all routes": the rule is the gate's, whatever answers, so every route family (one path
+// each, shaped like the registrations in native-server/http) is sent every method with a body
+// holding a second request. Most answer before reading it (401, 404, 405, 400); none may
+// answer the body as a request of its own.
+TEST_CASE("Smuggling: every route and method, answered early or not, answers one request per request") {
+    AttackWindow window;
+    auto& server = window.server();
+    const std::string apiId = server.tenantB().apiId;
+    const std::string tenantApi = "/operator/api/tenants/" + apiId;
+    const std::vector<std::string> paths{
+        "/healthz", "/metrics", "/" + apiId + "/loader.js", "/" + apiId + "/content", "/" + apiId + "/widgets.css",
+        "/sdk/svc-sdk.js", "/graphql", "/imagebot", "/demo", "/demo/index.html", "/events", "/feeds/uploads",
+        "/feeds/uploads/0123abcd", "/feeds/imports", "/feeds/imports/7", "/feeds/imports/7/confirm", "/feeds/imports/7/discard",
+        "/feeds/validate", "/operator/api/operators", "/operator/api/operators/3", "/operator/api/me/password",
+        "/operator/api/feeds", tenantApi + "/feeds", tenantApi + "/pull-sources", tenantApi + "/pull-sources/1",
+        tenantApi + "/pull-sources/1/pull", tenantApi + "/imports", tenantApi + "/catalog-size", tenantApi + "/performance",
+        tenantApi + "/performance/ledger.csv", "/operator/api/session", "/operator/api/me", "/operator/api/tenants", tenantApi,
+        tenantApi + "/secret", tenantApi + "/disable", tenantApi + "/enable", tenantApi + "/widgets", tenantApi + "/widgets/preview",
+        tenantApi + "/imports/4/errors.csv", tenantApi + "/imports/4/confirm", tenantApi + "/imports/4/discard",
+        "/operator/api/shops", "/console", "/console/index.html", tenantApi + "/sets/custom", "/events/validate", "/set-preview/tok/", "/set-preview/tok/config.js",
+        tenantApi + "/sets/photo/s1", tenantApi + "/sets/photos", tenantApi + "/sets/previews", tenantApi + "/catalog/search",
+        "/operator/api/templates", "/operator/api/templates/t1", "/" + apiId + "/photos/p1.jpg", "/operator/preview/widget.html",
+        "/reports/summary", "/reports/ledger", "/orders/EVIL-1", "/orders/EVIL-1/returns", "/sets/custom",
+        "/sets/photo/s1", "/sets/import", "/content-pool/templates", "/content-pool/templates/t1",
+        "/content-pool/import", "/shops/plugin/shop-1", "/" + apiId + "/thumbs/t1.jpg", "/no/such/route"};
+    const std::vector<std::string> methods{"GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"};
+    const std::string length = "Content-Length: " + std::to_string(kSecondRequest.size()) + "\r\n";
+
+    struct Attempt {
+        std::string request;
+        std::unique_ptr<RawClient> client;
+    };
+    std::vector<Attempt> attempts;
+    int block = 10;
+    for (const auto& method : methods) {
+        int host = 1;
+        for (const auto& path : paths) {
+            Attempt attempt{method + " " + path, std::make_unique<RawClient>(server.port(), address(block, host++))};
+            REQUIRE(attempt.client->connected());
+            attempt.client->send(method + " " + path + " HTTP/1.1\r\nHost: svc\r\nContent-Type: application/json\r\n" + length + "\r\n");
+            attempt.client->send(kSecondRequest);
+            attempts.push_back(std::move(attempt));
+        }
+        ++block;
+    }
+    std::this_thread::sleep_for(1500ms);
+    int early = 0;
+    for (auto& attempt : attempts) {
+        CAPTURE(attempt.request);
+        std::string received = attempt.client->receive(20ms);
+        CHECK(RawClient::completeAnswers(received) == 1);
+        if (attempt.client->closedByServer()) ++early;
+    }
+    MESSAGE(attempts.size() << " requests with a second request as their body; " << early << " closed after an early answer");
+    window.requireOthersServed();
+}
