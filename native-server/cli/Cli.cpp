@@ -20,6 +20,8 @@
 #include "cli/BackupCommands.hpp"
 #include "cli/ConfigurationSources.hpp"
 #include "cli/ConnectionLimitsCli.hpp"
+#include "cli/ServeLoggingCli.hpp"
+#include "log/Log.hpp"
 #include "store/DataDirLock.hpp"
 #include "cli/FeedSourceCommands.hpp"
 #include "feed/PullRuntime.hpp"
@@ -73,7 +75,7 @@ struct PurchaseRateLimits {
 int serve(const std::string& dataDir, const std::string& listen, const std::string& assetsDir, int threads, double eventsRateLimit,
           PurchaseRateLimits purchases, const std::vector<std::string>& outboundAllow, const OperatorConsoleOptions& console,
           bool imageBot, const std::string& imageBotInfoUrl, const GraphqlRouteOptions& graphql,
-          const ConnectionLimits& connections) {
+          const ConnectionLimits& connections, const ServeLoggingCli& logging, double drainSeconds) {
     // Signals are taken by one thread with sigwait, so shutdown runs as normal code. Blocked
     // before anything starts a thread: threads inherit the mask, and one that does not block
     // them (the events file's checkpointer starts in SqliteStorage::open) would take a
@@ -86,6 +88,9 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
 
     auto address = parseListen(listen);
     if (!address) return fail(address.error());
+    if (auto logged = logging.applyToLog(); !logged) return fail(logged.error());
+    auto trustedProxies = logging.trustedProxies();
+    if (!trustedProxies) return fail(trustedProxies.error());
     // One server per data dir: a second one would split traffic between two copies of the
     // in-memory state (sessions, drafts, rate limits) and race the background workers.
     auto dataDirLock = DataDirLock::acquire(dataDir);
@@ -114,6 +119,7 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     options.events.purchasesPerVisitor.burst = purchases.perVisitorPerHour;
     options.console = console;
     options.graphql = graphql;
+    options.trustedProxies = *trustedProxies;
     if (imageBot) {
         ImageBotOptions bot;
         bot.allowList = outboundAllow;
@@ -139,6 +145,13 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     std::thread signalWaiter([&] {
         int received = 0;
         sigwait(&signals, &received);
+        // /readyz says "draining" first, so a load balancer moves new requests elsewhere while
+        // this server still answers them; then the listener closes and requests under way finish.
+        server.drain();
+        if (drainSeconds > 0 && received == SIGTERM) {
+            Log::info("draining for " + std::to_string(drainSeconds) + " s before stopping");
+            std::this_thread::sleep_for(std::chrono::duration<double>(drainSeconds));
+        }
         std::cout << "svc-server: stopping" << std::endl;
         server.stop();
     });
@@ -270,6 +283,14 @@ int runCli(int argc, char** argv) {
         ->capture_default_str();
     ConnectionLimitsCli connectionLimits;
     connectionLimits.addTo(*serveCommand);
+    ServeLoggingCli logging;
+    logging.addTo(*serveCommand);
+    double drainSeconds = 0;
+    serveCommand->add_option("--drain-seconds", drainSeconds,
+                             "After SIGTERM, seconds /readyz answers 503 while requests are still served, before the listener closes "
+                             "(set it to your load balancer's health-check interval times its fall count)")
+        ->check(CLI::Range(0.0, 600.0))
+        ->capture_default_str();
     OperatorCli operatorAccounts;
     operatorAccounts.addTo(app, dataDir);
     BackupCommands backups;
@@ -422,7 +443,7 @@ int runCli(int argc, char** argv) {
     if (serveCommand->parsed()) {
         graphql.deadline = std::chrono::milliseconds(graphqlDeadlineMs);
         return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, purchaseLimits, outboundAllow, console, !noImageBot, imageBotInfoUrl,
-                     graphql, connectionLimits.limits());
+                     graphql, connectionLimits.limits(), logging, drainSeconds);
     }
     if (operatorAccounts.parsed()) return operatorAccounts.run(dataDir);
     if (backups.parsed()) return backups.run();

@@ -1,4 +1,5 @@
 #include "feed/ImportWorker.hpp"
+#include "log/Log.hpp"
 
 #include <chrono>
 #include <iostream>
@@ -12,7 +13,7 @@ ImportWorker::~ImportWorker() { stop(); }
 
 void ImportWorker::start() {
     if (auto status = history_.requeueInterrupted(); !status) {
-        std::cerr << "svc-server: cannot requeue interrupted imports: " << status.error().message << std::endl;
+        Log::error("cannot requeue interrupted imports: " + status.error().message);
     }
     thread_ = std::thread([this] { loop(); });
 }
@@ -37,13 +38,13 @@ void ImportWorker::notify() {
 bool ImportWorker::runOne() {
     auto next = history_.claimNextQueued(clock_.nowSeconds());
     if (!next) {
-        std::cerr << "svc-server: import queue: " << next.error().message << std::endl;
+        Log::error("import queue: " + next.error().message);
         return false;
     }
     if (!*next) return false;
     auto tenant = tenants_.findById((*next)->tenantId);
     if (!tenant) {
-        std::cerr << "svc-server: import queue: " << tenant.error().message << std::endl;
+        Log::error("import queue: " + tenant.error().message);
         return false;
     }
     if (!*tenant) {
@@ -56,7 +57,7 @@ bool ImportWorker::runOne() {
         return true;
     }
     auto outcome = service_.runStored(**tenant, std::move(**next));
-    if (!outcome) std::cerr << "svc-server: import failed to record: " << outcome.error().message << std::endl;
+    if (!outcome) Log::error("import failed to record: " + outcome.error().message);
     return true;
 }
 

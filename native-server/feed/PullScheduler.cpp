@@ -1,4 +1,5 @@
 #include "feed/PullScheduler.hpp"
+#include "log/Log.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -16,7 +17,7 @@ size_t PullScheduler::runDue() {
         int64_t now = clock_.nowSeconds();
         auto claimed = sources_.claimDue(now, leaseSeconds_);
         if (!claimed) {
-            std::cerr << "svc-server: pull scheduler: " << claimed.error().message << std::endl;
+            Log::error("pull scheduler: " + claimed.error().message);
             return ran;
         }
         if (!*claimed) return ran;
@@ -33,10 +34,10 @@ size_t PullScheduler::runDue() {
         }
         source.lastRunAt = finished;
         if (auto stored = sources_.finish(source); !stored) {
-            std::cerr << "svc-server: pull scheduler: " << stored.error().message << std::endl;
+            Log::error("pull scheduler: " + stored.error().message);
         }
         // Messages hold no credentials: URLs with user information are refused when a source is added.
-        std::cout << "svc-server: pulled feed '" << source.feed << "' of tenant " << source.tenantId << ": " << redactUrlsIn(source.lastResult) << std::endl;
+        Log::info("pulled feed '" + source.feed + "': " + redactUrlsIn(source.lastResult), std::to_string(source.tenantId));
         std::lock_guard lock(mutex_);
         if (stopping_) return ran;
     }

@@ -11,6 +11,7 @@
 
 #include "http/ClientConnection.hpp"
 #include "http/GraphqlHttp.hpp"
+#include "log/Log.hpp"
 #include "security/CursorTags.hpp"
 #include "http/HttpErrors.hpp"
 #include "http/RequestContext.hpp"
@@ -96,7 +97,7 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
             imageBot_ = std::move(*bot);
             thumbnailRoutes_ = std::make_unique<ThumbnailRoutes>(tenants_, *imageBot_);
         } else {
-            std::cerr << "svc-server: image bot off: " << bot.error().message << std::endl;
+            Log::warn("image bot off: " + bot.error().message);
         }
     }
     if (auto settings = SqliteWidgetSettingsStore::open(options_.dataDir + "/svc.sqlite3")) {
@@ -105,7 +106,7 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
     if (auto registrations = SqliteShopRegistrationStore::open(options_.dataDir)) {
         shopRoutes_ = std::make_unique<ShopRoutes>(tenants_, std::move(*registrations), storage.clock(), options_.shops);
     } else {
-        std::cerr << "svc-server: shop registrations: " << registrations.error().message << std::endl;
+        Log::error("shop registrations: " + registrations.error().message);
     }
     {
         auto operators = SqliteOperatorStore::open(options_.dataDir + "/svc.sqlite3");
@@ -142,7 +143,7 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
                     *operatorAuth_, storage.imports(), files_, worker_, std::move(*pullSources), *cipher, storage.clock(),
                     options_.feeds.maxUploadBytes, [this](const httplib::Request& request) { return baseUrl(request); });
             } else {
-                std::cerr << "svc-server: console feeds: " << (pullSources ? cipher.error() : pullSources.error()).message << std::endl;
+                Log::error("console feeds: " + (pullSources ? cipher.error() : pullSources.error()).message);
             }
         }
     }
@@ -163,6 +164,7 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
 
 ApiServer::~ApiServer() {
     stop();
+    if (warmUp_.joinable()) warmUp_.join();
     if (imageBot_) imageBot_->stop();
     attributor_.stop();
     worker_.stop();
@@ -188,7 +190,30 @@ void ApiServer::setPullWaker(std::function<void()> waker) {
     if (shopRoutes_) shopRoutes_->setPullWaker(std::move(waker));
 }
 
-void ApiServer::run() { server_.serve(); }
+void ApiServer::run() {
+    if (!warmUp_.joinable()) warmUp_ = std::thread([this] { loadContent(); });
+    server_.serve();
+}
+
+// Shoppers' first requests find their content built, and /readyz says when that is so. A
+// tenant whose content cannot be built is logged and does not hold readiness back: its
+// widgets answer with the error either way.
+void ApiServer::loadContent() {
+    auto tenants = storage_.tenants().list();
+    if (!tenants) {
+        Log::error("readiness: tenants not listed: " + tenants.error().message);
+    } else {
+        for (const auto& tenant : *tenants) {
+            if (tenant.disabled) continue;
+            if (readiness_.load() == Readiness::Draining) return;
+            if (auto loaded = contentIndex_.snapshot(tenant.id); !loaded) Log::warn("content not loaded: " + loaded.error().message, tenant.apiId);
+        }
+    }
+    auto starting = Readiness::Starting;
+    readiness_.compare_exchange_strong(starting, Readiness::Ready);
+}
+
+void ApiServer::drain() { readiness_ = Readiness::Draining; }
 
 void ApiServer::stop() {
     if (server_.is_running()) server_.stop();
@@ -208,6 +233,7 @@ std::string ApiServer::baseUrl(const httplib::Request& request) const {
 void ApiServer::registerRoutes() {
     server_.set_pre_routing_handler([this](const httplib::Request& request, httplib::Response& response) {
         requestStarted = std::chrono::steady_clock::now();
+        response.set_header("X-Request-Id", RequestIdentity::begin(request, options_.trustedProxies));
         ResponseCompression::takeOverNegotiation(request);
         bool streaming = (request.method == "PUT" && request.path.rfind("/feeds/uploads/", 0) == 0) ||
                          (request.method == "POST" && request.path == "/feeds/validate") ||
@@ -233,6 +259,10 @@ void ApiServer::registerRoutes() {
     server_.set_logger([this](const httplib::Request& request, const httplib::Response& response) {
         double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - requestStarted).count();
         metrics_.recordRequest(routeLabel(request.method, request.path), response.status, seconds);
+        // The path without its query (upload signatures live there), cut to a length a line can hold.
+        Log::access({methodLabel(request.method), request.path.substr(0, 1024), response.status, seconds, response.body.size(),
+                     clientAddress(request)});
+        RequestIdentity::end();
     });
     server_.set_error_handler([](const httplib::Request&, httplib::Response& response) {
         if (!response.body.empty()) return;
@@ -256,6 +286,17 @@ void ApiServer::registerRoutes() {
         if (!probe) return sendError(response, probe.error());
         response.set_header("Cache-Control", "no-store");
         response.set_content(R"({"status":"ok"})", "application/json");
+    });
+    // Ready: storage answers and every enabled tenant's content is loaded; 503 while starting and draining.
+    server_.Get("/readyz", [this](const httplib::Request&, httplib::Response& response) {
+        response.set_header("Cache-Control", "no-store");
+        Readiness state = readiness_.load();
+        auto probe = storage_.tenants().findByApiId("");
+        if (state == Readiness::Ready && probe) return response.set_content(R"({"status":"ready"})", "application/json");
+        response.status = 503;
+        response.set_header("Retry-After", "1");
+        const char* status = !probe ? "storage unavailable" : state == Readiness::Draining ? "draining" : "starting";
+        response.set_content(nlohmann::json{{"status", status}}.dump(), "application/json");
     });
     server_.Get("/metrics", [this](const httplib::Request&, httplib::Response& response) {
         response.set_content(metrics_.render(), "text/plain; version=0.0.4");

@@ -3,10 +3,12 @@
 // GraphQL, the demo shop, health and metrics.
 #include <httplib.h>
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "feed/FeedImportService.hpp"
 #include "feed/ImportWorker.hpp"
@@ -22,6 +24,7 @@
 #include "http/OperatorRoutes.hpp"
 #include "http/WidgetPreviewRoutes.hpp"
 #include "http/StaticFiles.hpp"
+#include "net/TrustedProxies.hpp"
 #include "security/ServerKeys.hpp"
 #include "store/EncryptedFileBlobStore.hpp"
 #include "recommend/ContentIndex.hpp"
@@ -60,6 +63,8 @@ struct ServerOptions {
     ShopRoutesOptions shops;
     OperatorConsoleOptions console;  // the operator API and console (docs/adr/0039-0041)
     GraphqlRouteOptions graphql;
+    // Peers whose X-Forwarded-For/-Proto, Forwarded and X-Request-Id are believed (docs/adr/0069).
+    TrustedProxies trustedProxies;
     // The image bot (docs/adr/0038); off unless set (tests that do not test it fetch nothing).
     // Its dataDir defaults to dataDir.
     std::optional<ImageBotOptions> imageBot;
@@ -74,6 +79,11 @@ public:
     // Serves until stop(); blocks.
     void run();
     void stop();
+    // /readyz answers 503 "draining" from now on (after SIGTERM, before stop()): a load
+    // balancer stops sending new requests while the ones under way finish.
+    void drain();
+    // True once the content of every enabled tenant is loaded (run() starts loading it).
+    bool ready() const { return readiness_.load() == Readiness::Ready; }
     int port() const { return port_; }
     ContentIndex& contentIndex() { return contentIndex_; }
     Attributor& attributor() { return attributor_; }
@@ -126,6 +136,12 @@ private:
     std::unique_ptr<ThumbnailRoutes> thumbnailRoutes_;  // /<apiId>/thumbs/ (docs/adr/0038)
     GatedServer server_;
     int port_ = 0;
+    // /readyz (docs/operations.md, Running): starting until every enabled tenant's content is
+    // loaded, then ready, then draining.
+    enum class Readiness { Starting, Ready, Draining };
+    std::atomic<Readiness> readiness_{Readiness::Starting};
+    std::thread warmUp_;
+    void loadContent();
 };
 
 }  // namespace svc

@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "http/RequestContext.hpp"
 #include "http/HttpErrors.hpp"
 #include "net/IpAddress.hpp"
 #include "text/StringUtil.hpp"
@@ -95,7 +96,7 @@ std::optional<std::pair<int, std::string>> EventRoutes::limitPurchases(const htt
         if (purchase->cid) ++byVisitor[std::to_string(tenantId) + ":" + *purchase->cid];
     }
     if (purchases == 0) return std::nullopt;
-    if (auto wait = addressPurchases_.takeTokens(purchaseClientKey(request.remote_addr), purchases)) {
+    if (auto wait = addressPurchases_.takeTokens(purchaseClientKey(clientAddress(request)), purchases)) {
         return std::pair{*wait, std::string("too many purchases from this address")};
     }
     for (const auto& [visitor, count] : byVisitor) {
@@ -137,7 +138,7 @@ void EventRoutes::receive(const httplib::Request& request, httplib::Response& re
                           bool store) {
     allowAnyOrigin(response);
     // Cheapest refusals first: a flood costs neither a body read nor a tenant lookup.
-    if (auto retryAfter = limiter_.take(request.remote_addr)) {
+    if (auto retryAfter = limiter_.take(clientAddress(request))) {
         discardBody(request, response, reader, options_.maxBodyBytes);
         return sendTooMany(response, *retryAfter, "too many requests from this address");
     }

@@ -37,6 +37,13 @@ GatedServer::GatedServer(ConnectionLimits limits, int threads) : limits_(limits)
     if (limits_.maxConnections <= 0) limits_.maxConnections = derivedMaxConnections();
     stopFd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     new_task_queue = [] { return new HandOverQueue; };
+    // cpp-httplib's default also sets SO_REUSEPORT, with which a second `serve` on the same port
+    // starts too and the kernel splits connections between two data dirs. SO_REUSEADDR alone
+    // still lets a restart bind while old connections sit in TIME_WAIT.
+    set_socket_options([](socket_t socket) {
+        int yes = 1;
+        ::setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    });
     // What cpp-httplib announces in Keep-Alive: timeout=N.
     set_keep_alive_timeout(std::max<time_t>(1, std::chrono::ceil<std::chrono::seconds>(limits_.idleTimeout).count()));
     // An answer to a request that was not read whole says it closes the connection (it will).

@@ -1,4 +1,5 @@
 #include "http/HttpErrors.hpp"
+#include "log/Log.hpp"
 
 #include <iostream>
 
@@ -26,7 +27,7 @@ void sendError(httplib::Response& response, const Error& error) {
     // Internal details (SQLite messages, paths) go to the log, not into the answer. Messages
     // never contain secrets: credentials are compared, not echoed.
     bool hideDetail = error.code == ErrorCode::Internal || error.code == ErrorCode::Unavailable;
-    if (hideDetail) std::cerr << "svc-server: " << errorCodeName(error.code) << ": " << error.message << std::endl;
+    if (hideDetail) Log::error(std::string(errorCodeName(error.code)) + ": " + error.message);
     nlohmann::json body{{"error", {{"code", errorCodeName(error.code)},
                                    {"message", hideDetail ? "the service could not complete the request" : error.message}}}};
     response.set_content(body.dump(), "application/json");

@@ -79,7 +79,7 @@ std::string methodLabel(const std::string& method) {
 
 std::string routeLabel(const std::string& method, const std::string& path) {
     std::string route;
-    if (path == "/healthz" || path == "/metrics" || path == "/graphql") route = path;
+    if (path == "/healthz" || path == "/readyz" || path == "/metrics" || path == "/graphql") route = path;
     else if (path.rfind("/demo/", 0) == 0 || path == "/demo") route = "/demo/*";
     else if (path.rfind("/sdk/", 0) == 0) route = "/sdk/*";
     else if (path == "/feeds/uploads" || path == "/feeds/imports" || path == "/feeds/validate") route = path;

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "http/RequestContext.hpp"
 #include "http/HttpErrors.hpp"
 #include "http/OperatorJson.hpp"
 #include "text/StringUtil.hpp"
@@ -112,7 +113,7 @@ void OperatorAccountRoutes::changePassword(const httplib::Request& request, http
         else if (auto valid = PasswordHasher::validNew(next, "newPassword"); !valid) errors.push_back(valid.error());
     }
     if (!errors.empty()) return sendFieldErrors(response, errors);
-    auto changed = auth_.accounts().changePassword(caller->email, current, next, OperatorAuth::sessionToken(request), request.remote_addr);
+    auto changed = auth_.accounts().changePassword(caller->email, current, next, OperatorAuth::sessionToken(request), clientAddress(request));
     if (!changed) {
         sendFieldErrors(response, {changed.error()});
         if (changed.error().code == ErrorCode::ResourceExhausted) {

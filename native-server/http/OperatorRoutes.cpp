@@ -108,7 +108,7 @@ void OperatorRoutes::signIn(const httplib::Request& request, httplib::Response& 
     if (trim(email).empty()) errors.push_back(Error::invalidArgument("email: required"));
     if (password.empty()) errors.push_back(Error::invalidArgument("password: required"));
     if (!errors.empty()) return sendFieldErrors(response, errors);
-    auto signedIn = auth_.accounts().signIn(email, password, request.remote_addr);
+    auto signedIn = auth_.accounts().signIn(email, password, clientAddress(request));
     if (!signedIn) {
         if (OperatorAccounts::busy(signedIn.error())) {
             // Not logged as a fault: a flood of sign-ins is turned away here by design (docs/adr/0059).

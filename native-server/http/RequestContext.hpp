@@ -9,6 +9,23 @@
 
 namespace svc {
 
+class TrustedProxies;
+
+// Who sent the request being served on this thread and under which id (docs/adr/0069). Begun
+// by ApiServer when a request's routing starts, ended after its answer is written.
+class RequestIdentity {
+public:
+    // The real client (behind a trusted proxy: the address it forwards for) and the request id:
+    // a trusted proxy's X-Request-Id when well formed (letters, digits, . _ -, at most 128),
+    // else a new one (32 hex digits). Returns the id, for the answer's X-Request-Id header.
+    static const std::string& begin(const httplib::Request& request, const TrustedProxies& proxies);
+    static void end();
+};
+
+// The client address rate limits, lock-outs and logs count: the one RequestIdentity found, or
+// the peer's outside a request begun by ApiServer.
+std::string clientAddress(const httplib::Request& request);
+
 // "http://<Host>" when the Host header is a plain host[:port], else the fallback.
 std::string publicBaseUrl(const httplib::Request& request, const std::string& fallbackHostPort);
 // Server-to-server credentials: x-api-id and x-api-secret (401 when missing or wrong).

@@ -2,6 +2,7 @@
 
 #include <sodium.h>
 
+#include "http/RequestContext.hpp"
 #include "http/HttpErrors.hpp"
 #include "shop/ShopRegistration.hpp"
 
@@ -22,7 +23,7 @@ void ShopRoutes::registerOn(httplib::Server& server) {
 }
 
 void ShopRoutes::registerShop(const httplib::Request& request, httplib::Response& response) {
-    if (auto retryAfter = limiter_.take(request.remote_addr)) {
+    if (auto retryAfter = limiter_.take(clientAddress(request))) {
         sendError(response, Error::resourceExhausted("too many registrations from this address; retry after " + std::to_string(*retryAfter) + " s"));
         response.status = 429;
         response.set_header("Retry-After", std::to_string(*retryAfter));

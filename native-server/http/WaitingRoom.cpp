@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "http/RequestHead.hpp"
+#include "log/Log.hpp"
 
 namespace svc {
 namespace {
@@ -142,7 +143,7 @@ void WaitingRoom::loop() {
         int timeout = held_.empty() ? -1 : static_cast<int>(kSweepInterval.count());
         int count = ::epoll_wait(epoll_, events.data(), static_cast<int>(events.size()), timeout);
         if (count < 0 && errno != EINTR) {
-            std::cerr << "svc-server: the connection gate's epoll_wait failed: " << std::strerror(errno) << std::endl;
+            Log::error(std::string("the connection gate's epoll_wait failed: ") + std::strerror(errno));
             break;
         }
         bool stopping = false;
@@ -235,7 +236,7 @@ uint64_t WaitingRoom::hold(std::unique_ptr<GatedConnection> connection, State st
     event.events = EPOLLIN | EPOLLRDHUP;
     event.data.u64 = id;
     if (::epoll_ctl(epoll_, EPOLL_CTL_ADD, connection->fd, &event) != 0) {
-        std::cerr << "svc-server: the connection gate cannot watch a connection: " << std::strerror(errno) << std::endl;
+        Log::error(std::string("the connection gate cannot watch a connection: ") + std::strerror(errno));
         ::close(connection->fd);
         release(connection->address);
         return id;

@@ -1,4 +1,5 @@
 #include "http/WidgetPresentation.hpp"
+#include "log/Log.hpp"
 
 #include <iostream>
 #include <vector>
@@ -83,12 +84,10 @@ std::string WidgetPresentation::scopedCssOf(const Tenant& tenant, const std::str
     // what is left out is logged once per change of the CSS, not once per request.
     css::ScopedCss result = WidgetSettings::scopedCss(css);
     if (!result.problems.empty()) {
-        std::cerr << "svc-server: tenant " << tenant.apiId << ": widgets.css leaves out " << result.problems.size()
-                  << " part(s) of the operator's CSS that the checks of docs/adr/0058 refuse; save it again in the console\n";
-        for (size_t i = 0; i < result.problems.size() && i < 3; ++i) {
-            std::cerr << "svc-server: tenant " << tenant.apiId << ": css: " << result.problems[i].describe() << "\n";
-        }
-        std::cerr.flush();
+        Log::warn("widgets.css leaves out " + std::to_string(result.problems.size()) +
+                      " part(s) of the operator's CSS that the checks of docs/adr/0058 refuse; save it again in the console",
+                  tenant.apiId);
+        for (size_t i = 0; i < result.problems.size() && i < 3; ++i) Log::warn("css: " + result.problems[i].describe(), tenant.apiId);
     }
     std::lock_guard lock(mutex_);
     scoped_[tenant.id] = {css, result.css};

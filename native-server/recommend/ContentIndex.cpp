@@ -1,4 +1,5 @@
 #include "recommend/ContentIndex.hpp"
+#include "log/Log.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -234,8 +235,7 @@ void ContentIndex::run() {
             std::lock_guard build(content.buildMutex);
             // A failed rebuild keeps the previous snapshot; the next change tries again.
             if (auto status = this->build(tenantId, content, false, refresh.count(tenantId) > 0); !status) {
-                std::fprintf(stderr, "svc-server: content of tenant %lld not rebuilt: %s\n", static_cast<long long>(tenantId),
-                             status.error().message.c_str());
+                Log::error("content not rebuilt: " + status.error().message, std::to_string(tenantId));
             }
         }
         lock.lock();

@@ -1,4 +1,5 @@
 #include "tracking/OrderConfirmations.hpp"
+#include "log/Log.hpp"
 
 #include <iostream>
 #include <limits>
@@ -10,7 +11,7 @@ Result<OrderView> OrderConfirmations::settle(int64_t tenantId, const std::string
     if (!recorded) return recorded.error();
     // Stored is what counts; booking it now only makes the answer current (the next pass books it otherwise).
     if (auto status = attributor_.catchUp(tenantId); !status) {
-        std::cerr << "svc-server: booking tenant " << tenantId << ": " << status.error().message << std::endl;
+        Log::error("booking: " + status.error().message, std::to_string(tenantId));
     }
     auto order = view(tenantId, orderId);
     if (!order) return order.error();

@@ -1,4 +1,5 @@
 #include "tracking/ReportQuery.hpp"
+#include "log/Log.hpp"
 
 #include <iostream>
 
@@ -23,7 +24,7 @@ Result<ReportQuery::Period> ReportQuery::read(int64_t tenantId, int64_t from, in
     // Reports are current: this tenant's claims that arrived are booked before reading. When that
     // fails (its store, its contract), the report shows what was booked and the log says why.
     if (auto status = attributor_.catchUp(tenantId); !status) {
-        std::cerr << "svc-server: booking tenant " << tenantId << ": " << status.error().message << std::endl;
+        Log::error("booking: " + status.error().message, std::to_string(tenantId));
     }
     Period period;
     if (withEvents) {

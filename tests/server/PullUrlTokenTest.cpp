@@ -16,6 +16,7 @@
 #include "ChildProcess.hpp"
 #include "ServerFixture.hpp"
 #include "feed/PullRuntime.hpp"
+#include "log/Log.hpp"
 #include "operator/OperatorAccounts.hpp"
 #include "store/SqliteOperatorStore.hpp"
 #include "store/SqlitePullSourceStore.hpp"
@@ -59,36 +60,6 @@ public:
 private:
     httplib::Server server_;
     std::thread thread_;
-};
-
-// Writes what it is given to two stream buffers.
-class Tee : public std::streambuf {
-public:
-    Tee(std::streambuf* first, std::streambuf* second) : first_(first), second_(second) {}
-
-protected:
-    int overflow(int c) override {
-        if (c == traits_type::eof()) return traits_type::not_eof(c);
-        std::lock_guard lock(mutex_);
-        first_->sputc(static_cast<char>(c));
-        second_->sputc(static_cast<char>(c));
-        return c;
-    }
-    std::streamsize xsputn(const char* text, std::streamsize count) override {
-        std::lock_guard lock(mutex_);
-        first_->sputn(text, count);
-        second_->sputn(text, count);
-        return count;
-    }
-    int sync() override {
-        std::lock_guard lock(mutex_);
-        return first_->pubsync();
-    }
-
-private:
-    std::streambuf* first_;
-    std::streambuf* second_;
-    std::mutex mutex_;
 };
 
 std::string fileBytes(const std::string& path) {
@@ -155,14 +126,16 @@ TEST_CASE("pull URL tokens: sealed, never shown by the operator API, the history
     };
 
     TokenShop shop;
-    // The scheduler's log lines, copied while the scheduler runs (standard output still shows them,
-    // and this test's own reports); restored however the test ends.
+    // The server's log lines while the scheduler runs; stderr again however the test ends.
     std::ostringstream log;
-    Tee tee(std::cout.rdbuf(), log.rdbuf());
+    std::mutex logMutex;
+    Log::divert([&](std::string_view line) {
+        std::lock_guard lock(logMutex);
+        log << line;
+    });
     struct Capture {
-        std::streambuf* real;
-        ~Capture() { std::cout.rdbuf(real); }
-    } capture{std::cout.rdbuf(&tee)};
+        ~Capture() { Log::divert(nullptr); }
+    } capture;
     auto runtime = PullRuntime::open(dir.path(), *server.storage, *server.keys, {"127.0.0.1:*"});
     REQUIRE(runtime);
     server.server->setPullWaker([scheduler = &(*runtime)->scheduler()] { scheduler->wake(); });
@@ -209,7 +182,7 @@ TEST_CASE("pull URL tokens: sealed, never shown by the operator API, the history
     CHECK(shop.requests == 3);
 
     (*runtime)->scheduler().stop();
-    std::cout.rdbuf(capture.real);
+    Log::divert(nullptr);
 
     std::string sources = get("/pull-sources");
     std::string history = get("/imports");
