@@ -19,6 +19,7 @@
 #include "http/OperatorAccountRoutes.hpp"
 #include "http/OperatorFeedRoutes.hpp"
 #include "http/OperatorRoutes.hpp"
+#include "http/WidgetErrorCounts.hpp"
 #include "http/WidgetPreviewRoutes.hpp"
 #include "http/StaticFiles.hpp"
 #include "security/ServerKeys.hpp"
@@ -102,6 +103,7 @@ private:
     ContentIndex contentIndex_;
     RecommendationService recommendations_;
     WidgetContentService widgetContent_;
+    WidgetErrorCounts widgetErrors_;  // content requests answered with an error, per tenant (the fleet view)
     graphql::CursorCodec cursors_;
     graphql::GraphqlService graphql_;
     EncryptedFileBlobStore files_;
