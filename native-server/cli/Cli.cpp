@@ -18,6 +18,7 @@
 #include "app/DemoSetup.hpp"
 #include "app/BuildInfo.hpp"
 #include "cli/BackupCommands.hpp"
+#include "cli/MigrationCommands.hpp"
 #include "cli/ConfigurationSources.hpp"
 #include "cli/ConnectionLimitsCli.hpp"
 #include "cli/ServeLoggingCli.hpp"
@@ -294,7 +295,9 @@ int runCli(int argc, char** argv) {
     OperatorCli operatorAccounts;
     operatorAccounts.addTo(app, dataDir);
     BackupCommands backups;
+    MigrationCommands migrations;
     backups.addTo(app);
+    migrations.addTo(app);
 
     auto* tenantCommand = app.add_subcommand("tenant", "Manage tenants (shops)");
     tenantCommand->require_subcommand(1);
@@ -447,6 +450,7 @@ int runCli(int argc, char** argv) {
     }
     if (operatorAccounts.parsed()) return operatorAccounts.run(dataDir);
     if (backups.parsed()) return backups.run();
+    if (migrations.parsed()) return migrations.run();
     if (feedSources.parsed()) return feedSources.run();
 
     auto context = DataDirContext::open(dataDir);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "http/ClientConnection.hpp"
+#include "store/SqliteFleetStore.hpp"
 #include "http/GraphqlHttp.hpp"
 #include "log/Log.hpp"
 #include "security/CursorTags.hpp"
@@ -134,6 +135,12 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
             // A connection of its own for the console's list of plugin-registered shops.
             if (auto registrations = SqliteShopRegistrationStore::open(options_.dataDir)) {
                 operatorRoutes_->setShopRegistrations(std::move(*registrations));
+            }
+            // The fleet view: every tenant's attention facts in a few aggregate queries (docs/adr/0066).
+            if (auto fleet = SqliteFleetStore::open(options_.dataDir)) {
+                operatorRoutes_->setFleet(std::move(*fleet), &widgetErrors_);
+            } else {
+                std::cerr << "svc-server: console fleet view: " << fleet.error().message << std::endl;
             }
             // The Feeds page: pull sources on a connection of their own, credentials sealed as the CLI seals them.
             auto pullSources = SqlitePullSourceStore::open(options_.dataDir);
@@ -369,16 +376,21 @@ void ApiServer::serveContent(const httplib::Request& request, httplib::Response&
     allowAnyOrigin(response);
     auto tenant = tenantByApiId(request.matches[1]);
     if (!tenant) return sendError(response, Error::notFound("unknown API ID"));
+    // A known tenant's widgets got no content: counted for the console's fleet view (docs/adr/0066).
+    auto fail = [&](const Error& error) {
+        widgetErrors_.record(tenant->id, error.message, storage_.clock().nowSeconds());
+        sendError(response, error);
+    };
     size_t queryStart = request.target.find('?');
     std::string_view query = queryStart == std::string::npos ? std::string_view() : std::string_view(request.target).substr(queryStart + 1);
     auto widgets = ContentRequest::fromQueryString(query);
-    if (!widgets) return sendError(response, widgets.error());
+    if (!widgets) return fail(widgets.error());
     auto content = widgetContent_.contentFor(*tenant, *widgets);
-    if (!content) return sendError(response, content.error());
+    if (!content) return fail(content.error());
     // The page's language hints (hl: <html lang>, hp: first path segment) pick the texts.
-    if (!presentation_) return sendError(response, Error::unavailable("widget settings are unavailable"));
+    if (!presentation_) return fail(Error::unavailable("widget settings are unavailable"));
     PageHints hints{request.get_param_value("hl"), request.get_param_value("hp")};
-    if (auto decorated = presentation_->decorate(*tenant, hints, *content); !decorated) return sendError(response, decorated.error());
+    if (auto decorated = presentation_->decorate(*tenant, hints, *content); !decorated) return fail(decorated.error());
     if (imageBot_) {
         // Visual facts (ADR 0038): a SIMILAR list never shows the same picture twice (shops list one
         // photo under several products), and large feed images become svc's thumbnails once made.

@@ -22,6 +22,7 @@
 #include "http/OperatorAccountRoutes.hpp"
 #include "http/OperatorFeedRoutes.hpp"
 #include "http/OperatorRoutes.hpp"
+#include "http/WidgetErrorCounts.hpp"
 #include "http/WidgetPreviewRoutes.hpp"
 #include "http/StaticFiles.hpp"
 #include "net/TrustedProxies.hpp"
@@ -110,6 +111,7 @@ private:
     ContentIndex contentIndex_;
     RecommendationService recommendations_;
     WidgetContentService widgetContent_;
+    WidgetErrorCounts widgetErrors_;  // content requests answered with an error, per tenant (the fleet view)
     graphql::CursorCodec cursors_;
     graphql::GraphqlService graphql_;
     EncryptedFileBlobStore files_;

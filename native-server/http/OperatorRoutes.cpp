@@ -2,7 +2,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "feed/FeedFreshness.hpp"
 #include "feed/ImportJson.hpp"
+#include "feed/PullSource.hpp"
+#include "fleet/CalendarMonth.hpp"
+#include "fleet/FleetListing.hpp"
+#include "fleet/FleetQuery.hpp"
+#include "fleet/TenantAttention.hpp"
 #include "http/HttpErrors.hpp"
 #include "http/OperatorJson.hpp"
 #include "http/RequestContext.hpp"
@@ -17,6 +23,10 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kApiId = "([A-Za-z0-9-]{1,64})";
+
+// Quarantined purchase lines stay in the ledger's quarantine for good: the fleet view counts
+// those of the last 30 days (docs/adr/0066).
+constexpr int64_t kQuarantineWindowSeconds = 30 * 86400;
 
 // The console's pages load only their own files: no inline script or style, no other origin;
 // frames only from svc itself (the widget preview), and no one may frame the console.
@@ -150,15 +160,88 @@ void OperatorRoutes::me(const httplib::Request& request, httplib::Response& resp
 void OperatorRoutes::listTenants(const httplib::Request& request, httplib::Response& response) {
     auto caller = auth_.authenticate(request, false);
     if (!caller) return sendError(response, caller.error());
+    std::vector<std::pair<std::string, std::string>> parameters(request.params.begin(), request.params.end());
+    auto query = FleetQuery::parse(parameters);
+    if (!query) return sendError(response, query.error());
+    if (!fleet_) return sendError(response, Error::unavailable("the fleet view is unavailable"));
+    // Every tenant with its facts from a fixed number of aggregate queries (docs/adr/0066); the
+    // search, the order and the page are then computed in memory.
     auto all = tenants_.list();
     if (!all) return sendError(response, all.error());
-    json items = json::array();
-    for (const auto& tenant : *all) {
-        auto settings = widgetSettings_->load(tenant.id);
-        if (!settings) return sendError(response, settings.error());
-        items.push_back(tenantJson(tenant, settings->country));
+    int64_t now = clock_.nowSeconds();
+    CalendarMonth month = CalendarMonth::of(now), lastMonth = month.previous();
+    auto facts = fleet_->facts(FleetPeriod{month.key(), lastMonth.key(), now - kQuarantineWindowSeconds});
+    if (!facts) return sendError(response, facts.error());
+    auto widgetErrors = widgetErrors_ ? widgetErrors_->lastDay(now) : std::unordered_map<int64_t, WidgetErrorFacts>{};
+    static const TenantFleetFacts kNoFacts;
+    static const WidgetErrorFacts kNoErrors;
+    std::vector<FleetEntry> entries;
+    std::vector<TenantAttention> attention;
+    entries.reserve(all->size());
+    attention.reserve(all->size());
+    size_t needingAttention = 0;
+    for (const Tenant& tenant : *all) {
+        auto found = facts->find(tenant.id);
+        auto errors = widgetErrors.find(tenant.id);
+        const TenantFleetFacts& known = found == facts->end() ? kNoFacts : found->second;
+        attention.push_back(TenantAttention::of(TenantAttentionInput{&known, errors == widgetErrors.end() ? kNoErrors : errors->second,
+                                                                     tenant.disabled, now, month.startSeconds(), month.endSeconds()}));
+        FleetEntry entry{tenant.name, tenant.apiId, tenant.feedId, {}, tenant.disabled, attention.back().score,
+                         known.widgetEventsThisMonth, known.commissionThisMonth};
+        for (const auto& url : known.shopUrls) entry.domains.push_back(FleetListing::hostOf(url));
+        entries.push_back(std::move(entry));
+        if (attention.back().score > 0) ++needingAttention;
     }
-    sendOperatorJson(response, 200, {{"tenants", items}});
+    FleetSlice slice = FleetListing::select(entries, *query);
+    json items = json::array();
+    for (size_t index : slice.entries) {
+        const Tenant& tenant = (*all)[index];
+        auto found = facts->find(tenant.id);
+        auto errors = widgetErrors.find(tenant.id);
+        const TenantFleetFacts& known = found == facts->end() ? kNoFacts : found->second;
+        const WidgetErrorFacts& failed = errors == widgetErrors.end() ? kNoErrors : errors->second;
+        json item = tenantJson(tenant, known.country);
+        json reasons = json::array();
+        for (const auto& reason : attention[index].reasons) {
+            reasons.push_back({{"kind", TenantAttention::name(reason.kind)}, {"points", reason.points}, {"detail", reason.detail}});
+        }
+        item["attention"] = {{"score", attention[index].score}, {"reasons", reasons}};
+        json feeds = json::array();
+        for (const auto& feed : known.feeds) {
+            auto freshness = FeedFreshness::of(FeedFreshnessInput{feed.lastAppliedAt, feed.pullIntervalSeconds}, now);
+            bool failing = feed.lastStatus == "failed" || feed.lastPullResult.rfind("failed", 0) == 0;
+            feeds.push_back({{"feed", feed.feed},
+                             {"delivery", feed.pullIntervalSeconds ? "pull" : "push"},
+                             {"state", failing ? "failing" : FeedFreshness::name(freshness.state)},
+                             {"lastAppliedAt", feed.lastAppliedAt},
+                             {"lastStatus", feed.lastStatus},
+                             {"lastMessage", redactUrlsIn(feed.lastMessage)},
+                             {"lastPullAt", feed.lastPullAt},
+                             {"lastPullResult", redactUrlsIn(feed.lastPullResult)}});
+        }
+        item["feeds"] = feeds;
+        item["heldImports"] = known.heldImports;
+        item["purchases"] = {{"quarantined", known.quarantinedLines}, {"waiting", known.waitingPurchases},
+                             {"oldestWaitingAt", known.oldestWaitingAt}, {"thisMonth", known.purchasesThisMonth},
+                             {"lastMonth", known.purchasesLastMonth}};
+        item["widgetErrors"] = {{"lastDay", failed.lastDay}, {"lastMessage", failed.lastMessage}};
+        item["traffic"] = {{"thisMonth", known.widgetEventsThisMonth}, {"lastMonth", known.widgetEventsLastMonth}};
+        item["commission"] = {{"thisMonth", known.commissionThisMonth}, {"lastMonth", known.commissionLastMonth}};
+        item["domains"] = entries[index].domains;
+        items.push_back(std::move(item));
+    }
+    sendOperatorJson(response, 200,
+                     {{"tenants", items},
+                      {"total", all->size()},
+                      {"matching", slice.matching},
+                      {"needingAttention", needingAttention},
+                      {"q", query->search},
+                      {"sort", FleetQuery::sortName(query->sort)},
+                      {"page", query->page},
+                      {"limit", query->limit},
+                      {"pages", slice.pages},
+                      {"months", {{"this", month.text()}, {"last", lastMonth.text()}}},
+                      {"now", now}});
 }
 
 void OperatorRoutes::createTenant(const httplib::Request& request, httplib::Response& response) {

@@ -15,7 +15,9 @@
 #include "http/OperatorAuth.hpp"
 #include "http/StaticFiles.hpp"
 #include "operator/OperatorAccounts.hpp"
+#include "store/FleetStore.hpp"
 #include "store/OperatorKeyStore.hpp"
+#include "http/WidgetErrorCounts.hpp"
 #include "store/SqliteShopRegistrationStore.hpp"
 #include "store/SqliteWidgetSettingsStore.hpp"
 #include "store/TenantStore.hpp"
@@ -43,6 +45,11 @@ public:
     void registerOn(httplib::Server& server);
     // Shops registered by plugins (GET /operator/api/shops); without it the list answers 503.
     void setShopRegistrations(std::unique_ptr<SqliteShopRegistrationStore> registrations) { shops_ = std::move(registrations); }
+    // The fleet view's facts (GET /operator/api/tenants, docs/adr/0066); without them the list answers 503.
+    void setFleet(std::unique_ptr<FleetStore> fleet, const WidgetErrorCounts* widgetErrors) {
+        fleet_ = std::move(fleet);
+        widgetErrors_ = widgetErrors;
+    }
 
 private:
     void signIn(const httplib::Request& request, httplib::Response& response);
@@ -73,6 +80,8 @@ private:
     const Clock& clock_;
     std::function<void(int64_t)> widgetSettingsChanged_;
     std::unique_ptr<SqliteShopRegistrationStore> shops_;
+    std::unique_ptr<FleetStore> fleet_;
+    const WidgetErrorCounts* widgetErrors_ = nullptr;
 };
 
 }  // namespace svc

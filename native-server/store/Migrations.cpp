@@ -221,6 +221,45 @@ ALTER TABLE feed_imports ADD COLUMN catalog_products INTEGER;
 ALTER TABLE operators ADD COLUMN last_sign_in_at INTEGER NOT NULL DEFAULT 0;
 )sql"},
         // ---- end of the operator console's migrations ----
+        // 14: the fleet view (docs/adr/0066) reads every tenant's feeds at once: each feed's newest
+        // finished import and last applied one, kept by triggers on every path that finishes an
+        // import (so the read is one row per feed, not a scan of the whole history), and the
+        // held imports through a partial index. Filled from the history once here.
+        {14, R"sql(
+CREATE TABLE feed_states (
+    tenant_id INTEGER NOT NULL,
+    feed TEXT NOT NULL,
+    last_finished_id INTEGER NOT NULL DEFAULT 0,   -- the newest import that applied or failed
+    last_status TEXT NOT NULL DEFAULT '',
+    last_message TEXT NOT NULL DEFAULT '',
+    last_finished_at INTEGER NOT NULL DEFAULT 0,
+    last_applied_at INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (tenant_id, feed)
+) WITHOUT ROWID;
+INSERT INTO feed_states(tenant_id, feed, last_finished_id, last_status, last_message, last_finished_at, last_applied_at)
+    SELECT f.tenant_id, f.feed, f.id, f.status, f.message, f.finished_at,
+           COALESCE((SELECT MAX(a.finished_at) FROM feed_imports a WHERE a.tenant_id = f.tenant_id AND a.feed = f.feed AND a.status = 'applied'), 0)
+    FROM feed_imports f
+    WHERE f.id IN (SELECT MAX(id) FROM feed_imports WHERE status IN ('applied', 'failed') GROUP BY tenant_id, feed);
+CREATE TRIGGER feed_states_on_insert AFTER INSERT ON feed_imports WHEN NEW.status IN ('applied', 'failed')
+BEGIN
+    INSERT INTO feed_states(tenant_id, feed) VALUES (NEW.tenant_id, NEW.feed) ON CONFLICT DO NOTHING;
+    UPDATE feed_states SET last_finished_id = NEW.id, last_status = NEW.status, last_message = NEW.message, last_finished_at = NEW.finished_at
+        WHERE tenant_id = NEW.tenant_id AND feed = NEW.feed AND last_finished_id < NEW.id;
+    UPDATE feed_states SET last_applied_at = MAX(last_applied_at, NEW.finished_at)
+        WHERE NEW.status = 'applied' AND tenant_id = NEW.tenant_id AND feed = NEW.feed;
+END;
+CREATE TRIGGER feed_states_on_finish AFTER UPDATE OF status ON feed_imports
+WHEN NEW.status IN ('applied', 'failed') AND OLD.status IS NOT NEW.status
+BEGIN
+    INSERT INTO feed_states(tenant_id, feed) VALUES (NEW.tenant_id, NEW.feed) ON CONFLICT DO NOTHING;
+    UPDATE feed_states SET last_finished_id = NEW.id, last_status = NEW.status, last_message = NEW.message, last_finished_at = NEW.finished_at
+        WHERE tenant_id = NEW.tenant_id AND feed = NEW.feed AND last_finished_id < NEW.id;
+    UPDATE feed_states SET last_applied_at = MAX(last_applied_at, NEW.finished_at)
+        WHERE NEW.status = 'applied' AND tenant_id = NEW.tenant_id AND feed = NEW.feed;
+END;
+CREATE INDEX feed_imports_held ON feed_imports(tenant_id) WHERE status = 'held';
+)sql"},
     };
     return list;
 }
@@ -472,6 +511,40 @@ CREATE TABLE ledger_quarantine (
 ) WITHOUT ROWID;
 CREATE INDEX ledger_quarantine_by_time ON ledger_quarantine(tenant_id, at);
 )sql"},
+        // 4: the fleet view's traffic and commission per tenant and UTC month (docs/adr/0066),
+        // counted by triggers as events are stored and entries booked: this month against last
+        // month for thousands of tenants is then two rows each, not a count over millions of
+        // events. Filled from what is stored once here.
+        {4, R"sql(
+CREATE TABLE tenant_months (
+    month INTEGER NOT NULL,                     -- YYYYMM, UTC
+    tenant_id INTEGER NOT NULL,
+    widget_events INTEGER NOT NULL DEFAULT 0,   -- views, clicks, add-to-carts
+    purchases INTEGER NOT NULL DEFAULT 0,       -- purchase claims (browsers and the shop's words)
+    commission INTEGER NOT NULL DEFAULT 0,      -- cents booked in the month (returns and reversals subtract)
+    PRIMARY KEY (month, tenant_id)
+) WITHOUT ROWID;
+INSERT INTO tenant_months(month, tenant_id, widget_events, purchases)
+    SELECT CAST(strftime('%Y%m', received_at, 'unixepoch') AS INTEGER), tenant_id,
+           SUM(order_id IS NULL), SUM(order_id IS NOT NULL)
+    FROM events GROUP BY 1, 2;
+INSERT INTO tenant_months(month, tenant_id, commission)
+    SELECT CAST(strftime('%Y%m', booked_at, 'unixepoch') AS INTEGER), tenant_id, SUM(commission) FROM ledger GROUP BY 1, 2
+    ON CONFLICT(month, tenant_id) DO UPDATE SET commission = excluded.commission;
+CREATE TRIGGER tenant_months_on_event AFTER INSERT ON events
+BEGIN
+    INSERT INTO tenant_months(month, tenant_id, widget_events, purchases)
+        VALUES (CAST(strftime('%Y%m', NEW.received_at, 'unixepoch') AS INTEGER), NEW.tenant_id, NEW.order_id IS NULL, NEW.order_id IS NOT NULL)
+        ON CONFLICT(month, tenant_id) DO UPDATE SET widget_events = widget_events + excluded.widget_events,
+                                                    purchases = purchases + excluded.purchases;
+END;
+CREATE TRIGGER tenant_months_on_booking AFTER INSERT ON ledger
+BEGIN
+    INSERT INTO tenant_months(month, tenant_id, commission)
+        VALUES (CAST(strftime('%Y%m', NEW.booked_at, 'unixepoch') AS INTEGER), NEW.tenant_id, NEW.commission)
+        ON CONFLICT(month, tenant_id) DO UPDATE SET commission = commission + excluded.commission;
+END;
+)sql"},
     };
     return list;
 }
@@ -489,26 +562,62 @@ const std::vector<Migration>& migrationsOf(DatabaseKind kind) {
 
 int latestSchemaVersion(DatabaseKind kind) { return migrationsOf(kind).back().version; }
 
-Status migrate(SqliteDatabase& db, DatabaseKind kind) {
+std::string_view databaseKindName(DatabaseKind kind) {
+    switch (kind) {
+        case DatabaseKind::Main: return "main";
+        case DatabaseKind::Catalog: return "catalog";
+        case DatabaseKind::Events: return "events";
+    }
+    return "main";
+}
+
+namespace {
+
+Result<int> recordedVersion(SqliteDatabase& db) {
+    {
+        auto table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'");
+        if (!table) return table.error();
+        auto row = table->step();
+        if (!row) return row.error();
+        if (!*row) return 0;
+    }
+    // Scoped: a statement still active on the connection would make DROP fail ("table is locked").
+    auto query = db.prepare("SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
+    if (!query) return query.error();
+    auto row = query->step();
+    if (!row) return row.error();
+    return static_cast<int>(query->integer(0));
+}
+
+}  // namespace
+
+Result<SchemaState> schemaState(SqliteDatabase& db, DatabaseKind kind) {
+    auto current = recordedVersion(db);
+    if (!current) return current.error();
+    SchemaState state;
+    state.current = *current;
+    state.latest = latestSchemaVersion(kind);
+    for (const auto& migration : migrationsOf(kind)) {
+        if (migration.version > state.current) state.pending.push_back(migration.version);
+    }
+    return state;
+}
+
+Status migrate(SqliteDatabase& db, DatabaseKind kind) { return migrateTo(db, kind, latestSchemaVersion(kind)); }
+
+Status migrateTo(SqliteDatabase& db, DatabaseKind kind, int version) {
     if (auto status = db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)");
         !status) {
         return status;
     }
-    int current = 0;
-    {
-        // Scoped: a statement still active on the connection would make DROP fail ("table is locked").
-        auto query = db.prepare("SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
-        if (!query) return query.error();
-        auto row = query->step();
-        if (!row) return row.error();
-        current = static_cast<int>(query->integer(0));
-    }
-    if (current > latestSchemaVersion(kind)) {
-        return Error::unavailable("database schema version " + std::to_string(current) +
+    auto current = recordedVersion(db);
+    if (!current) return current.error();
+    if (*current > latestSchemaVersion(kind)) {
+        return Error::unavailable("database schema version " + std::to_string(*current) +
                                   " is newer than this svc-server (" + std::to_string(latestSchemaVersion(kind)) + ")");
     }
     for (const auto& migration : migrationsOf(kind)) {
-        if (migration.version <= current) continue;
+        if (migration.version <= *current || migration.version > version) continue;
         auto transaction = SqliteTransaction::begin(db);
         if (!transaction) return transaction.error();
         if (auto status = db.execute(migration.sql); !status) {

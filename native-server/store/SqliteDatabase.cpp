@@ -83,6 +83,17 @@ Result<std::unique_ptr<SqliteDatabase>> SqliteDatabase::open(const std::string& 
     return database;
 }
 
+Result<std::unique_ptr<SqliteDatabase>> SqliteDatabase::openReadOnly(const std::string& path) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX, nullptr) != SQLITE_OK) {
+        std::string message = db ? sqlite3_errmsg(db) : "out of memory";
+        sqlite3_close(db);
+        return Error::unavailable("sqlite: cannot open " + path + ": " + message);
+    }
+    sqlite3_busy_timeout(db, 10000);
+    return std::unique_ptr<SqliteDatabase>(new SqliteDatabase(db));
+}
+
 SqliteDatabase::~SqliteDatabase() { sqlite3_close_v2(db_); }
 
 Status SqliteDatabase::execute(const std::string& sql) {

@@ -50,6 +50,9 @@ class SqliteDatabase {
 public:
     // Opens (creating if needed) in WAL mode with a busy timeout.
     static Result<std::unique_ptr<SqliteDatabase>> open(const std::string& path);
+    // Opens an existing file read only, changing nothing (no journal mode switch): for looking
+    // at a data dir without touching it (`migrate --check`).
+    static Result<std::unique_ptr<SqliteDatabase>> openReadOnly(const std::string& path);
     ~SqliteDatabase();
 
     Status execute(const std::string& sql);

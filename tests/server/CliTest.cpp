@@ -10,6 +10,9 @@
 #include "ChildProcess.hpp"
 #include "ServerFixture.hpp"
 #include "app/BuildInfo.hpp"
+#include "store/DataDirLock.hpp"
+#include "store/Migrations.hpp"
+#include "store/SqliteDatabase.hpp"
 #include "tenant/SecretHasher.hpp"
 
 using namespace svc;
@@ -352,4 +355,112 @@ TEST_CASE("CLI: serve's options from a --config file and SVC_* variables; the co
     CHECK(std::filesystem::exists(served + "/svc.sqlite3"));
     server.kill(SIGTERM);
     CHECK(server.wait() == 0);
+}
+
+namespace {
+
+// The version before this binary's latest: a database as the previous svc-server left it.
+int previousVersion(SqliteDatabase& db, DatabaseKind kind) {
+    auto state = schemaState(db, kind);
+    REQUIRE(state);
+    REQUIRE(state->pending.size() >= 2);
+    return state->pending[state->pending.size() - 2];
+}
+
+std::string bytesOf(const std::string& path) { return Cli::read(path); }
+
+}  // namespace
+
+TEST_CASE("CLI: migrate --check names what an upgrade applies and changes nothing (exit 4); migrate applies it; a newer database is named") {
+    test::TempDir dir;
+    const std::string data = dir.path() + "/data";
+    std::filesystem::create_directories(data + "/catalog");
+    int mainBefore = 0, eventsBefore = 0;
+    {
+        // Built by hand from the migration list: svc.sqlite3 and events.sqlite3 one migration
+        // short, with events stored under the older schema; a catalog already up to date.
+        auto main = SqliteDatabase::open(data + "/svc.sqlite3");
+        REQUIRE(main);
+        mainBefore = previousVersion(**main, DatabaseKind::Main);
+        REQUIRE(migrateTo(**main, DatabaseKind::Main, mainBefore));
+        auto events = SqliteDatabase::open(data + "/events.sqlite3");
+        REQUIRE(events);
+        eventsBefore = previousVersion(**events, DatabaseKind::Events);
+        REQUIRE(migrateTo(**events, DatabaseKind::Events, eventsBefore));
+        // 2025-06-15 and 2025-07-01 (UTC): two widget events and a purchase in June, one view in July.
+        REQUIRE((*events)->execute(
+            "INSERT INTO events(tenant_id, type, received_at, cid, order_id) VALUES "
+            "(7, 'view', 1750000000, 'c', NULL), (7, 'click', 1750000100, 'c', NULL), (7, 'purchase', 1750000200, 'c', 'O-1'), "
+            "(7, 'view', 1751328000, 'c', NULL)"));
+        auto catalog = SqliteDatabase::open(data + "/catalog/tenant-7.sqlite3");
+        REQUIRE(catalog);
+        REQUIRE(migrate(**catalog, DatabaseKind::Catalog));
+    }
+    Cli cli;
+    const std::string mainBytes = bytesOf(data + "/svc.sqlite3"), eventBytes = bytesOf(data + "/events.sqlite3");
+
+    auto check = cli.run({"migrate", "--check", "--data-dir", data});
+    CHECK_MESSAGE(check.exitCode == 4, check.err);
+    json report = json::parse(check.out);
+    CHECK(report["upToDate"] == false);
+    CHECK(report["databasesPending"] == 2);
+    REQUIRE(report["databases"].size() == 3);
+    json expected = json::array({
+        {{"database", "svc.sqlite3"}, {"kind", "main"}, {"exists", true}, {"version", mainBefore},
+         {"latest", latestSchemaVersion(DatabaseKind::Main)}, {"pending", {latestSchemaVersion(DatabaseKind::Main)}}},
+        {{"database", "events.sqlite3"}, {"kind", "events"}, {"exists", true}, {"version", eventsBefore},
+         {"latest", latestSchemaVersion(DatabaseKind::Events)}, {"pending", {latestSchemaVersion(DatabaseKind::Events)}}},
+        {{"database", "catalog/tenant-7.sqlite3"}, {"kind", "catalog"}, {"exists", true}, {"version", latestSchemaVersion(DatabaseKind::Catalog)},
+         {"latest", latestSchemaVersion(DatabaseKind::Catalog)}, {"pending", json::array()}},
+    });
+    CHECK(report["databases"] == expected);
+    // Nothing changed: the same bytes, the same versions when asked again.
+    CHECK(bytesOf(data + "/svc.sqlite3") == mainBytes);
+    CHECK(bytesOf(data + "/events.sqlite3") == eventBytes);
+    CHECK(cli.run({"migrate", "--check", "--data-dir", data}).exitCode == 4);
+
+    {
+        // Not while a server holds the data dir.
+        auto lock = DataDirLock::acquire(data);
+        REQUIRE(lock);
+        auto refused = cli.run({"migrate", "--data-dir", data});
+        CHECK(refused.exitCode == 1);
+        CHECK(refused.err.find("is in use by another svc-server") != std::string::npos);
+    }
+    auto applied = cli.run({"migrate", "--data-dir", data});
+    REQUIRE_MESSAGE(applied.exitCode == 0, applied.err);
+    json done = json::parse(applied.out);
+    CHECK(done["migrated"] == true);
+    CHECK(done["databasesMigrated"] == 2);
+    CHECK(done["databases"][0]["applied"] == json::array({latestSchemaVersion(DatabaseKind::Main)}));
+    auto upToDate = cli.run({"migrate", "--check", "--data-dir", data});
+    CHECK_MESSAGE(upToDate.exitCode == 0, upToDate.err);
+    CHECK(json::parse(upToDate.out)["upToDate"] == true);
+    {
+        // The fleet view's monthly counters were filled from the events stored before.
+        auto events = SqliteDatabase::open(data + "/events.sqlite3");
+        REQUIRE(events);
+        auto months = (*events)->prepare("SELECT month, widget_events, purchases FROM tenant_months WHERE tenant_id = 7 ORDER BY month");
+        REQUIRE(months);
+        std::vector<std::vector<int64_t>> rows;
+        while (*months->step()) rows.push_back({months->integer(0), months->integer(1), months->integer(2)});
+        CHECK(rows == std::vector<std::vector<int64_t>>{{202506, 2, 1}, {202507, 1, 0}});
+    }
+
+    // A data dir a newer svc-server wrote: named, and refused by migrate as by --check.
+    {
+        auto main = SqliteDatabase::open(data + "/svc.sqlite3");
+        REQUIRE(main);
+        REQUIRE((*main)->execute("INSERT INTO schema_migrations(version, applied_at) VALUES (99, 0)"));
+    }
+    std::string newer = "svc.sqlite3: schema version 99 is newer than this svc-server's (" +
+                        std::to_string(latestSchemaVersion(DatabaseKind::Main)) + ")";
+    for (bool checkOnly : {true, false}) {
+        auto run = checkOnly ? cli.run({"migrate", "--check", "--data-dir", data}) : cli.run({"migrate", "--data-dir", data});
+        CHECK(run.exitCode == 1);
+        CHECK_MESSAGE(run.err.find(newer) != std::string::npos, run.err);
+    }
+    auto missing = cli.run({"migrate", "--check", "--data-dir", dir.path() + "/nowhere"});
+    CHECK(missing.exitCode == 1);
+    CHECK(missing.err.find("--data-dir: " + dir.path() + "/nowhere is not a directory") != std::string::npos);
 }
