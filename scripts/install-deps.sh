@@ -42,6 +42,8 @@ DEBIAN_PACKAGES=(
   wrk                   # HTTP benchmarks
   prometheus            # promtool: the hostile suite checks /metrics' exposition format
   systemd               # systemd-analyze verifies the package's unit
+  nginx openssl         # the HTTPS edge test: deploy/nginx/svc.conf in front of svc, a test CA (docs/adr/0068)
+  libnss3-tools         # certutil: the NSS database in which the edge test's Chromium trusts that CA
 )
 
 $demo_only && DEBIAN_PACKAGES=("${DEMO_PACKAGES[@]}")
@@ -58,7 +60,21 @@ if ((${#missing[@]})); then
   SUDO=""
   [[ $(id -u) -ne 0 ]] && SUDO="sudo"
   $SUDO apt-get update -qq
+  # Packages with a service (nginx, vsftpd, sshd) must not start it: nginx's default site would take
+  # port 80 on a test machine. Debian's invoke-rc.d asks /usr/sbin/policy-rc.d; exit 101 means
+  # "not now". Put there only for this install when there is none (containers ship their own).
+  policy=/usr/sbin/policy-rc.d
+  if [[ ! -e $policy ]]; then
+    printf '#!/bin/sh\n# scripts/install-deps.sh: no service starts while svc installs its test tools\nexit 101\n' | $SUDO tee $policy >/dev/null
+    $SUDO chmod 755 $policy
+    trap '$SUDO rm -f $policy' EXIT  # also when the install fails
+  fi
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # A service that would start at the next boot is switched off too; the tests start their own
+  # nginx with their own configuration on loopback ports (e2e/support/edge.js).
+  if [[ " ${missing[*]} " == *" nginx "* ]] && command -v systemctl >/dev/null && [[ -d /run/systemd/system ]]; then
+    $SUDO systemctl disable --now nginx >/dev/null 2>&1 || true
+  fi
 fi
 
 # npm packages (Playwright, graphql-js, csv-spectrum, ...) live in e2e/.

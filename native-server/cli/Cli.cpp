@@ -30,6 +30,7 @@
 #include "security/ServerKeys.hpp"
 #include "store/EncryptedFileBlobStore.hpp"
 #include "http/ApiServer.hpp"
+#include "http/PublicUrl.hpp"
 #include "sets/SetJson.hpp"
 #include "store/SqliteStorage.hpp"
 #include "tenant/SecretHasher.hpp"
@@ -76,7 +77,8 @@ struct PurchaseRateLimits {
 int serve(const std::string& dataDir, const std::string& listen, const std::string& assetsDir, int threads, double eventsRateLimit,
           PurchaseRateLimits purchases, const std::vector<std::string>& outboundAllow, const OperatorConsoleOptions& console,
           bool imageBot, const std::string& imageBotInfoUrl, const GraphqlRouteOptions& graphql,
-          const ConnectionLimits& connections, const ServeLoggingCli& logging, double drainSeconds) {
+          const ConnectionLimits& connections, const ServeLoggingCli& logging, double drainSeconds,
+          const std::string& publicUrlText) {
     // Signals are taken by one thread with sigwait, so shutdown runs as normal code. Blocked
     // before anything starts a thread: threads inherit the mask, and one that does not block
     // them (the events file's checkpointer starts in SqliteStorage::open) would take a
@@ -92,6 +94,16 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     if (auto logged = logging.applyToLog(); !logged) return fail(logged.error());
     auto trustedProxies = logging.trustedProxies();
     if (!trustedProxies) return fail(trustedProxies.error());
+    std::optional<PublicUrl> publicUrl;
+    if (!publicUrlText.empty()) {
+        auto parsed = PublicUrl::parse(publicUrlText);
+        if (!parsed) return fail(parsed.error());
+        publicUrl = *parsed;
+    } else if (bool v6 = address->first.find(':') != std::string::npos; !isLoopbackHost(v6 ? "[" + address->first + "]" : address->first)) {
+        // Not refused: a LAN demo works for loopback visitors. Others get URLs naming the listen address.
+        Log::warn("no --public-url: URLs handed to clients that do not use a loopback address name the listen address http://" + listen +
+                  " (docs/operations.md, One host behind TLS)");
+    }
     // One server per data dir: a second one would split traffic between two copies of the
     // in-memory state (sessions, drafts, rate limits) and race the background workers.
     auto dataDirLock = DataDirLock::acquire(dataDir);
@@ -107,6 +119,7 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     ServerOptions options;
     options.host = address->first;
     options.port = address->second;
+    options.publicUrl = publicUrl;
     options.dataDir = dataDir;
     options.assetsDir = assetsDir;
     options.threads = threads;
@@ -124,8 +137,9 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     if (imageBot) {
         ImageBotOptions bot;
         bot.allowList = outboundAllow;
-        // The page this server serves about the bot; behind a proxy, --imagebot-info-url names the public one.
-        bot.infoUrl = imageBotInfoUrl.empty() ? "http://" + listen + "/imagebot" : imageBotInfoUrl;
+        // The page this server serves about the bot, under the public URL when there is one.
+        std::string site = publicUrl ? publicUrl->origin() : "http://" + listen;
+        bot.infoUrl = imageBotInfoUrl.empty() ? site + "/imagebot" : imageBotInfoUrl;
         options.imageBot = bot;
     }
     ApiServer server(options, **storage, *keys);
@@ -258,11 +272,17 @@ int runCli(int argc, char** argv) {
     serveCommand->add_flag("--no-image-bot", noImageBot, "Do not fetch product images (no svc thumbnails, no image facts)");
     std::string imageBotInfoUrl;
     serveCommand->add_option("--imagebot-info-url", imageBotInfoUrl,
-                             "Page about the image bot named in its User-Agent (default: http://<listen>/imagebot; docs/operations.md, Image bot)");
+                             "Page about the image bot named in its User-Agent (default: <public URL>/imagebot, else "
+                             "http://<listen>/imagebot; docs/operations.md, Image bot)");
+    std::string publicUrl;
+    serveCommand->add_option("--public-url", publicUrl,
+                             "The origin shops and browsers reach svc at, e.g. https://svc.example.com (scheme, host, optional port; "
+                             "no path): every URL svc hands out starts with it, and an https one makes the console's cookie Secure. "
+                             "Without it only loopback Host headers are used in URLs (docs/adr/0068)");
 
     OperatorConsoleOptions console;
     serveCommand->add_flag("--secure-cookies", console.secureCookies,
-                           "Mark the console's session cookie Secure (set it when a TLS proxy serves svc; docs/adr/0039)");
+                           "Mark the console's session cookie Secure (an https --public-url does it too; docs/adr/0039, 0068)");
     serveCommand
         ->add_option("--password-hash-slots", console.passwordHashes.slots,
                      "Operator password hashes (Argon2id, 64 MiB each) run at once; more sign-ins wait up to 2 s in a queue of 8, "
@@ -446,7 +466,7 @@ int runCli(int argc, char** argv) {
     if (serveCommand->parsed()) {
         graphql.deadline = std::chrono::milliseconds(graphqlDeadlineMs);
         return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, purchaseLimits, outboundAllow, console, !noImageBot, imageBotInfoUrl,
-                     graphql, connectionLimits.limits(), logging, drainSeconds);
+                     graphql, connectionLimits.limits(), logging, drainSeconds, publicUrl);
     }
     if (operatorAccounts.parsed()) return operatorAccounts.run(dataDir);
     if (backups.parsed()) return backups.run();

@@ -40,14 +40,16 @@ void allowAnyOrigin(httplib::Response& response) {
 
 // Requests from svc's own pages (the demo shop, the console's preview of unsaved-then-saved
 // settings) are never cached: the operator sees a change at once. A shop's pages are on
-// another origin, so theirs keep the short public cache.
-bool fromOwnPage(const httplib::Request& request) {
+// another origin, so theirs keep the short public cache. `base` is svc's own origin.
+bool fromOwnPage(const httplib::Request& request, const std::string& base) {
     std::string referer = request.get_header_value("Referer");
-    std::string host = request.get_header_value("Host");
-    size_t scheme = referer.find("://");
-    if (host.empty() || scheme == std::string::npos) return false;
-    std::string rest = referer.substr(scheme + 3);
-    return rest.compare(0, host.size(), host) == 0 && (rest.size() == host.size() || rest[host.size()] == '/');
+    return referer.compare(0, base.size(), base) == 0 && (referer.size() == base.size() || referer[base.size()] == '/');
+}
+
+// An https public URL means browsers reach the console through TLS: its cookie is Secure.
+ServerOptions withPublicUrlRules(ServerOptions options) {
+    if (options.publicUrl && options.publicUrl->https()) options.console.secureCookies = true;
+    return options;
 }
 
 std::string readFile(const std::filesystem::path& path) {
@@ -60,7 +62,7 @@ std::string readFile(const std::filesystem::path& path) {
 }  // namespace
 
 ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const ServerKeys& keys)
-    : options_(std::move(options)),
+    : options_(withPublicUrlRules(std::move(options))),
       sdkFiles_(StaticFiles::preloaded(options_.assetsDir + "/sdk")),
       loaderFiles_(StaticFiles::preloaded(options_.assetsDir + "/loader")),
       storage_(storage),
@@ -116,7 +118,7 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
             auto accounts = std::make_unique<OperatorAccounts>(std::move(*operators), storage.clock(), options_.console.passwordCost,
                                                                options_.console.passwordHashes);
             // One authenticator for every operator route class (sessions, CSRF, operator keys).
-            operatorAuth_ = std::make_unique<OperatorAuth>(storage.tenants(), storage.operatorKeys(), std::move(accounts));
+            operatorAuth_ = std::make_unique<OperatorAuth>(storage.tenants(), storage.operatorKeys(), std::move(accounts), options_.publicUrl);
             operatorRoutes_ = std::make_unique<OperatorRoutes>(
                 *operatorAuth_, storage.tenants(), storage.imports(), imports_, std::move(*settings), options_.assetsDir + "/console",
                 options_.console, storage.clock(), [this](int64_t tenantId) {
@@ -234,7 +236,9 @@ std::optional<Tenant> ApiServer::tenantByApiId(const std::string& apiId) {
 }
 
 std::string ApiServer::baseUrl(const httplib::Request& request) const {
-    return publicBaseUrl(request, options_.host + ":" + std::to_string(port_));
+    bool v6 = options_.host.find(':') != std::string::npos;
+    std::string listen = (v6 ? "[" + options_.host + "]" : options_.host) + ":" + std::to_string(port_);
+    return publicBaseUrl(request, options_.publicUrl, listen);
 }
 
 void ApiServer::registerRoutes() {
@@ -322,7 +326,7 @@ void ApiServer::registerRoutes() {
         if (!presentation_) return sendError(response, Error::unavailable("widget settings are unavailable"));
         auto css = presentation_->stylesheet(*tenant, base->content);
         if (!css) return sendError(response, css.error());
-        response.set_header("Cache-Control", fromOwnPage(request) ? "no-store" : "public, max-age=300");
+        response.set_header("Cache-Control", fromOwnPage(request, baseUrl(request)) ? "no-store" : "public, max-age=300");
         ResponseCompression::setBody(request, response, *css, "text/css; charset=utf-8");
     });
     server_.Get("/sdk/(.+)", [this](const httplib::Request& request, httplib::Response& response) { serveSdkAsset(request, response); });
@@ -422,7 +426,7 @@ void ApiServer::serveContent(const httplib::Request& request, httplib::Response&
         }
     }
     // Shared caches may keep content briefly; the request carries no cookie or secret.
-    response.set_header("Cache-Control", fromOwnPage(request) ? "no-store" : "public, max-age=60");
+    response.set_header("Cache-Control", fromOwnPage(request, baseUrl(request)) ? "no-store" : "public, max-age=60");
     ResponseCompression::setBody(request, response, content->toJson(), "application/json");
 }
 

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -33,6 +34,7 @@
 #include "http/ReportRoutes.hpp"
 #include "http/SetRoutes.hpp"
 #include "http/OperatorSetRoutes.hpp"
+#include "http/PublicUrl.hpp"
 #include "http/ShopRoutes.hpp"
 #include "http/ThumbnailRoutes.hpp"
 #include "imagebot/ImageBot.hpp"
@@ -53,6 +55,10 @@ struct GraphqlRouteOptions {
 struct ServerOptions {
     std::string host = "127.0.0.1";
     int port = 8080;  // 0: any free port (tests)
+    // The origin every URL svc hands out starts with (`serve --public-url`, docs/adr/0068); without
+    // it, loopback Hosts are echoed and any other Host gets http://host:port of the listen address.
+    // An https one also makes the console's session cookie Secure.
+    std::optional<PublicUrl> publicUrl;
     std::string dataDir;
     std::string assetsDir;  // holds sdk/, loader/, web-demo/
     int threads = 64;  // workers for requests whose head has arrived (docs/adr/0057)

@@ -28,14 +28,17 @@ std::string originHost(const std::string& origin) {
 
 }  // namespace
 
-OperatorAuth::OperatorAuth(TenantStore& tenants, OperatorKeyStore& keys, std::unique_ptr<OperatorAccounts> accounts)
-    : tenants_(tenants), keys_(keys), accounts_(std::move(accounts)) {}
+OperatorAuth::OperatorAuth(TenantStore& tenants, OperatorKeyStore& keys, std::unique_ptr<OperatorAccounts> accounts,
+                           std::optional<PublicUrl> publicUrl)
+    : tenants_(tenants), keys_(keys), accounts_(std::move(accounts)), publicUrl_(std::move(publicUrl)) {}
 
 std::string OperatorAuth::sessionToken(const httplib::Request& request) { return cookieValue(request, kSessionCookie); }
 
-Status OperatorAuth::sameOrigin(const httplib::Request& request) {
+Status OperatorAuth::sameOrigin(const httplib::Request& request) const {
     std::string origin = request.get_header_value("Origin");
-    if (!origin.empty() && originHost(origin) != request.get_header_value("Host")) {
+    // Behind a proxy the Host svc sees may be the proxy's choice; the public URL is the console's origin.
+    bool foreign = publicUrl_ ? origin != publicUrl_->origin() : originHost(origin) != request.get_header_value("Host");
+    if (!origin.empty() && foreign) {
         return Error::permissionDenied("Origin: " + origin + " is not this server");
     }
     return {};

@@ -6,9 +6,11 @@
 #include <httplib.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/Result.hpp"
+#include "http/PublicUrl.hpp"
 #include "operator/OperatorAccounts.hpp"
 #include "store/OperatorKeyStore.hpp"
 #include "store/TenantStore.hpp"
@@ -24,7 +26,10 @@ class OperatorAuth {
 public:
     static constexpr const char* kSessionCookie = "svc_operator_session";
 
-    OperatorAuth(TenantStore& tenants, OperatorKeyStore& keys, std::unique_ptr<OperatorAccounts> accounts);
+    // With a public URL (docs/adr/0068), a state-changing call's Origin must be exactly it; without
+    // one, its host must be the request's Host (the demo on this machine).
+    OperatorAuth(TenantStore& tenants, OperatorKeyStore& keys, std::unique_ptr<OperatorAccounts> accounts,
+                 std::optional<PublicUrl> publicUrl = std::nullopt);
 
     // Session or operator key; state-changing calls by session also need the CSRF token and origin.
     Result<OperatorCaller> authenticate(const httplib::Request& request, bool stateChanging);
@@ -33,7 +38,7 @@ public:
     // Both in one: the caller is authenticated first, so an unknown API ID tells a stranger nothing.
     Result<Tenant> tenantFor(const httplib::Request& request, bool stateChanging);
     // The origin check alone (sign-in has no session yet).
-    static Status sameOrigin(const httplib::Request& request);
+    Status sameOrigin(const httplib::Request& request) const;
     static std::string sessionToken(const httplib::Request& request);
 
     OperatorAccounts& accounts() { return *accounts_; }
@@ -43,6 +48,7 @@ private:
     TenantStore& tenants_;
     OperatorKeyStore& keys_;
     std::unique_ptr<OperatorAccounts> accounts_;
+    std::optional<PublicUrl> publicUrl_;
 };
 
 }  // namespace svc

@@ -109,7 +109,7 @@ void OperatorRoutes::registerOn(httplib::Server& server) {
 
 void OperatorRoutes::signIn(const httplib::Request& request, httplib::Response& response) {
     // No other site may sign a browser in (into an account of the attacker's, say).
-    if (auto origin = OperatorAuth::sameOrigin(request); !origin) return sendError(response, origin.error());
+    if (auto origin = auth_.sameOrigin(request); !origin) return sendError(response, origin.error());
     auto body = operatorJsonBody(request);
     if (!body) return sendError(response, body.error());
     std::vector<Error> errors;
@@ -133,7 +133,9 @@ void OperatorRoutes::signIn(const httplib::Request& request, httplib::Response& 
         }
         return;
     }
-    bool secure = options_.secureCookies || request.get_header_value("X-Forwarded-Proto") == "https";
+    // Set by --secure-cookies or an https public URL (docs/adr/0068); never by a request header,
+    // which any client can send.
+    bool secure = options_.secureCookies;
     // HttpOnly: no script reads it; SameSite=Strict: no other site's page sends it; Path: only the API gets it.
     response.set_header("Set-Cookie", std::string(kSessionCookie) + "=" + signedIn->token + "; Path=/operator/api; Max-Age=" +
                                           std::to_string(OperatorAccounts::kSessionSeconds) + "; HttpOnly; SameSite=Strict" +

@@ -26,8 +26,8 @@
 namespace svc {
 
 struct OperatorConsoleOptions {
-    // Adds `Secure` to the session cookie. svc-server speaks plain HTTP; behind a TLS proxy the
-    // operator sets this (`serve --secure-cookies`), or the proxy sends X-Forwarded-Proto: https.
+    // Adds `Secure` to the session cookie. svc-server speaks plain HTTP; behind a TLS proxy an
+    // https `--public-url` sets this (docs/adr/0068), as does `serve --secure-cookies`.
     bool secureCookies = false;
     // Of passwords hashed by this process (tests lower it; verification reads the stored hash's own).
     PasswordCost passwordCost = PasswordCost::interactive();

@@ -47,13 +47,10 @@ void RequestIdentity::end() {
 
 std::string clientAddress(const httplib::Request& request) { return currentClient.empty() ? request.remote_addr : currentClient; }
 
-std::string publicBaseUrl(const httplib::Request& request, const std::string& fallbackHostPort) {
+std::string publicBaseUrl(const httplib::Request& request, const std::optional<PublicUrl>& publicUrl, const std::string& listenHostPort) {
+    if (publicUrl) return publicUrl->origin();
     std::string host = request.get_header_value("Host");
-    bool safe = !host.empty() && host.size() <= 255;
-    for (char c : host) {
-        safe = safe && (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == ':' || c == '[' || c == ']');
-    }
-    return "http://" + (safe ? host : fallbackHostPort);
+    return "http://" + (isLoopbackHost(host) ? host : listenHostPort);
 }
 
 Result<Tenant> authenticateTenant(const httplib::Request& request, TenantService& tenants) {

@@ -463,4 +463,41 @@ TEST_CASE("CLI: migrate --check names what an upgrade applies and changes nothin
     auto missing = cli.run({"migrate", "--check", "--data-dir", dir.path() + "/nowhere"});
     CHECK(missing.exitCode == 1);
     CHECK(missing.err.find("--data-dir: " + dir.path() + "/nowhere is not a directory") != std::string::npos);
+
+TEST_CASE("CLI: serve --public-url is checked at start from the command line, SVC_PUBLIC_URL or the file, naming the option; a good one is served") {
+    Cli cli;
+    std::vector<std::string> serve{"serve", "--data-dir", cli.dir.path(), "--listen", "127.0.0.1:0", "--no-image-bot"};
+    auto withOption = serve;
+    withOption.insert(withOption.end(), {"--public-url", "ftp://svc.example.com"});
+    auto fromLine = cli.run(withOption);
+    CHECK(fromLine.exitCode == 1);
+    CHECK(fromLine.err.rfind("svc-server: error: --public-url: 'ftp://svc.example.com' has scheme 'ftp'; only http and https are served", 0) == 0);
+
+    setenv("SVC_PUBLIC_URL", "https://svc.example.com/widgets", 1);
+    auto fromEnvironment = cli.run(serve);
+    unsetenv("SVC_PUBLIC_URL");
+    CHECK(fromEnvironment.exitCode == 1);
+    CHECK(fromEnvironment.err.find("--public-url: 'https://svc.example.com/widgets' has a path") != std::string::npos);
+
+    std::string bad = cli.dir.file("bad.conf", "[serve]\npublic-url = \"https://ops@svc.example.com\"\n");
+    auto fromFile = cli.run({"serve", "--config", bad, "--data-dir", cli.dir.path(), "--listen", "127.0.0.1:0"});
+    CHECK(fromFile.exitCode == 1);
+    CHECK(fromFile.err.find("--public-url: 'https://ops@svc.example.com' has user info") != std::string::npos);
+
+    // A good one from the file: loader.js names it, whatever Host the request carried.
+    std::string good = cli.dir.file("good.conf", "[serve]\npublic-url = \"https://svc.example.com:8443\"\nno-image-bot = true\n");
+    std::string out = cli.dir.path() + "/serve.txt";
+    test::ChildProcess server({SVC_SERVER_BINARY, "serve", "--config", good, "--data-dir", cli.dir.path(), "--listen", "127.0.0.1:0"}, out);
+    for (int i = 0; i < 500 && Cli::read(out).find("listening on") == std::string::npos; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    std::string listening = Cli::read(out);
+    REQUIRE(listening.find("listening on http://127.0.0.1:") != std::string::npos);
+    int port = std::stoi(listening.substr(listening.find("127.0.0.1:") + 10));
+    httplib::Client client("127.0.0.1", port);
+    auto loader = client.Get("/" + cli.apiId + "/loader.js", {{"Host", "evil.example"}});
+    REQUIRE(loader);
+    CHECK(loader->body.find("base: \"https://svc.example.com:8443\"") != std::string::npos);
+    server.kill(SIGTERM);
+    CHECK(server.wait() == 0);
 }

@@ -409,3 +409,31 @@ TEST_CASE("Image bot: a SIMILAR list does not show the same picture twice under 
     CHECK(PerceptualHash::distance(f.facts(f.images.url("/b.jpg")).phash, f.facts(f.images.url("/b-copy.jpg")).phash) <=
           PerceptualHash::kNearDuplicateDistance);
 }
+
+TEST_CASE("Image bot: thumbnail URLs in the content answer start with the public URL; a foreign Host never appears in them") {
+    auto thumbnailOf = [](BotFixture& f, const std::string& host) {
+        f.images.put("/a.jpg", test::productJpeg(600, 800, 30));
+        f.images.put("/b.jpg", test::productJpeg(800, 600, 31));
+        f.import(f.tenant, {productRow("A", f.images.url("/a.jpg")), productRow("B", f.images.url("/b.jpg"))});
+        f.settle();
+        auto response = f.server->client().Get("/" + f.tenant.apiId + "/content?w=SIMILAR&t=product&s=A-M&i=", {{"Host", host}});
+        REQUIRE(response);
+        REQUIRE(response->status == 200);
+        json body = json::parse(response->body);
+        REQUIRE(body["widgets"][0]["items"].size() == 1);
+        return body["widgets"][0]["items"][0]["image"].get<std::string>();
+    };
+    {
+        BotFixture f;
+        std::string image = thumbnailOf(f, "evil.example");
+        std::string listen = "http://127.0.0.1:" + std::to_string(f.server->server->port()) + "/" + f.tenant.apiId + "/thumbs/";
+        CHECK(image == listen + ImageBot::thumbKeyOf(f.images.url("/b.jpg")) + ".jpg");
+    }
+    {
+        ServerOptions options = botOptions();
+        options.publicUrl = *PublicUrl::parse("https://svc.example.com");
+        BotFixture f(options);
+        std::string image = thumbnailOf(f, "evil.example");
+        CHECK(image == "https://svc.example.com/" + f.tenant.apiId + "/thumbs/" + ImageBot::thumbKeyOf(f.images.url("/b.jpg")) + ".jpg");
+    }
+}
