@@ -24,10 +24,18 @@
 #include "widget/ContentRequest.hpp"
 
 namespace svc {
+
 namespace {
 
 constexpr const char* kApiIdPattern = "([A-Za-z0-9-]{1,64})";
 thread_local std::chrono::steady_clock::time_point requestStarted;
+
+// Behind a trusted proxy every client has the proxy's address: the gate's per-address limits skip it.
+ConnectionLimits gateLimits(const ServerOptions& options) {
+    ConnectionLimits limits = options.connections;
+    limits.unlimitedPeers = options.trustedProxies;
+    return limits;
+}
 
 void replaceAll(std::string& text, const std::string& from, const std::string& to) {
     for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
@@ -83,7 +91,7 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
       attributionCatalog_(storage.catalog(), storage.content(), &recommendations_),
       attributor_(storage.ledger(), storage.tenants(), attributionCatalog_, storage.clock()),
       reportRoutes_(tenants_, storage.events(), storage.ledger(), attributor_, storage.clock()),
-      server_(options_.connections, options_.threads) {
+      server_(gateLimits(options_), options_.threads) {
     // Content is rebuilt after every applied import; the generation tells other processes too.
     // The change is handed over first, so the rebuild it schedules (or one the generation
     // triggers) finds it and reads just the changed articles.

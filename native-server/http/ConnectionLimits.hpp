@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstddef>
 
+#include "net/TrustedProxies.hpp"
+
 namespace svc {
 
 struct ConnectionLimits {
@@ -38,6 +40,10 @@ struct ConnectionLimits {
     // turn, so one address never takes every thread (32: half the default --threads; keep it below
     // --threads). 0: no limit.
     int maxWorkersPerAddress = 32;
+    // Peers the two per-address limits above do not apply to: the --trusted-proxy networks, since
+    // behind a reverse proxy every shopper has the proxy's address (an IPv6 peer is matched by
+    // its /64, the unit the limits count in).
+    TrustedProxies unlimitedPeers;
     // Open connections in all; the oldest idle keep-alive connection makes room, else the new
     // one is refused. 0: derived from the open-file limit (less what the databases need).
     int maxConnections = 0;

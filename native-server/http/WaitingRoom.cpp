@@ -184,10 +184,15 @@ void WaitingRoom::takeArrivals() {
     }
 }
 
+bool WaitingRoom::limitedPerAddress(const std::string& address) const {
+    if (limits_.unlimitedPeers.empty()) return true;
+    return !limits_.unlimitedPeers.trusts(address.substr(0, address.find('/')));
+}
+
 void WaitingRoom::admitNow(int fd) {
     std::string address = addressOf(fd);
     bool full = open_ >= limits_.maxConnections && !evictIdle(nullptr);
-    if (!full && limits_.maxConnectionsPerAddress > 0) {
+    if (!full && limits_.maxConnectionsPerAddress > 0 && limitedPerAddress(address)) {
         auto found = addresses_.find(address);
         full = found != addresses_.end() && found->second.connections >= limits_.maxConnectionsPerAddress && !evictIdle(&address);
     }
@@ -371,7 +376,7 @@ void WaitingRoom::ready(uint64_t id) {
         return;
     }
     Address& address = addresses_.at(connection.address);
-    if (limits_.maxWorkersPerAddress > 0 && address.working >= limits_.maxWorkersPerAddress) {
+    if (limits_.maxWorkersPerAddress > 0 && address.working >= limits_.maxWorkersPerAddress && limitedPerAddress(connection.address)) {
         // The address has its share of the workers: this request waits for one of them.
         ::epoll_ctl(epoll_, EPOLL_CTL_DEL, connection.fd, nullptr);
         enter(held, id, State::Parked);

@@ -77,6 +77,8 @@ private:
     void loop();
     void takeArrivals();
     void admitNow(int fd);
+    // False for a peer exempt from the per-address limits (ConnectionLimits::unlimitedPeers).
+    bool limitedPerAddress(const std::string& address) const;
     void returned(std::unique_ptr<GatedConnection> connection, Return how);
     uint64_t hold(std::unique_ptr<GatedConnection> connection, State state);
     void enter(Held& held, uint64_t id, State state);  // the state's deadline and bookkeeping

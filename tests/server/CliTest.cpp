@@ -463,6 +463,7 @@ TEST_CASE("CLI: migrate --check names what an upgrade applies and changes nothin
     auto missing = cli.run({"migrate", "--check", "--data-dir", dir.path() + "/nowhere"});
     CHECK(missing.exitCode == 1);
     CHECK(missing.err.find("--data-dir: " + dir.path() + "/nowhere is not a directory") != std::string::npos);
+}
 
 TEST_CASE("CLI: serve --public-url is checked at start from the command line, SVC_PUBLIC_URL or the file, naming the option; a good one is served") {
     Cli cli;

@@ -17,6 +17,7 @@
 #include "ServerFixture.hpp"
 #include "http/ClientConnection.hpp"
 #include "http/GatedServer.hpp"
+#include "net/TrustedProxies.hpp"
 
 using namespace svc;
 using namespace std::chrono_literals;
@@ -266,6 +267,46 @@ TEST_CASE("connections per client address are limited: idle ones make room, busy
     CHECK(healthzMilliseconds(fixture.port(), "127.0.0.32") >= 0);  // the oldest idle one was closed for it
     CHECK(idle.front()->next(1s) == RawHttpConnection::Next::Closed);
     for (size_t i = 1; i < idle.size(); ++i) CHECK(idle[i]->next(10ms) == RawHttpConnection::Next::Silent);
+}
+
+TEST_CASE("a trusted proxy's connections and workers are not limited per address; other addresses still are") {
+    ConnectionLimits limits;
+    limits.maxConnectionsPerAddress = 8;
+    limits.maxWorkersPerAddress = 1;
+    auto proxies = TrustedProxies::parse({"127.0.0.40"});
+    REQUIRE(proxies);
+    ServerOptions options = GateFixture::withLimits(limits);
+    options.trustedProxies = *proxies;  // as `serve --trusted-proxy 127.0.0.40` sets it
+    test::TempDir dir;
+    test::RunningServer server(dir.path(), nullptr, options);
+    struct {
+        test::RunningServer& server;
+        int port() const { return server.server->port(); }
+    } fixture{server};
+
+    std::vector<std::unique_ptr<RawHttpConnection>> throughProxy;
+    for (int i = 0; i < 24; ++i) {
+        throughProxy.push_back(std::make_unique<RawHttpConnection>(fixture.port(), "127.0.0.40"));
+        REQUIRE(throughProxy.back()->send("GET /healthz HTTP/1.1\r\n"));  // heads on their way, as slow shoppers' behind nginx
+    }
+    std::this_thread::sleep_for(100ms);
+    for (auto& connection : throughProxy) REQUIRE(connection->send("Host: svc\r\n\r\n"));
+    for (auto& connection : throughProxy) {
+        auto answer = connection->answer(2s);
+        REQUIRE(answer);
+        CHECK(answer->status == 200);
+    }
+
+    std::vector<std::unique_ptr<RawHttpConnection>> direct;
+    for (int i = 0; i < 8; ++i) {
+        direct.push_back(std::make_unique<RawHttpConnection>(fixture.port(), "127.0.0.41"));
+        REQUIRE(direct.back()->send("GET /healthz HTTP/1.1\r\n"));
+    }
+    std::this_thread::sleep_for(100ms);
+    RawHttpConnection ninth(fixture.port(), "127.0.0.41");
+    auto refused = ninth.answer(2s);
+    REQUIRE(refused);
+    CHECK(refused->status == 503);
 }
 
 TEST_CASE("a request head above the size limit gets 431 and the connection closes") {
