@@ -15,6 +15,8 @@
 #include "http/EventRoutes.hpp"
 #include "http/FeedRoutes.hpp"
 #include "http/Metrics.hpp"
+#include "metrics/OperationalGauges.hpp"
+#include "metrics/ServiceMetrics.hpp"
 #include "http/OperatorReportRoutes.hpp"
 #include "http/OperatorAccountRoutes.hpp"
 #include "http/OperatorFeedRoutes.hpp"
@@ -61,6 +63,10 @@ struct ServerOptions {
     // The image bot (docs/adr/0038); off unless set (tests that do not test it fetch nothing).
     // Its dataDir defaults to dataDir.
     std::optional<ImageBotOptions> imageBot;
+    // A listener of its own for /metrics (--metrics-listen; docs/adr/0065); metricsPort -1:
+    // /metrics stays on the main listener. 0: any free port (tests).
+    std::string metricsHost = "127.0.0.1";
+    int metricsPort = -1;
 };
 
 class ApiServer {
@@ -73,6 +79,11 @@ public:
     void run();
     void stop();
     int port() const { return port_; }
+    int metricsPort() const { return metricsPort_; }  // -1: /metrics is on port()
+    // Where scheduled pulls and other imports outside this server report (see Cli's serve).
+    ServiceMetrics& serviceMetrics() { return serviceMetrics_; }
+    // The whole /metrics page.
+    std::string renderMetrics();
     ContentIndex& contentIndex() { return contentIndex_; }
     Attributor& attributor() { return attributor_; }
     // Shop plugin registrations ask for a prompt pull through this (the PullScheduler's wake);
@@ -94,6 +105,8 @@ private:
     void serveSdkAsset(const httplib::Request& request, httplib::Response& response);
     std::string baseUrl(const httplib::Request& request) const;
 
+    // First: everything below reports into it until destroyed (the event writer's last commit too).
+    ServiceMetrics serviceMetrics_;
     ServerOptions options_;
     StaticFiles sdkFiles_;
     StaticFiles loaderFiles_;
@@ -126,8 +139,13 @@ private:
     std::unique_ptr<OperatorFeedRoutes> operatorFeedRoutes_;  // the Feeds page's pull sources, uploads, freshness
     std::unique_ptr<ImageBot> imageBot_;
     std::unique_ptr<ThumbnailRoutes> thumbnailRoutes_;  // /<apiId>/thumbs/ (docs/adr/0038)
+    std::unique_ptr<SqliteMetricsReader> metricsReader_;
+    std::unique_ptr<OperationalGauges> gauges_;
     httplib::Server server_;
     int port_ = 0;
+    std::unique_ptr<httplib::Server> metricsServer_;  // with --metrics-listen
+    int metricsPort_ = -1;
+    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
     std::function<bool(const httplib::Request&)> clientGone_;
 };
 

@@ -220,6 +220,11 @@ ALTER TABLE feed_imports ADD COLUMN catalog_products INTEGER;
         {13, R"sql(
 ALTER TABLE operators ADD COLUMN last_sign_in_at INTEGER NOT NULL DEFAULT 0;
 )sql"},
+        // 14: held imports by an index of their own, so /metrics counts them without reading
+        // the import history (docs/adr/0065).
+        {14, R"sql(
+CREATE INDEX feed_imports_held ON feed_imports(status, id) WHERE status = 'held';
+)sql"},
         // ---- end of the operator console's migrations ----
     };
     return list;
