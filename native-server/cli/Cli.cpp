@@ -19,6 +19,7 @@
 #include "app/BuildInfo.hpp"
 #include "cli/BackupCommands.hpp"
 #include "cli/ConfigurationSources.hpp"
+#include "cli/ConnectionLimitsCli.hpp"
 #include "store/DataDirLock.hpp"
 #include "cli/FeedSourceCommands.hpp"
 #include "feed/PullRuntime.hpp"
@@ -71,8 +72,8 @@ struct PurchaseRateLimits {
 
 int serve(const std::string& dataDir, const std::string& listen, const std::string& assetsDir, int threads, double eventsRateLimit,
           PurchaseRateLimits purchases, const std::vector<std::string>& outboundAllow, const OperatorConsoleOptions& console,
-          bool imageBot,
-          const std::string& imageBotInfoUrl, const GraphqlRouteOptions& graphql, const std::string& metricsListen) {
+          bool imageBot, const std::string& imageBotInfoUrl, const GraphqlRouteOptions& graphql,
+          const ConnectionLimits& connections, const std::string& metricsListen) {
     // Signals are taken by one thread with sigwait, so shutdown runs as normal code. Blocked
     // before anything starts a thread: threads inherit the mask, and one that does not block
     // them (the events file's checkpointer starts in SqliteStorage::open) would take a
@@ -109,6 +110,8 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     options.dataDir = dataDir;
     options.assetsDir = assetsDir;
     options.threads = threads;
+    options.connections = connections;
+    ConnectionLimitsCli::raiseOpenFileLimit();  // before the gate derives its connection limit from it
     options.events.rateLimit.perSecond = eventsRateLimit;
     options.events.rateLimit.burst = eventsRateLimit * 4;
     options.events.purchasesPerAddress.perSecond = purchases.perAddressPerMinute / 60;
@@ -283,6 +286,8 @@ int runCli(int argc, char** argv) {
     serveCommand->add_option("--graphql-max-response-bytes", graphql.limits.maxResponseBytes, "Largest GraphQL response (its data as JSON)")
         ->check(CLI::Range(size_t{1024}, size_t{1} << 32))
         ->capture_default_str();
+    ConnectionLimitsCli connectionLimits;
+    connectionLimits.addTo(*serveCommand);
     OperatorCli operatorAccounts;
     operatorAccounts.addTo(app, dataDir);
     BackupCommands backups;
@@ -435,7 +440,7 @@ int runCli(int argc, char** argv) {
     if (serveCommand->parsed()) {
         graphql.deadline = std::chrono::milliseconds(graphqlDeadlineMs);
         return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, purchaseLimits, outboundAllow, console, !noImageBot, imageBotInfoUrl,
-                     graphql, metricsListen);
+                     graphql, connectionLimits.limits(), metricsListen);
     }
     if (operatorAccounts.parsed()) return operatorAccounts.run(dataDir);
     if (backups.parsed()) return backups.run();

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/BuildInfo.hpp"
+#include "http/ClientConnection.hpp"
 #include "http/GraphqlHttp.hpp"
 #include "security/CursorTags.hpp"
 #include "http/HttpErrors.hpp"
@@ -90,7 +91,8 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
       setRoutes_(tenants_, storage.content(), storage.operatorKeys(), contentIndex_),
       attributionCatalog_(storage.catalog(), storage.content(), &recommendations_),
       attributor_(storage.ledger(), storage.tenants(), attributionCatalog_, storage.clock()),
-      reportRoutes_(tenants_, storage.events(), storage.ledger(), attributor_, storage.clock()) {
+      reportRoutes_(tenants_, storage.events(), storage.ledger(), attributor_, storage.clock()),
+      server_(options_.connections, options_.threads) {
     // Content is rebuilt after every applied import; the generation tells other processes too.
     // The change is handed over first, so the rebuild it schedules (or one the generation
     // triggers) finds it and reads just the changed articles.
@@ -168,19 +170,13 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
                                                                &contentIndex_, imageBot_.get()});
     contentIndex_.start();
     // Defaults of Debian's cpp-httplib cost ~44 ms per keep-alive request (Nagle plus
-    // delayed ACK) and close connections after 5 requests; see docs/adr/0005.
+    // delayed ACK) and close connections after 5 requests; see docs/adr/0005. Timeouts, idle
+    // keep-alive connections and the worker threads are the connection gate's (docs/adr/0057).
     server_.set_tcp_nodelay(true);
     server_.set_keep_alive_max_count(100000);
-    // One thread per connection: an idle keep-alive connection holds a worker, so idle ones
-    // are closed after 2 s (a page load reuses its connection well within that).
-    server_.set_keep_alive_timeout(2);
-    server_.set_read_timeout(10, 0);
-    server_.set_write_timeout(10, 0);
     // The streaming feed routes take large bodies; every other route is limited in the
     // pre-routing handler, before a body is read into memory.
     server_.set_payload_max_length(options_.feeds.maxUploadBytes);
-    int threads = options_.threads;
-    server_.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
     registerRoutes();
     worker_.start();
     attributor_.start();
@@ -237,7 +233,7 @@ void ApiServer::run() {
         // stop() reaches only a server that is running: wait for it before the main one serves.
         for (int wait = 0; wait < 500 && !metricsServer_->is_running(); ++wait) std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
-    server_.listen_after_bind();
+    server_.serve();
     if (metricsServer_) {
         metricsServer_->stop();
         metricsThread.join();
@@ -314,6 +310,12 @@ void ApiServer::registerRoutes() {
     });
     server_.set_error_handler([](const httplib::Request&, httplib::Response& response) {
         if (!response.body.empty()) return;
+        // A body the connection gate stopped reading: say why (too slow, too large, broken framing).
+        if (const GatedStream* stream = GatedStream::current(); stream && stream->bodyFailure() != GatedStream::BodyFailure::None) {
+            sendError(response, stream->bodyError());
+            response.status = stream->bodyFailureStatus();
+            return;
+        }
         int status = response.status;
         sendError(response, status == 404 ? Error::notFound("no such resource") : Error::invalidArgument("request refused"));
         response.status = status;  // keep httplib's own status (413, 405, ...)
@@ -475,8 +477,9 @@ void ApiServer::serveGraphql(const httplib::Request& request, httplib::Response&
     std::string apiId = request.get_header_value("x-api-id");
     if (!apiId.empty()) tenant = tenantByApiId(apiId);
     // The core has no clock and sees no socket: it asks this every few fields it resolves.
-    parsed->stopCheck = [this, &request, deadline, milliseconds = options_.graphql.deadline.count()]() -> graphql::StopReason {
-        if (clientGone_ && clientGone_(request)) return {"clientGone", "the client closed the connection"};
+    // A client that left reads no answer: its work stops (the connection gate tells, ADR 0057).
+    parsed->stopCheck = [client = ClientConnection::current(), deadline, milliseconds = options_.graphql.deadline.count()]() -> graphql::StopReason {
+        if (client.gone()) return {"clientGone", "the client closed the connection"};
         if (std::chrono::steady_clock::now() >= deadline) {
             return {"deadline", "the request ran past its deadline of " + std::to_string(milliseconds) + " ms"};
         }

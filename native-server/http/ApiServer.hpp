@@ -14,6 +14,7 @@
 #include "graphql/GraphqlService.hpp"
 #include "http/EventRoutes.hpp"
 #include "http/FeedRoutes.hpp"
+#include "http/GatedServer.hpp"
 #include "http/Metrics.hpp"
 #include "metrics/OperationalGauges.hpp"
 #include "metrics/ServiceMetrics.hpp"
@@ -52,7 +53,8 @@ struct ServerOptions {
     int port = 8080;  // 0: any free port (tests)
     std::string dataDir;
     std::string assetsDir;  // holds sdk/, loader/, web-demo/
-    int threads = 64;
+    int threads = 64;  // workers for requests whose head has arrived (docs/adr/0057)
+    ConnectionLimits connections;  // slow clients, idle keep-alive, per-address limits (docs/adr/0057)
     FeedRoutesOptions feeds;
     EventRoutesOptions events;
     ContentIndexOptions content;
@@ -90,10 +92,6 @@ public:
     // set before run().
     void setPullWaker(std::function<void()> waker);
     ImageBot* imageBot() { return imageBot_.get(); }  // null when off
-    // "Has the client of this request gone?", from the HTTP connection layer: a GraphQL request
-    // stops when it answers true (docs/adr/0053). Until it is set, only the deadline stops one.
-    // Set before run().
-    void setClientGoneCheck(std::function<bool(const httplib::Request&)> check) { clientGone_ = std::move(check); }
 
 private:
     void registerRoutes();
@@ -141,12 +139,11 @@ private:
     std::unique_ptr<ThumbnailRoutes> thumbnailRoutes_;  // /<apiId>/thumbs/ (docs/adr/0038)
     std::unique_ptr<SqliteMetricsReader> metricsReader_;
     std::unique_ptr<OperationalGauges> gauges_;
-    httplib::Server server_;
+    GatedServer server_;
     int port_ = 0;
     std::unique_ptr<httplib::Server> metricsServer_;  // with --metrics-listen
     int metricsPort_ = -1;
     std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
-    std::function<bool(const httplib::Request&)> clientGone_;
 };
 
 }  // namespace svc

@@ -31,7 +31,7 @@ struct Shops {
     test::RunningServer server;
     Tenant first, second;
 
-    explicit Shops(ServerOptions options = {}) : server(dir.path(), nullptr, std::move(options)) {
+    explicit Shops(ServerOptions options = {}, int threads = 4) : server(dir.path(), nullptr, std::move(options), threads) {
         for (Tenant* tenant : {&first, &second}) {
             auto created = TenantService(server.storage->tenants()).create("Shop");
             REQUIRE(created);
@@ -122,6 +122,42 @@ TEST_CASE("GraphQL over HTTP: the deadline stops a request and answers an error 
     // A request that resolves fewer fields than the check's interval finishes.
     auto small = json::parse(shops.post("{ product(id: \"J0\") { id } }", &shops.first)->body);
     CHECK(small["data"]["product"]["id"] == "J0");
+}
+
+// Issue 18: a client that left kept a core busy for the rest of its query. One worker thread:
+// /healthz waits for the GraphQL request until that stops.
+TEST_CASE("GraphQL over HTTP: a request whose client closed the connection stops at once") {
+    ServerOptions options;
+    options.graphql.limits.maxCost = uint64_t{1} << 60;
+    options.graphql.limits.maxResponseBytes = size_t{1} << 32;
+    options.graphql.deadline = std::chrono::milliseconds(1500);
+    Shops shops(options, 1);
+    // 11^6 products, each with ten fields: several seconds to answer in full.
+    std::string leaf = "id";
+    for (int i = 0; i < 10; ++i) leaf += " n" + std::to_string(i) + ": name";
+    std::string nested = nestedSimilar(6);
+    const std::string query = json{{"query", nested.replace(nested.find("{id}"), 4, "{" + leaf + "}")}}.dump();
+
+    // Connected, the query runs until its deadline: it is long enough to tell.
+    auto connected = shops.server.client();
+    auto started = std::chrono::steady_clock::now();
+    auto ran = connected.Post("/graphql", {{"x-api-id", shops.first.apiId}}, query, "application/json");
+    REQUIRE(ran);
+    CHECK(json::parse(ran->body)["errors"][0]["errorInfo"]["limit"] == "deadline");
+    CHECK(std::chrono::steady_clock::now() - started >= std::chrono::milliseconds(1500));
+
+    // The client leaves after 100 ms; the worker is free again well before the deadline.
+    auto leaving = shops.server.client();
+    leaving.set_read_timeout(0, 100'000);
+    started = std::chrono::steady_clock::now();
+    CHECK_FALSE(leaving.Post("/graphql", {{"x-api-id", shops.first.apiId}}, query, "application/json"));
+    leaving.stop();
+    auto health = shops.server.client().Get("/healthz");
+    auto freed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+    REQUIRE(health);
+    CHECK(health->status == 200);
+    MESSAGE("the worker was free " << freed.count() << " ms after the request started (its client left at 100 ms)");
+    CHECK(freed < std::chrono::milliseconds(600));
 }
 
 TEST_CASE("GraphQL over HTTP: the response size limit, set in ServerOptions") {
