@@ -55,15 +55,15 @@ std::string defaultAssetsDir() {
     return (exe.parent_path().parent_path() / "share" / "svc").string();
 }
 
-Result<std::pair<std::string, int>> parseListen(const std::string& listen) {
+Result<std::pair<std::string, int>> parseListen(const std::string& listen, const std::string& option = "--listen") {
     size_t colon = listen.rfind(':');
-    if (colon == std::string::npos || colon == 0) return Error::invalidArgument("--listen: expected HOST:PORT, got '" + listen + "'");
+    if (colon == std::string::npos || colon == 0) return Error::invalidArgument(option + ": expected HOST:PORT, got '" + listen + "'");
     std::string host = listen.substr(0, colon);
     if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
     std::string portText = listen.substr(colon + 1);
     if (portText.empty() || portText.find_first_not_of("0123456789") != std::string::npos || portText.size() > 5 ||
         std::stoi(portText) > 65535) {
-        return Error::invalidArgument("--listen: port '" + portText + "' is not a number from 0 to 65535");
+        return Error::invalidArgument(option + ": port '" + portText + "' is not a number from 0 to 65535");
     }
     return std::pair<std::string, int>{host, std::stoi(portText)};
 }
@@ -78,7 +78,7 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
           PurchaseRateLimits purchases, const std::vector<std::string>& outboundAllow, const OperatorConsoleOptions& console,
           bool imageBot, const std::string& imageBotInfoUrl, const GraphqlRouteOptions& graphql,
           const ConnectionLimits& connections, const ServeLoggingCli& logging, double drainSeconds,
-          const std::string& publicUrlText) {
+          const std::string& publicUrlText, const std::string& metricsListen) {
     // Signals are taken by one thread with sigwait, so shutdown runs as normal code. Blocked
     // before anything starts a thread: threads inherit the mask, and one that does not block
     // them (the events file's checkpointer starts in SqliteStorage::open) would take a
@@ -103,6 +103,12 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
         // Not refused: a LAN demo works for loopback visitors. Others get URLs naming the listen address.
         Log::warn("no --public-url: URLs handed to clients that do not use a loopback address name the listen address http://" + listen +
                   " (docs/operations.md, One host behind TLS)");
+    }
+    std::optional<std::pair<std::string, int>> metricsAddress;
+    if (!metricsListen.empty()) {
+        auto parsed = parseListen(metricsListen, "--metrics-listen");
+        if (!parsed) return fail(parsed.error());
+        metricsAddress = *parsed;
     }
     // One server per data dir: a second one would split traffic between two copies of the
     // in-memory state (sessions, drafts, rate limits) and race the background workers.
@@ -134,6 +140,10 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     options.console = console;
     options.graphql = graphql;
     options.trustedProxies = *trustedProxies;
+    if (metricsAddress) {
+        options.metricsHost = metricsAddress->first;
+        options.metricsPort = metricsAddress->second;
+    }
     if (imageBot) {
         ImageBotOptions bot;
         bot.allowList = outboundAllow;
@@ -152,11 +162,16 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
         (void)pulledStorage->content().bumpGeneration(tenantId);
         if (auto* bot = server.imageBot()) bot->catalogChanged(tenantId);
     });
+    (*pulls)->imports().setMetrics(&server.serviceMetrics());
+    (*pulls)->scheduler().setMetrics(&server.serviceMetrics());
     // A shop plugin's registration is pulled promptly, not at the next tick (docs/adr/0035).
     PullScheduler* scheduler = &(*pulls)->scheduler();
     server.setPullWaker([scheduler] { scheduler->wake(); });
     (*pulls)->scheduler().start(std::chrono::seconds(30));
     std::cout << "svc-server: listening on http://" << options.host << ":" << *port << std::endl;
+    if (server.metricsPort() >= 0) {
+        std::cout << "svc-server: metrics on http://" << options.metricsHost << ":" << server.metricsPort() << "/metrics" << std::endl;
+    }
     std::thread signalWaiter([&] {
         int received = 0;
         sigwait(&signals, &received);
@@ -292,6 +307,9 @@ int runCli(int argc, char** argv) {
     // GraphQL's limits (docs/api/graphql-http.md, Limits; docs/adr/0053).
     GraphqlRouteOptions graphql;
     int64_t graphqlDeadlineMs = graphql.deadline.count();
+    std::string metricsListen;
+    serveCommand->add_option("--metrics-listen", metricsListen,
+                             "Serve /metrics on this HOST:PORT only (not on --listen); default: /metrics on --listen");
     serveCommand->add_option("--graphql-deadline-ms", graphqlDeadlineMs, "Milliseconds a GraphQL request may run before it is stopped")
         ->check(CLI::Range(int64_t{1}, int64_t{600000}))
         ->capture_default_str();
@@ -466,7 +484,7 @@ int runCli(int argc, char** argv) {
     if (serveCommand->parsed()) {
         graphql.deadline = std::chrono::milliseconds(graphqlDeadlineMs);
         return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, purchaseLimits, outboundAllow, console, !noImageBot, imageBotInfoUrl,
-                     graphql, connectionLimits.limits(), logging, drainSeconds, publicUrl);
+                     graphql, connectionLimits.limits(), logging, drainSeconds, publicUrl, metricsListen);
     }
     if (operatorAccounts.parsed()) return operatorAccounts.run(dataDir);
     if (backups.parsed()) return backups.run();

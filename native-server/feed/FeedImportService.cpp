@@ -4,12 +4,15 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
 #include <thread>
 #include <cstring>
 #include <vector>
+
+#include "metrics/ServiceMetrics.hpp"
 
 namespace svc {
 namespace {
@@ -181,6 +184,12 @@ Status FeedImportService::keepFile(const SourceOpener& open, FeedImportRecord& r
 Result<ImportOutcome> FeedImportService::run(const Tenant& tenant, const SourceOpener& open, FeedImportRecord record, bool dryRun,
                                              bool force) {
     int64_t now = clock_.nowSeconds();
+    auto started = std::chrono::steady_clock::now();
+    auto reportEnd = [&](const FeedImportRecord& ended) {
+        if (dryRun || !metrics_) return;
+        metrics_->importFinished(ended.source, ended.status, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+                                 ended.rowsRead, ended.rejected);
+    };
     if (!dryRun) {
         record.status = ImportStatus::Running;
         record.startedAt = now;
@@ -201,6 +210,7 @@ Result<ImportOutcome> FeedImportService::run(const Tenant& tenant, const SourceO
         record.finishedAt = clock_.nowSeconds();
         if (!record.fileKey.empty()) (void)files_.remove(record.fileKey);
         record.fileKey.clear();
+        reportEnd(record);
         if (auto stored = history_.update(record); !stored) return stored.error();
         outcome.record = record;
         return outcome;
@@ -217,26 +227,27 @@ Result<ImportOutcome> FeedImportService::run(const Tenant& tenant, const SourceO
     FeedImporter importer(**import, optionsOf(record));
     FeedParser parser(optionsOf(record));
     if (auto status = pipeline(**source, parser, importer); !status) return fail(status.error());
-    auto report = importer.summarize();
-    if (!report) {
+    auto summary = importer.summarize();
+    if (!summary) {
         // The history keeps the rows read so far, which explains most refusals.
-        return fail(report.error());
+        return fail(summary.error());
     }
-    outcome.report = *report;
-    copyReport(*report, record);
+    outcome.report = *summary;
+    copyReport(*summary, record);
     if (dryRun) {
         outcome.record = record;
         return outcome;  // the import is dropped unapplied here
     }
-    if (!force && exceedsDeleteShare(*report, record.delta, tenant.maxDeleteShare)) {
+    if (!force && exceedsDeleteShare(*summary, record.delta, tenant.maxDeleteShare)) {
         import->reset();  // roll back before copying the file: do not hold the write lock longer than needed
         if (auto status = keepFile(open, record); !status) return fail(status.error());
         record.status = ImportStatus::Held;
-        record.message = "held: this full feed would mark " + std::to_string(report->counts.markedDeleted) + " of " +
-                         std::to_string(report->liveBefore) + " products deleted, more than the allowed " +
+        record.message = "held: this full feed would mark " + std::to_string(summary->counts.markedDeleted) + " of " +
+                         std::to_string(summary->liveBefore) + " products deleted, more than the allowed " +
                          std::to_string(static_cast<int>(tenant.maxDeleteShare * 100 + 0.5)) +
                          "%; confirm it to apply, or discard it";
         record.finishedAt = clock_.nowSeconds();
+        reportEnd(record);
         if (auto status = history_.update(record); !status) return status.error();
         outcome.record = record;
         return outcome;

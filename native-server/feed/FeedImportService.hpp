@@ -16,6 +16,8 @@
 
 namespace svc {
 
+class ServiceMetrics;
+
 struct ImportOutcome {
     FeedImportRecord record;  // as stored in the history (id 0 for a dry run)
     FeedImportReport report;  // what was (or, for held imports and dry runs, would be) changed
@@ -44,6 +46,8 @@ public:
     // (content is rebuilt from it: the change lets the engine read just those articles).
     using AppliedListener = std::function<void(int64_t tenantId, CatalogChange change)>;
     void setAppliedListener(AppliedListener listener) { appliedListener_ = std::move(listener); }
+    // Every import's end is reported here (duration, outcome, rows); set before imports run.
+    void setMetrics(ServiceMetrics* metrics) { metrics_ = metrics; }
 
 private:
     Result<ImportOutcome> run(const Tenant& tenant, const SourceOpener& open, FeedImportRecord record, bool dryRun, bool force);
@@ -57,6 +61,7 @@ private:
     BlobStore& files_;
     const Clock& clock_;
     AppliedListener appliedListener_;
+    ServiceMetrics* metrics_ = nullptr;
 };
 
 }  // namespace svc

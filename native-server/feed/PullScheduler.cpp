@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <iostream>
 
+#include "metrics/ServiceMetrics.hpp"
+
 namespace svc {
 
 int64_t PullScheduler::nextRunAfter(const PullSource& source, PullResult outcome, int64_t now) {
@@ -33,6 +35,12 @@ size_t PullScheduler::runDue() {
             source.nextRunAt = nextRunAfter(source, PullResult::Failed, finished);
         }
         source.lastRunAt = finished;
+        if (metrics_) {
+            PullResult result = outcome ? outcome->result : PullResult::Failed;
+            metrics_->pullFinished(result == PullResult::Imported    ? ServiceMetrics::PullOutcome::Imported
+                                   : result == PullResult::Unchanged ? ServiceMetrics::PullOutcome::Unchanged
+                                                                     : ServiceMetrics::PullOutcome::Failed);
+        }
         if (auto stored = sources_.finish(source); !stored) {
             Log::error("pull scheduler: " + stored.error().message);
         }

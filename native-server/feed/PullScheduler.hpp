@@ -14,6 +14,8 @@
 
 namespace svc {
 
+class ServiceMetrics;
+
 class PullScheduler {
 public:
     PullScheduler(SqlitePullSourceStore& sources, FeedPuller& puller, const Clock& clock, int64_t leaseSeconds)
@@ -29,6 +31,8 @@ public:
     void stop();
     // Runs the due pulls now instead of at the next tick (a shop plugin just registered).
     void wake();
+    // Each pull's outcome is counted here; set before start().
+    void setMetrics(ServiceMetrics* metrics) { metrics_ = metrics; }
 
 private:
     SqlitePullSourceStore& sources_;
@@ -40,6 +44,7 @@ private:
     std::condition_variable wake_;
     bool stopping_ = false;
     bool woken_ = false;
+    ServiceMetrics* metrics_ = nullptr;
 };
 
 }  // namespace svc

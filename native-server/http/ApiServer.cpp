@@ -6,9 +6,11 @@
 #include <functional>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
+#include "app/BuildInfo.hpp"
 #include "http/ClientConnection.hpp"
 #include "store/SqliteFleetStore.hpp"
 #include "http/GraphqlHttp.hpp"
@@ -60,6 +62,17 @@ ServerOptions withPublicUrlRules(ServerOptions options) {
     return options;
 }
 
+// The event writer reports its commits to the server's metrics.
+ServerOptions withEventMetrics(ServerOptions options, ServiceMetrics& metrics) {
+    options.events.writer.metrics = &metrics;
+    return options;
+}
+
+// An API ID as routes accept it (kApiIdPattern): anything else names no tenant.
+bool wellFormedApiId(const std::string& apiId) {
+    return !apiId.empty() && apiId.size() <= 64 && apiId.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos;
+}
+
 std::string readFile(const std::filesystem::path& path) {
     std::ifstream file(path, std::ios::binary);
     std::ostringstream content;
@@ -70,7 +83,7 @@ std::string readFile(const std::filesystem::path& path) {
 }  // namespace
 
 ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const ServerKeys& keys)
-    : options_(withPublicUrlRules(std::move(options))),
+    : options_(withEventMetrics(withPublicUrlRules(std::move(options)), serviceMetrics_)),
       sdkFiles_(StaticFiles::preloaded(options_.assetsDir + "/sdk")),
       loaderFiles_(StaticFiles::preloaded(options_.assetsDir + "/loader")),
       storage_(storage),
@@ -164,6 +177,15 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
             }
         }
     }
+    imports_.setMetrics(&serviceMetrics_);
+    contentIndex_.setMetrics(&serviceMetrics_);
+    if (auto reader = SqliteMetricsReader::open(options_.dataDir)) {
+        metricsReader_ = std::move(*reader);
+    } else {
+        std::cerr << "svc-server: metrics from storage off: " << reader.error().message << std::endl;
+    }
+    gauges_ = std::make_unique<OperationalGauges>(GaugeSources{options_.dataDir, &storage.clock(), metricsReader_.get(), &eventRoutes_.writer(),
+                                                               &contentIndex_, imageBot_.get()});
     contentIndex_.start();
     // Defaults of Debian's cpp-httplib cost ~44 ms per keep-alive request (Nagle plus
     // delayed ACK) and close connections after 5 requests; see docs/adr/0005. Timeouts, idle
@@ -189,6 +211,22 @@ ApiServer::~ApiServer() {
 }
 
 Result<int> ApiServer::bind() {
+    if (options_.metricsPort >= 0) {
+        metricsServer_ = std::make_unique<httplib::Server>();
+        metricsServer_->new_task_queue = [] { return new httplib::ThreadPool(2); };
+        metricsServer_->Get("/metrics", [this](const httplib::Request&, httplib::Response& response) {
+            response.set_content(renderMetrics(), "text/plain; version=0.0.4");
+        });
+        if (options_.metricsPort == 0) {
+            metricsPort_ = metricsServer_->bind_to_any_port(options_.metricsHost);
+            if (metricsPort_ <= 0) return Error::unavailable("--metrics-listen: cannot listen on " + options_.metricsHost + " (any port)");
+        } else if (!metricsServer_->bind_to_port(options_.metricsHost, options_.metricsPort)) {
+            return Error::unavailable("--metrics-listen: cannot listen on " + options_.metricsHost + ":" + std::to_string(options_.metricsPort) +
+                                      " (in use, or not an address of this machine)");
+        } else {
+            metricsPort_ = options_.metricsPort;
+        }
+    }
     if (options_.port == 0) {
         port_ = server_.bind_to_any_port(options_.host);
         if (port_ <= 0) return Error::unavailable("cannot listen on " + options_.host + " (any port)");
@@ -209,7 +247,17 @@ void ApiServer::setPullWaker(std::function<void()> waker) {
 
 void ApiServer::run() {
     if (!warmUp_.joinable()) warmUp_ = std::thread([this] { loadContent(); });
+    std::thread metricsThread;
+    if (metricsServer_) {
+        metricsThread = std::thread([this] { metricsServer_->listen_after_bind(); });
+        // stop() reaches only a server that is running: wait for it before the main one serves.
+        for (int wait = 0; wait < 500 && !metricsServer_->is_running(); ++wait) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
     server_.serve();
+    if (metricsServer_) {
+        metricsServer_->stop();
+        metricsThread.join();
+    }
 }
 
 // Shoppers' first requests find their content built, and /readyz says when that is so. A
@@ -234,6 +282,20 @@ void ApiServer::drain() { readiness_ = Readiness::Draining; }
 
 void ApiServer::stop() {
     if (server_.is_running()) server_.stop();
+    if (metricsServer_ && metricsServer_->is_running()) metricsServer_->stop();
+}
+
+std::string ApiServer::renderMetrics() {
+    ExpositionWriter out;
+    metrics_.render(out);
+    const BuildInfo& build = buildInfo();
+    out.family("svc_build_info", "gauge", "The running build: version, commit and the commit's date (always 1).");
+    out.sample("svc_build_info", {{"version", build.version}, {"commit", build.commit}, {"date", build.date}}, 1);
+    out.family("svc_uptime_seconds", "gauge", "Seconds since the server started.");
+    out.sample("svc_uptime_seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
+    serviceMetrics_.render(out);
+    if (gauges_) gauges_->render(out);
+    return out.text();
 }
 
 std::optional<Tenant> ApiServer::tenantByApiId(const std::string& apiId) {
@@ -277,7 +339,17 @@ void ApiServer::registerRoutes() {
     });
     server_.set_logger([this](const httplib::Request& request, const httplib::Response& response) {
         double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - requestStarted).count();
-        metrics_.recordRequest(routeLabel(request.method, request.path), response.status, seconds);
+        std::string route = routeLabel(request.method, request.path);
+        // Per tenant only for a tenant that exists (the cache answers; an unknown API ID is
+        // answered 401/404 and not looked up again), so no request can add a series.
+        std::string tenantLabel;
+        if (response.status != 401 && response.status != 404) {
+            std::string apiId = requestedApiId(route, request.path, request.get_header_value("x-api-id"), request.get_param_value("apiId"));
+            if (wellFormedApiId(apiId)) {
+                if (auto tenant = tenants_.findByApiId(apiId); tenant && *tenant) tenantLabel = (*tenant)->apiId;
+            }
+        }
+        metrics_.recordRequest(route, response.status, seconds, tenantLabel);
         // The path without its query (upload signatures live there), cut to a length a line can hold.
         Log::access({methodLabel(request.method), request.path.substr(0, 1024), response.status, seconds, response.body.size(),
                      clientAddress(request)});
@@ -317,9 +389,12 @@ void ApiServer::registerRoutes() {
         const char* status = !probe ? "storage unavailable" : state == Readiness::Draining ? "draining" : "starting";
         response.set_content(nlohmann::json{{"status", status}}.dump(), "application/json");
     });
-    server_.Get("/metrics", [this](const httplib::Request&, httplib::Response& response) {
-        response.set_content(metrics_.render(), "text/plain; version=0.0.4");
-    });
+    // With a listener of its own, /metrics is not on the public port at all (404 there).
+    if (options_.metricsPort < 0) {
+        server_.Get("/metrics", [this](const httplib::Request&, httplib::Response& response) {
+            response.set_content(renderMetrics(), "text/plain; version=0.0.4");
+        });
+    }
     server_.Get(std::string("/") + kApiIdPattern + "/loader\\.js",
                 [this](const httplib::Request& request, httplib::Response& response) { serveLoader(request, response); });
     server_.Get(std::string("/") + kApiIdPattern + "/content",

@@ -19,6 +19,8 @@
 #include "http/FeedRoutes.hpp"
 #include "http/GatedServer.hpp"
 #include "http/Metrics.hpp"
+#include "metrics/OperationalGauges.hpp"
+#include "metrics/ServiceMetrics.hpp"
 #include "http/OperatorReportRoutes.hpp"
 #include "http/OperatorAccountRoutes.hpp"
 #include "http/OperatorFeedRoutes.hpp"
@@ -75,6 +77,10 @@ struct ServerOptions {
     // The image bot (docs/adr/0038); off unless set (tests that do not test it fetch nothing).
     // Its dataDir defaults to dataDir.
     std::optional<ImageBotOptions> imageBot;
+    // A listener of its own for /metrics (--metrics-listen; docs/adr/0065); metricsPort -1:
+    // /metrics stays on the main listener. 0: any free port (tests).
+    std::string metricsHost = "127.0.0.1";
+    int metricsPort = -1;
 };
 
 class ApiServer {
@@ -92,6 +98,11 @@ public:
     // True once the content of every enabled tenant is loaded (run() starts loading it).
     bool ready() const { return readiness_.load() == Readiness::Ready; }
     int port() const { return port_; }
+    int metricsPort() const { return metricsPort_; }  // -1: /metrics is on port()
+    // Where scheduled pulls and other imports outside this server report (see Cli's serve).
+    ServiceMetrics& serviceMetrics() { return serviceMetrics_; }
+    // The whole /metrics page.
+    std::string renderMetrics();
     ContentIndex& contentIndex() { return contentIndex_; }
     Attributor& attributor() { return attributor_; }
     // Shop plugin registrations ask for a prompt pull through this (the PullScheduler's wake);
@@ -109,6 +120,8 @@ private:
     void serveSdkAsset(const httplib::Request& request, httplib::Response& response);
     std::string baseUrl(const httplib::Request& request) const;
 
+    // First: everything below reports into it until destroyed (the event writer's last commit too).
+    ServiceMetrics serviceMetrics_;
     ServerOptions options_;
     StaticFiles sdkFiles_;
     StaticFiles loaderFiles_;
@@ -142,6 +155,8 @@ private:
     std::unique_ptr<OperatorFeedRoutes> operatorFeedRoutes_;  // the Feeds page's pull sources, uploads, freshness
     std::unique_ptr<ImageBot> imageBot_;
     std::unique_ptr<ThumbnailRoutes> thumbnailRoutes_;  // /<apiId>/thumbs/ (docs/adr/0038)
+    std::unique_ptr<SqliteMetricsReader> metricsReader_;
+    std::unique_ptr<OperationalGauges> gauges_;
     GatedServer server_;
     int port_ = 0;
     // /readyz (docs/operations.md, Running): starting until every enabled tenant's content is
@@ -150,6 +165,9 @@ private:
     std::atomic<Readiness> readiness_{Readiness::Starting};
     std::thread warmUp_;
     void loadContent();
+    std::unique_ptr<httplib::Server> metricsServer_;  // with --metrics-listen
+    int metricsPort_ = -1;
+    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace svc

@@ -43,6 +43,7 @@ std::string purchaseClientKey(const std::string& remoteAddress);
 
 class EventRoutes {
 public:
+    const EventWriter& writer() const { return writer_; }  // its commit lag, for /metrics
     EventRoutes(TenantService& tenants, EventStore& store, const Clock& clock, EventRoutesOptions options)
         : tenants_(tenants),
           options_(options),

@@ -151,6 +151,11 @@ bool ImageBot::validThumbKey(std::string_view key) {
     return key.size() == 64 && key.find_first_not_of("0123456789abcdef") == std::string_view::npos;
 }
 
+ImageBot::Backlog ImageBot::backlog() const {
+    std::lock_guard lock(mutex_);
+    return {queued_, inFlight_};
+}
+
 ImageBot::Stats ImageBot::stats() const { return {fetches_.load(), retries_.load(), succeeded_.load(), failed_.load()}; }
 
 int64_t ImageBot::steadyMs() {

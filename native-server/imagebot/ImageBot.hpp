@@ -79,6 +79,12 @@ public:
         int64_t failed = 0;
     };
     Stats stats() const;
+    // URLs waiting for a worker, and fetches under way (the operator's queue depth).
+    struct Backlog {
+        size_t queued = 0;
+        int inFlight = 0;
+    };
+    Backlog backlog() const;
 
 private:
     struct Job {

@@ -1,6 +1,8 @@
 #include "recommend/ContentIndex.hpp"
 #include "log/Log.hpp"
 
+#include "metrics/ServiceMetrics.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -56,6 +58,7 @@ void ContentIndex::contentChanged(int64_t tenantId) {
     {
         std::lock_guard lock(mutex_);
         pending_.insert(tenantId);
+        markBehind(tenantId);
     }
     wake_.notify_all();
 }
@@ -75,6 +78,7 @@ void ContentIndex::catalogChanged(int64_t tenantId, CatalogChange change) {
             }
         }
         pending_.insert(tenantId);
+        markBehind(tenantId);
     }
     wake_.notify_all();
 }
@@ -118,6 +122,45 @@ ParallelFor ContentIndex::parallelFor() const {
 }
 
 Status ContentIndex::build(int64_t tenantId, TenantContent& content, bool full, bool rereadAll) {
+    auto started = std::chrono::steady_clock::now();
+    bool fromScratch = full || !current(content) || content.incrementalBuilds >= options_.fullRebuildEvery;
+    Status status = buildSnapshot(tenantId, content, full, rereadAll);
+    if (metrics_) {
+        metrics_->contentRebuilt(fromScratch, static_cast<bool>(status),
+                                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    }
+    if (status) {
+        std::lock_guard lock(mutex_);
+        // Changes that arrived before this build began are in it (it read the stores after).
+        if (content.changedSince && *content.changedSince <= started) content.changedSince.reset();
+    }
+    return status;
+}
+
+void ContentIndex::markBehind(int64_t tenantId) {
+    auto found = tenants_.find(tenantId);
+    if (found == tenants_.end() || !found->second->current || found->second->changedSince) return;
+    found->second->changedSince = std::chrono::steady_clock::now();
+}
+
+ContentIndex::Freshness ContentIndex::freshness() const {
+    Freshness freshness;
+    auto now = std::chrono::steady_clock::now();
+    std::lock_guard lock(mutex_);
+    for (const auto& [tenantId, content] : tenants_) {
+        if (!content->current) continue;
+        ++freshness.tenantsLoaded;
+        freshness.maxAgeSeconds = std::max(freshness.maxAgeSeconds, std::chrono::duration<double>(now - content->builtAt).count());
+        if (content->changedSince) {
+            ++freshness.tenantsBehind;
+            freshness.maxBehindSeconds =
+                std::max(freshness.maxBehindSeconds, std::chrono::duration<double>(now - *content->changedSince).count());
+        }
+    }
+    return freshness;
+}
+
+Status ContentIndex::buildSnapshot(int64_t tenantId, TenantContent& content, bool full, bool rereadAll) {
     auto started = std::chrono::steady_clock::now();
     std::shared_ptr<const ContentSnapshot> previous = full ? nullptr : current(content);
     if (previous && content.incrementalBuilds >= options_.fullRebuildEvery) previous = nullptr;
@@ -213,6 +256,7 @@ void ContentIndex::run() {
         if (generations) work = changedTenants(*generations);
         for (int64_t tenantId : pending_) addAffected(tenantId, work);
         pending_.clear();
+        for (int64_t tenantId : work) markBehind(tenantId);
         auto now = std::chrono::steady_clock::now();
         std::vector<std::pair<int64_t, int64_t>> learnable;  // tenant, last purchase read
         std::set<int64_t> refresh;
@@ -251,7 +295,10 @@ void ContentIndex::catchUp() {
     {
         std::lock_guard lock(mutex_);
         if (generations) {
-            for (int64_t tenantId : changedTenants(*generations)) pending_.insert(tenantId);
+            for (int64_t tenantId : changedTenants(*generations)) {
+                pending_.insert(tenantId);
+                markBehind(tenantId);
+            }
         }
     }
     wake_.notify_all();

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 #include <vector>
@@ -23,6 +24,8 @@
 #include "store/EventStore.hpp"
 
 namespace svc {
+
+class ServiceMetrics;
 
 struct ContentIndexOptions {
     unsigned threads = 2;           // for list computation; this machine has two cores
@@ -60,6 +63,18 @@ public:
     // snapshots include it: what a test does before it queries.
     void catchUp();
 
+    // How current the served content is, over the tenants whose content is loaded: the
+    // operator's view of "a change was made and the widgets do not show it yet".
+    struct Freshness {
+        size_t tenantsLoaded = 0;
+        size_t tenantsBehind = 0;       // a change arrived that their served snapshot lacks
+        double maxBehindSeconds = 0;    // the longest such wait, since the change's arrival
+        double maxAgeSeconds = 0;       // the oldest served snapshot, since it was built
+    };
+    Freshness freshness() const;
+    // Rebuild durations and failures are reported here; set before start().
+    void setMetrics(ServiceMetrics* metrics) { metrics_ = metrics; }
+
 private:
     struct TenantContent {
         std::mutex buildMutex;  // one build per tenant at a time
@@ -71,6 +86,8 @@ private:
         size_t knownSkus = 0;  // in knownChanges, to bound them while builds fail
         CatalogRead lastRead = CatalogRead::None;
         std::chrono::steady_clock::time_point builtAt;
+        // When the first change the current snapshot lacks arrived (nullopt: up to date).
+        std::optional<std::chrono::steady_clock::time_point> changedSince;
         // Purchases read so far (SKUs per order) and the cursor to read on from.
         std::vector<std::vector<std::string>> orders;
         std::atomic<int64_t> lastPurchaseSequence{0};  // written by builds, read by the poller
@@ -78,6 +95,8 @@ private:
     TenantContent& tenant(int64_t tenantId);
     std::shared_ptr<const ContentSnapshot> current(TenantContent& content);
     Status build(int64_t tenantId, TenantContent& content, bool full, bool rereadAll);
+    Status buildSnapshot(int64_t tenantId, TenantContent& content, bool full, bool rereadAll);
+    void markBehind(int64_t tenantId);  // with mutex_ held
     void run();
     // Tenants whose generation moved since last seen (0: the templates, so every tenant).
     std::set<int64_t> changedTenants(const std::map<int64_t, int64_t>& generations);
@@ -90,7 +109,8 @@ private:
     const Clock& clock_;
     ContentIndexOptions options_;
 
-    std::mutex mutex_;  // guards the members below and every TenantContent::current
+    ServiceMetrics* metrics_ = nullptr;
+    mutable std::mutex mutex_;  // guards the members below and every TenantContent::current
     std::map<int64_t, std::unique_ptr<TenantContent>> tenants_;
     std::set<int64_t> pending_;
     std::map<int64_t, int64_t> generations_;

@@ -224,7 +224,7 @@ ALTER TABLE operators ADD COLUMN last_sign_in_at INTEGER NOT NULL DEFAULT 0;
         // 14: the fleet view (docs/adr/0066) reads every tenant's feeds at once: each feed's newest
         // finished import and last applied one, kept by triggers on every path that finishes an
         // import (so the read is one row per feed, not a scan of the whole history), and the
-        // held imports through a partial index. Filled from the history once here.
+        // held imports through a partial index (/metrics counts them through it too, ADR 0065). Filled from the history once here.
         {14, R"sql(
 CREATE TABLE feed_states (
     tenant_id INTEGER NOT NULL,

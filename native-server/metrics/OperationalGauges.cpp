@@ -1,0 +1,133 @@
+#include "metrics/OperationalGauges.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+
+#include "feed/FeedFreshness.hpp"
+#include "imagebot/ImageBot.hpp"
+#include "recommend/ContentIndex.hpp"
+#include "tracking/EventWriter.hpp"
+
+namespace svc {
+namespace {
+
+// A database file and its WAL, labelled by its path in the data dir without ".sqlite3"
+// ("svc", "events", "catalog/tenant-12"): one series per file svc itself created.
+void renderDatabase(ExpositionWriter& out, const std::string& metric, const std::filesystem::path& file, const std::string& label) {
+    std::error_code error;
+    auto size = std::filesystem::file_size(file, error);
+    if (!error) out.sample(metric, {{"database", label}}, static_cast<double>(size));
+}
+
+}  // namespace
+
+void OperationalGauges::render(ExpositionWriter& out) {
+    std::lock_guard lock(scrapeMutex_);
+    int64_t now = sources_.clock->nowSeconds();
+    if (sources_.storage) renderStorage(out, now);
+
+    if (sources_.events) {
+        out.family("svc_event_oldest_uncommitted_age_seconds", "gauge",
+                   "Seconds since the oldest POST /events request not yet committed reached the event writer (0: none waits).");
+        out.sample("svc_event_oldest_uncommitted_age_seconds", sources_.events->oldestUncommittedSeconds());
+    }
+    if (sources_.content) {
+        auto freshness = sources_.content->freshness();
+        out.family("svc_content_tenants_loaded", "gauge", "Tenants whose content snapshot is in memory.");
+        out.sample("svc_content_tenants_loaded", static_cast<double>(freshness.tenantsLoaded));
+        out.family("svc_content_tenants_behind", "gauge", "Tenants whose served content lacks a catalog or content change that arrived.");
+        out.sample("svc_content_tenants_behind", static_cast<double>(freshness.tenantsBehind));
+        out.family("svc_content_behind_seconds", "gauge",
+                   "The longest a tenant's served content has lacked a change, in seconds since the change arrived (0: all current).");
+        out.sample("svc_content_behind_seconds", freshness.maxBehindSeconds);
+        out.family("svc_content_generation_age_seconds", "gauge", "Seconds since the oldest served content snapshot was built.");
+        out.sample("svc_content_generation_age_seconds", freshness.maxAgeSeconds);
+    }
+    if (sources_.imageBot) {
+        auto backlog = sources_.imageBot->backlog();
+        auto stats = sources_.imageBot->stats();
+        out.family("svc_imagebot_queue_urls", "gauge", "Image URLs waiting for the image bot.");
+        out.sample("svc_imagebot_queue_urls", static_cast<double>(backlog.queued));
+        out.family("svc_imagebot_in_flight", "gauge", "Image fetches under way.");
+        out.sample("svc_imagebot_in_flight", static_cast<double>(backlog.inFlight));
+        out.family("svc_imagebot_fetches_total", "counter", "Image requests the image bot sent, retries included.");
+        out.sample("svc_imagebot_fetches_total", static_cast<double>(stats.fetches));
+        out.family("svc_imagebot_images_total", "counter", "Image URLs the image bot finished, by outcome (ok, failed).");
+        out.sample("svc_imagebot_images_total", {{"outcome", "ok"}}, static_cast<double>(stats.succeeded));
+        out.sample("svc_imagebot_images_total", {{"outcome", "failed"}}, static_cast<double>(stats.failed));
+        out.family("svc_imagebot_failures_total", "counter", "Image URLs the image bot gave up on (not an image, too large, unreachable).");
+        out.sample("svc_imagebot_failures_total", static_cast<double>(stats.failed));
+    }
+    renderFiles(out);
+}
+
+void OperationalGauges::renderStorage(ExpositionWriter& out, int64_t now) {
+    // A failed query leaves its family out (promtool and alerts see it absent); the reason is logged.
+    auto report = [](const Error& error) { std::cerr << "svc-server: metrics: " << error.message << std::endl; };
+    if (auto queue = sources_.storage->importQueue()) {
+        out.family("svc_feed_imports_pending", "gauge", "Feed imports waiting (queued) or under way (running).");
+        out.sample("svc_feed_imports_pending", {{"status", "queued"}}, static_cast<double>(queue->queued));
+        out.sample("svc_feed_imports_pending", {{"status", "running"}}, static_cast<double>(queue->running));
+        out.family("svc_feed_imports_held", "gauge", "Full feeds held for the operator's confirmation (they would delete too much).");
+        out.sample("svc_feed_imports_held", static_cast<double>(queue->held));
+        out.family("svc_feed_import_oldest_queued_age_seconds", "gauge", "Seconds the oldest queued import has waited (0: none queued).");
+        out.sample("svc_feed_import_oldest_queued_age_seconds",
+                   queue->oldestQueuedAt ? static_cast<double>(std::max<int64_t>(0, now - queue->oldestQueuedAt)) : 0.0);
+    } else {
+        report(queue.error());
+    }
+    if (auto sources = sources_.storage->pullSources()) {
+        out.family("svc_feed_seconds_since_import", "gauge",
+                   "Seconds since the pull source's feed was last applied (since the source was added when never), by tenant and feed.");
+        int64_t stale = 0;
+        double oldest = 0;
+        for (const auto& source : *sources) {
+            int64_t since = source.lastAppliedAt ? source.lastAppliedAt : source.createdAt;
+            double age = static_cast<double>(std::max<int64_t>(0, now - since));
+            out.sample("svc_feed_seconds_since_import", {{"tenant", source.apiId}, {"feed", source.feed}}, age);
+            oldest = std::max(oldest, age);
+            auto state = FeedFreshness::of({source.lastAppliedAt, source.intervalSeconds}, now).state;
+            bool overdue = state == FeedState::Stale || (state == FeedState::Never && now - source.createdAt > 2 * source.intervalSeconds);
+            if (overdue) ++stale;
+        }
+        out.family("svc_feed_max_seconds_since_import", "gauge", "The largest svc_feed_seconds_since_import (0: no pull sources).");
+        out.sample("svc_feed_max_seconds_since_import", oldest);
+        out.family("svc_feeds_stale", "gauge", "Pull sources whose feed was not applied for twice its pull interval (the console's stale).");
+        out.sample("svc_feeds_stale", static_cast<double>(stale));
+    } else {
+        report(sources.error());
+    }
+    if (auto backlog = sources_.storage->bookingBacklog(SqliteMetricsReader::kCountCap)) {
+        out.family("svc_purchases_unbooked", "gauge",
+                   "Claims on orders (purchases, the shop's confirmations) stored but not yet booked into the ledger (per tenant at most 100000).");
+        out.sample("svc_purchases_unbooked", static_cast<double>(backlog->claims));
+        out.family("svc_purchases_unbooked_oldest_age_seconds", "gauge", "Seconds since the oldest claim not yet booked arrived (0: none).");
+        out.sample("svc_purchases_unbooked_oldest_age_seconds",
+                   backlog->oldestReceivedAt ? static_cast<double>(std::max<int64_t>(0, now - backlog->oldestReceivedAt)) : 0.0);
+        out.family("svc_ledger_quarantined_lines", "gauge", "Order lines set aside because their money could not be booked (ledger_quarantine).");
+        out.sample("svc_ledger_quarantined_lines", static_cast<double>(backlog->quarantinedLines));
+    } else {
+        report(backlog.error());
+    }
+}
+
+void OperationalGauges::renderFiles(ExpositionWriter& out) const {
+    namespace fs = std::filesystem;
+    fs::path dir(sources_.dataDir);
+    std::vector<std::pair<fs::path, std::string>> databases = {{dir / "svc.sqlite3", "svc"}, {dir / "events.sqlite3", "events"}};
+    std::error_code error;
+    std::vector<std::pair<fs::path, std::string>> catalogs;
+    for (fs::directory_iterator it(dir / "catalog", error), end; !error && it != end; it.increment(error)) {
+        const fs::path& file = it->path();
+        if (file.extension() == ".sqlite3") catalogs.emplace_back(file, "catalog/" + file.stem().string());
+    }
+    std::sort(catalogs.begin(), catalogs.end());
+    databases.insert(databases.end(), catalogs.begin(), catalogs.end());
+    out.family("svc_database_size_bytes", "gauge", "Bytes of each SQLite database file in the data dir (without its WAL).");
+    for (const auto& [file, label] : databases) renderDatabase(out, "svc_database_size_bytes", file, label);
+    out.family("svc_database_wal_size_bytes", "gauge", "Bytes of each SQLite database's write-ahead log in the data dir.");
+    for (const auto& [file, label] : databases) renderDatabase(out, "svc_database_wal_size_bytes", file.string() + "-wal", label);
+}
+
+}  // namespace svc

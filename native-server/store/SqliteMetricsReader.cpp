@@ -1,0 +1,97 @@
+#include "store/SqliteMetricsReader.hpp"
+
+#include <filesystem>
+#include <limits>
+
+namespace svc {
+
+Result<std::unique_ptr<SqliteMetricsReader>> SqliteMetricsReader::open(const std::string& dataDir) {
+    auto main = SqliteDatabase::open((std::filesystem::path(dataDir) / "svc.sqlite3").string());
+    if (!main) return main.error();
+    auto events = SqliteDatabase::open((std::filesystem::path(dataDir) / "events.sqlite3").string());
+    if (!events) return events.error();
+    return std::unique_ptr<SqliteMetricsReader>(new SqliteMetricsReader(std::move(*main), std::move(*events)));
+}
+
+Result<ImportQueueFigures> SqliteMetricsReader::importQueue() {
+    ImportQueueFigures figures;
+    // feed_imports_pending and feed_imports_held (partial indexes) hold just these rows.
+    auto pending = main_->prepare(
+        "SELECT status, count(*), min(created_at) FROM feed_imports WHERE status IN ('queued', 'running') GROUP BY status");
+    if (!pending) return pending.error();
+    while (true) {
+        auto row = pending->step();
+        if (!row) return row.error();
+        if (!*row) break;
+        if (pending->text(0) == "queued") {
+            figures.queued = pending->integer(1);
+            figures.oldestQueuedAt = pending->integer(2);
+        } else {
+            figures.running = pending->integer(1);
+        }
+    }
+    auto held = main_->prepare("SELECT count(*) FROM feed_imports WHERE status = 'held'");
+    if (!held) return held.error();
+    auto row = held->step();
+    if (!row) return row.error();
+    figures.held = held->integer(0);
+    return figures;
+}
+
+Result<std::vector<PullSourceFigures>> SqliteMetricsReader::pullSources() {
+    // One row per pull source (configuration); its newest applied import by feed_imports_by_feed,
+    // walking back over the failures since (a few while a feed fails).
+    auto query = main_->prepare(
+        "SELECT t.api_id, p.feed, p.interval_seconds, p.created_at, "
+        "coalesce((SELECT f.finished_at FROM feed_imports f WHERE f.tenant_id = p.tenant_id AND f.feed = p.feed "
+        "AND f.status = 'applied' ORDER BY f.id DESC LIMIT 1), 0) "
+        "FROM pull_sources p JOIN tenants t ON t.id = p.tenant_id ORDER BY t.api_id, p.feed");
+    if (!query) return query.error();
+    std::vector<PullSourceFigures> sources;
+    while (true) {
+        auto row = query->step();
+        if (!row) return row.error();
+        if (!*row) break;
+        sources.push_back({query->text(0), query->text(1), query->integer(2), query->integer(3), query->integer(4)});
+    }
+    return sources;
+}
+
+Result<BookingBacklogFigures> SqliteMetricsReader::bookingBacklog(int64_t perTenantCap) {
+    BookingBacklogFigures figures;
+    // Tenants with claims by one seek each (events_purchases), as the Attributor finds them;
+    // then the claims past the tenant's cursor, at most perTenantCap of them.
+    auto nextTenant = events_->prepare("SELECT min(tenant_id) FROM events WHERE order_id IS NOT NULL AND tenant_id > ?");
+    if (!nextTenant) return nextTenant.error();
+    auto waiting = events_->prepare(
+        "SELECT count(*), min(received_at) FROM (SELECT received_at FROM events WHERE tenant_id = ?1 AND order_id IS NOT NULL AND "
+        "sequence > coalesce((SELECT sequence FROM attribution_cursors WHERE tenant_id = ?1), 0) ORDER BY sequence LIMIT ?2)");
+    if (!waiting) return waiting.error();
+    int64_t after = std::numeric_limits<int64_t>::min();
+    while (true) {
+        nextTenant->reset();
+        nextTenant->bind(1, after);
+        auto row = nextTenant->step();
+        if (!row) return row.error();
+        if (!*row || nextTenant->isNull(0)) break;
+        after = nextTenant->integer(0);
+        waiting->reset();
+        waiting->bind(1, after).bind(2, perTenantCap);
+        auto counted = waiting->step();
+        if (!counted) return counted.error();
+        int64_t claims = waiting->integer(0);
+        if (claims == 0) continue;
+        figures.claims += claims;
+        int64_t oldest = waiting->integer(1);
+        if (figures.oldestReceivedAt == 0 || oldest < figures.oldestReceivedAt) figures.oldestReceivedAt = oldest;
+    }
+    auto quarantined = events_->prepare("SELECT count(*) FROM (SELECT 1 FROM ledger_quarantine LIMIT ?)");
+    if (!quarantined) return quarantined.error();
+    quarantined->bind(1, kCountCap);
+    auto row = quarantined->step();
+    if (!row) return row.error();
+    figures.quarantinedLines = quarantined->integer(0);
+    return figures;
+}
+
+}  // namespace svc
