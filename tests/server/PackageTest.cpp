@@ -58,7 +58,8 @@ TEST_CASE("Package: the .deb unpacks into a root whose binary runs, serves its o
     REQUIRE_MESSAGE(unpacked.status == 0, unpacked.text);
     for (const char* file : {"usr/bin/svc-server", "usr/share/svc/sdk/sdk.wasm", "usr/share/svc/sdk/sdk.js", "usr/share/svc/loader/loader.js",
                              "usr/share/svc/console/index.html", "usr/share/svc/content-pool/fashion.json", "lib/systemd/system/svc.service",
-                             "etc/svc/svc.conf", "usr/share/doc/svc/operations.md"}) {
+                             "etc/svc/svc.conf", "usr/share/doc/svc/operations.md", "usr/share/svc/deploy/nginx/svc.conf",
+                             "usr/share/svc/deploy/prometheus/svc-alerts.yml"}) {
         CHECK_MESSAGE(fs::exists(root + "/" + file), file);
     }
 
