@@ -78,7 +78,12 @@ function feedsCell(row, tenant) {
     const element = badge(text, feed.state === "fresh" ? "" : "off");
     const why = feed.state === "failing" ? (feed.lastPullResult.startsWith("failed") ? feed.lastPullResult : feed.lastMessage) : "";
     if (why) element.title = why;
-    item.append(element);
+    // Each feed's badge leads to the tenant's Feeds page, named for screen readers by shop and state.
+    const link = document.createElement("a");
+    link.href = "feeds.html?apiId=" + encodeURIComponent(tenant.apiId);
+    link.setAttribute("aria-label", "Feeds of " + tenant.name + ": " + feed.state + " (" + feed.feed + ")");
+    link.append(element);
+    item.append(link);
     list.append(item);
   }
   return cell(row, list);
