@@ -58,7 +58,7 @@ test("feeds: a new tenant's first feed is uploaded on the Feeds page; a bad pull
   await expect(page.locator("#size-chart canvas")).toHaveCount(1);
   // The tenants list says so too.
   await page.goto(consoleUrl("tenants.html"));
-  await expect(page.getByRole("link", { name: "Feeds of Upload Shop: fresh" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Feeds of Upload Shop: default: fresh" })).toBeVisible();
   await page.goBack();
   await expect(page.locator("#tenant-name")).toHaveText("Upload Shop");
 

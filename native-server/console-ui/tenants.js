@@ -81,7 +81,7 @@ function feedsCell(row, tenant) {
     // Each feed's badge leads to the tenant's Feeds page, named for screen readers by shop and state.
     const link = document.createElement("a");
     link.href = "feeds.html?apiId=" + encodeURIComponent(tenant.apiId);
-    link.setAttribute("aria-label", "Feeds of " + tenant.name + ": " + feed.state + " (" + feed.feed + ")");
+    link.setAttribute("aria-label", "Feeds of " + tenant.name + ": " + text);  // holds the visible text (WCAG 2.5.3)
     link.append(element);
     item.append(link);
     list.append(item);
