@@ -281,6 +281,7 @@ void ApiServer::loadContent() {
 void ApiServer::drain() { readiness_ = Readiness::Draining; }
 
 void ApiServer::stop() {
+    readiness_ = Readiness::Draining;  // also ends the content warm-up between tenants
     if (server_.is_running()) server_.stop();
     if (metricsServer_ && metricsServer_->is_running()) metricsServer_->stop();
 }
