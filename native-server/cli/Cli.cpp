@@ -11,7 +11,6 @@
 #include <sstream>
 #include <iostream>
 #include <optional>
-#include <atomic>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -173,7 +172,6 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     if (server.metricsPort() >= 0) {
         std::cout << "svc-server: metrics on http://" << options.metricsHost << ":" << server.metricsPort() << "/metrics" << std::endl;
     }
-    std::atomic<bool> served{false};
     std::thread signalWaiter([&] {
         int received = 0;
         sigwait(&signals, &received);
@@ -185,15 +183,9 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
             std::this_thread::sleep_for(std::chrono::duration<double>(drainSeconds));
         }
         std::cout << "svc-server: stopping" << std::endl;
-        // A signal that arrives before the listen loop runs (right after the banner) would find
-        // nothing to stop; ask again until run() has returned.
-        while (!served) {
-            server.stop();
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
+        server.stop();
     });
     server.run();
-    served = true;
     (*pulls)->scheduler().stop();
     // run() also returns when the socket fails; wake the waiter so it can be joined.
     pthread_kill(signalWaiter.native_handle(), SIGTERM);

@@ -246,6 +246,11 @@ void ApiServer::setPullWaker(std::function<void()> waker) {
 }
 
 void ApiServer::run() {
+    serving_ = true;
+    if (stopRequested_) {
+        serving_ = false;
+        return;
+    }
     if (!warmUp_.joinable()) warmUp_ = std::thread([this] { loadContent(); });
     std::thread metricsThread;
     if (metricsServer_) {
@@ -258,6 +263,7 @@ void ApiServer::run() {
         metricsServer_->stop();
         metricsThread.join();
     }
+    serving_ = false;
 }
 
 // Shoppers' first requests find their content built, and /readyz says when that is so. A
@@ -280,10 +286,16 @@ void ApiServer::loadContent() {
 
 void ApiServer::drain() { readiness_ = Readiness::Draining; }
 
+// cpp-httplib's stop() reaches only a listen loop that is running: one asked for right after
+// run() was called (a SIGTERM just after the banner) is asked again until run() has returned.
 void ApiServer::stop() {
     readiness_ = Readiness::Draining;  // also ends the content warm-up between tenants
-    if (server_.is_running()) server_.stop();
-    if (metricsServer_ && metricsServer_->is_running()) metricsServer_->stop();
+    stopRequested_ = true;
+    do {
+        if (server_.is_running()) server_.stop();
+        if (metricsServer_ && metricsServer_->is_running()) metricsServer_->stop();
+        if (serving_) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    } while (serving_);
 }
 
 std::string ApiServer::renderMetrics() {

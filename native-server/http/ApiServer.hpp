@@ -164,6 +164,8 @@ private:
     enum class Readiness { Starting, Ready, Draining };
     std::atomic<Readiness> readiness_{Readiness::Starting};
     std::thread warmUp_;
+    std::atomic<bool> stopRequested_{false};
+    std::atomic<bool> serving_{false};  // run() is between its start and its return
     void loadContent();
     std::unique_ptr<httplib::Server> metricsServer_;  // with --metrics-listen
     int metricsPort_ = -1;

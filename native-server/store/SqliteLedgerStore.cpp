@@ -1,4 +1,5 @@
 #include "store/SqliteLedgerStore.hpp"
+#include "store/TenantsWithPurchases.hpp"
 
 #include <limits>
 
@@ -94,28 +95,20 @@ Result<std::vector<OrderClaim>> SqliteLedgerStore::readClaims(SqliteStatement& q
 
 Result<std::vector<int64_t>> SqliteLedgerStore::tenantsWithPendingClaims() {
     std::lock_guard lock(mutex_);
-    // Each tenant with purchases by one index seek (events_purchases), then whether it has any
-    // beyond its cursor: a few queries per tenant, whatever the number of purchases.
-    auto nextTenant = db_->prepare("SELECT min(tenant_id) FROM events WHERE order_id IS NOT NULL AND tenant_id > ?");
-    if (!nextTenant) return nextTenant.error();
+    // Whether each tenant with purchases has any beyond its cursor.
     auto pending = db_->prepare(std::string("SELECT EXISTS (SELECT 1 FROM events WHERE tenant_id = ? AND order_id IS NOT NULL AND sequence > ") +
                                 kCursorOf + ")");
     if (!pending) return pending.error();
     std::vector<int64_t> tenants;
-    int64_t after = std::numeric_limits<int64_t>::min();
-    while (true) {
-        nextTenant->reset();
-        nextTenant->bind(1, after);
-        auto row = nextTenant->step();
-        if (!row) return row.error();
-        if (!*row || nextTenant->isNull(0)) break;
-        after = nextTenant->integer(0);
+    auto walked = forEachTenantWithPurchases(*db_, [&](int64_t tenantId) -> Status {
         pending->reset();
-        pending->bind(1, after).bind(2, after);
+        pending->bind(1, tenantId).bind(2, tenantId);
         auto exists = pending->step();
         if (!exists) return exists.error();
-        if (pending->integer(0) != 0) tenants.push_back(after);
-    }
+        if (pending->integer(0) != 0) tenants.push_back(tenantId);
+        return {};
+    });
+    if (!walked) return walked.error();
     return tenants;
 }
 

@@ -1,4 +1,5 @@
 #include "store/SqliteMetricsReader.hpp"
+#include "store/TenantsWithPurchases.hpp"
 
 #include <filesystem>
 #include <limits>
@@ -59,32 +60,25 @@ Result<std::vector<PullSourceFigures>> SqliteMetricsReader::pullSources() {
 
 Result<BookingBacklogFigures> SqliteMetricsReader::bookingBacklog(int64_t perTenantCap) {
     BookingBacklogFigures figures;
-    // Tenants with claims by one seek each (events_purchases), as the Attributor finds them;
-    // then the claims past the tenant's cursor, at most perTenantCap of them.
-    auto nextTenant = events_->prepare("SELECT min(tenant_id) FROM events WHERE order_id IS NOT NULL AND tenant_id > ?");
-    if (!nextTenant) return nextTenant.error();
+    // Tenants with claims as the Attributor finds them; then the claims past the tenant's
+    // cursor, at most perTenantCap of them.
     auto waiting = events_->prepare(
         "SELECT count(*), min(received_at) FROM (SELECT received_at FROM events WHERE tenant_id = ?1 AND order_id IS NOT NULL AND "
         "sequence > coalesce((SELECT sequence FROM attribution_cursors WHERE tenant_id = ?1), 0) ORDER BY sequence LIMIT ?2)");
     if (!waiting) return waiting.error();
-    int64_t after = std::numeric_limits<int64_t>::min();
-    while (true) {
-        nextTenant->reset();
-        nextTenant->bind(1, after);
-        auto row = nextTenant->step();
-        if (!row) return row.error();
-        if (!*row || nextTenant->isNull(0)) break;
-        after = nextTenant->integer(0);
+    auto walked = forEachTenantWithPurchases(*events_, [&](int64_t tenantId) -> Status {
         waiting->reset();
-        waiting->bind(1, after).bind(2, perTenantCap);
+        waiting->bind(1, tenantId).bind(2, perTenantCap);
         auto counted = waiting->step();
         if (!counted) return counted.error();
         int64_t claims = waiting->integer(0);
-        if (claims == 0) continue;
+        if (claims == 0) return {};
         figures.claims += claims;
         int64_t oldest = waiting->integer(1);
         if (figures.oldestReceivedAt == 0 || oldest < figures.oldestReceivedAt) figures.oldestReceivedAt = oldest;
-    }
+        return {};
+    });
+    if (!walked) return walked.error();
     auto quarantined = events_->prepare("SELECT count(*) FROM (SELECT 1 FROM ledger_quarantine LIMIT ?)");
     if (!quarantined) return quarantined.error();
     quarantined->bind(1, kCountCap);

@@ -9,6 +9,7 @@
 
 #include "hostile/HostileSupport.hpp"
 #include "support/Skip.hpp"
+#include "support/Promtool.hpp"
 
 using namespace svc::hostile;
 
@@ -26,13 +27,7 @@ std::string fetchMetrics(int port) {
 std::string promtoolProblems(const std::string& page, const std::string& dir) {
     std::string path = dir + "/metrics.txt";
     std::ofstream(path, std::ios::binary) << page;
-    std::string command = "promtool check metrics < '" + path + "' 2>&1";
-    FILE* pipe = ::popen(command.c_str(), "r");
-    std::string output;
-    char buffer[4096];
-    while (size_t got = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, got);
-    int status = ::pclose(pipe);
-    return status == 0 ? std::string() : "exit " + std::to_string(status) + ": " + output;
+    return svc::test::promtool("check metrics < '" + path + "'");
 }
 
 std::set<std::string> requestSeries(const std::string& page) {
@@ -47,7 +42,7 @@ std::set<std::string> requestSeries(const std::string& page) {
 }  // namespace
 
 TEST_CASE("Metrics: junk request lines neither break the exposition format nor add series") {
-    if (std::system("command -v promtool >/dev/null 2>&1") != 0) {
+    if (!svc::test::havePromtool()) {
         SVC_SKIP(svc::test::SkipReason::DependencyInstalledByScripts, "promtool is not installed (Debian's prometheus package)");
     }
     AttackWindow window;

@@ -10,6 +10,7 @@
 
 #include "hostile/HostileSupport.hpp"
 #include "server/ChildProcess.hpp"
+#include "support/Concurrently.hpp"
 
 using namespace svc::hostile;
 
@@ -35,15 +36,6 @@ Answer signIn(int port, const std::string& fromAddress, const std::string& email
     return {};
 }
 
-template <typename Attempt>
-std::vector<Answer> concurrently(int count, Attempt attempt) {
-    std::vector<Answer> answers(count);
-    std::vector<std::thread> threads;
-    for (int i = 0; i < count; ++i) threads.emplace_back([&answers, &attempt, i] { answers[i] = attempt(i); });
-    for (auto& thread : threads) thread.join();
-    return answers;
-}
-
 }  // namespace
 
 TEST_CASE("Sign-in: 57 concurrent sign-ins with unknown addresses take a bounded memory; others are served meanwhile") {
@@ -51,7 +43,7 @@ TEST_CASE("Sign-in: 57 concurrent sign-ins with unknown addresses take a bounded
     auto& server = window.server();
     long peakBeforeKb = server.peakRssKb();
     long rssBeforeKb = server.rssKb();
-    auto answers = concurrently(57, [&](int i) {
+    auto answers = svc::test::concurrently(57, [&](int i) {
         return signIn(server.port(), "127.0.5." + std::to_string(i + 2), "nobody" + std::to_string(i) + "@example.com", "a guess at it");
     });
     int unauthenticated = 0;
@@ -86,7 +78,7 @@ TEST_CASE("Sign-in: 60 wrong passwords sent 15 at a time lock the account; the r
     int locked = 0;
     for (int round = 0; round < 4; ++round) {
         // Each guess from its own address: the per-address lock-out must not be what stops them.
-        auto answers = concurrently(15, [&](int i) {
+        auto answers = svc::test::concurrently(15, [&](int i) {
             return signIn(server.port(), "127.0.6." + std::to_string(round * 15 + i + 2), email, "wrong guess " + std::to_string(i));
         });
         for (const auto& answer : answers) {

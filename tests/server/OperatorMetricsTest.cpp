@@ -17,6 +17,7 @@
 #include "http/Metrics.hpp"
 #include "recommend/ContentIndex.hpp"
 #include "store/SqliteDatabase.hpp"
+#include "support/Promtool.hpp"
 #include "support/Skip.hpp"
 
 using namespace svc;
@@ -42,18 +43,6 @@ double valueOf(const std::string& page, const std::string& series) {
     return *value;
 }
 
-bool havePromtool() { return std::system("command -v promtool >/dev/null 2>&1") == 0; }
-
-// promtool's verdict on a page or a rules file: empty when clean.
-std::string promtool(const std::string& arguments) {
-    std::string command = "promtool " + arguments + " 2>&1";
-    FILE* pipe = ::popen(command.c_str(), "r");
-    std::string output;
-    char buffer[4096];
-    while (size_t got = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, got);
-    int status = ::pclose(pipe);
-    return status == 0 ? std::string() : "exit " + std::to_string(status) + ": " + output;
-}
 
 const std::vector<std::string> kHeader = {"sku", "name", "stock", "retail-price", "category-path", "image"};
 
@@ -341,7 +330,7 @@ TEST_CASE("Metrics: the image bot's queue and failures") {
 }
 
 TEST_CASE("Metrics: the whole page after real traffic passes promtool check metrics") {
-    if (!havePromtool()) SVC_SKIP(test::SkipReason::DependencyInstalledByScripts, "promtool is not installed (Debian's prometheus package)");
+    if (!test::havePromtool()) SVC_SKIP(test::SkipReason::DependencyInstalledByScripts, "promtool is not installed (Debian's prometheus package)");
     MetricsFixture fixture;
     REQUIRE(fixture.push(feedOf(4)) == "applied");
     REQUIRE(fixture.server.client().Get("/" + fixture.tenant.apiId + "/content?w=SIMILAR&t=product&s=S1&i="));
@@ -358,7 +347,7 @@ TEST_CASE("Metrics: the whole page after real traffic passes promtool check metr
     std::string page = fixture.metrics();
     std::string path = fixture.dir.path() + "/metrics.txt";
     std::ofstream(path, std::ios::binary) << page;
-    CHECK(promtool("check metrics < '" + path + "'") == "");
+    CHECK(test::promtool("check metrics < '" + path + "'") == "");
     // Every family the operations guide documents is on the page.
     for (const char* family : {"svc_http_requests_total", "svc_http_request_errors_total", "svc_tenant_http_requests_total",
                                "svc_http_request_duration_seconds", "svc_build_info", "svc_feed_import_duration_seconds",
@@ -436,11 +425,11 @@ TEST_CASE("Metrics: --metrics-listen serves /metrics on its own listener, and th
 }
 
 TEST_CASE("Metrics: deploy/prometheus/svc-alerts.yml passes promtool check rules and its unit tests") {
-    if (!havePromtool()) SVC_SKIP(test::SkipReason::DependencyInstalledByScripts, "promtool is not installed (Debian's prometheus package)");
+    if (!test::havePromtool()) SVC_SKIP(test::SkipReason::DependencyInstalledByScripts, "promtool is not installed (Debian's prometheus package)");
     std::string dir = std::string(SVC_SOURCE_DIR) + "/deploy/prometheus";
-    CHECK(promtool("check rules '" + dir + "/svc-alerts.yml'") == "");
+    CHECK(test::promtool("check rules '" + dir + "/svc-alerts.yml'") == "");
     // The unit tests name the rules file relative to themselves.
-    CHECK(promtool("test rules '" + dir + "/svc-alerts.test.yml'") == "");
+    CHECK(test::promtool("test rules '" + dir + "/svc-alerts.test.yml'") == "");
     // Every metric an alert reads is one svc exposes (a renamed metric would silently never fire).
     std::ifstream rules(dir + "/svc-alerts.yml");
     std::string text((std::istreambuf_iterator<char>(rules)), std::istreambuf_iterator<char>());

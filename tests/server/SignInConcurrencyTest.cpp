@@ -16,6 +16,7 @@
 #include "ServerFixture.hpp"
 #include "operator/OperatorAccounts.hpp"
 #include "store/SqliteOperatorStore.hpp"
+#include "support/Concurrently.hpp"
 
 using namespace svc;
 using nlohmann::json;
@@ -46,16 +47,6 @@ Answer signIn(int port, const std::string& email, const std::string& password, c
         if (response) return {response->status, response->get_header_value("Retry-After")};
     }
     return {};
-}
-
-// `count` sign-ins at once; answers in the order they were started.
-template <typename Attempt>
-std::vector<Answer> concurrently(int count, Attempt attempt) {
-    std::vector<Answer> answers(count);
-    std::vector<std::thread> threads;
-    for (int i = 0; i < count; ++i) threads.emplace_back([&answers, &attempt, i] { answers[i] = attempt(i); });
-    for (auto& thread : threads) thread.join();
-    return answers;
 }
 
 int64_t residentKilobytes() {
@@ -107,7 +98,7 @@ TEST_CASE("Sign-in under concurrency: 60 wrong passwords sent 15 at a time lock 
 
     int refused = 0;
     for (int round = 0; round < 4; ++round) {
-        auto answers = concurrently(15, [&](int) { return signIn(server.server->port(), kEmail, "wrong password " + std::to_string(round)); });
+        auto answers = test::concurrently(15, [&](int) { return signIn(server.server->port(), kEmail, "wrong password " + std::to_string(round)); });
         for (const auto& answer : answers) {
             CHECK((answer.status == 401 || answer.status == 429));
             refused += answer.status == 429;
@@ -142,7 +133,7 @@ TEST_CASE("Sign-in under concurrency: 57 wrong passwords from as many addresses 
     test::RunningServer server(dir.path(), &clock, options, kProductionThreads);
     createOperator(dir.path(), clock, PasswordCost::interactive());
     // Spread over addresses, so the per-address lock-out does not hide the account's.
-    auto answers = concurrently(57, [&](int i) {
+    auto answers = test::concurrently(57, [&](int i) {
         return signIn(server.server->port(), kEmail, "wrong password!", "127.0.1." + std::to_string(i + 1));
     });
     int unauthenticated = static_cast<int>(std::count_if(answers.begin(), answers.end(), [](const Answer& a) { return a.status == 401; }));
@@ -161,7 +152,7 @@ TEST_CASE("Sign-in under concurrency: 57 unknown e-mail addresses at once stay w
     int64_t before = residentKilobytes();
     std::vector<Answer> answers;
     int64_t peak = peakResidentKilobytes([&] {
-        answers = concurrently(57, [&](int i) {
+        answers = test::concurrently(57, [&](int i) {
             return signIn(server.server->port(), "nobody" + std::to_string(i) + "@example.com", "some password guess",
                           "127.0.3." + std::to_string(i + 1));
         });
