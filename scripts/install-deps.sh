@@ -44,6 +44,7 @@ DEBIAN_PACKAGES=(
   systemd               # systemd-analyze verifies the package's unit
   nginx openssl         # the HTTPS edge test: deploy/nginx/svc.conf in front of svc, a test CA (docs/adr/0068)
   libnss3-tools         # certutil: the NSS database in which the edge test's Chromium trusts that CA
+  curl jq               # docs/examples/push-feed.sh, run by FeedExamplesTest as a shop would
 )
 
 $demo_only && DEBIAN_PACKAGES=("${DEMO_PACKAGES[@]}")
