@@ -300,7 +300,7 @@ TEST_CASE("a catalog at schema version 1 is migrated on open, its rows kept") {
         REQUIRE(db);
         REQUIRE((*db)->execute("DROP INDEX products_live_by_category; "
                                "CREATE INDEX products_available_by_category ON products(primary_category) WHERE deleted = 0 AND stock > 0; "
-                               "ALTER TABLE products DROP COLUMN change_seq; DROP TABLE catalog_changes; "
+                               "ALTER TABLE products DROP COLUMN change_seq; ALTER TABLE products DROP COLUMN feeds; DROP TABLE catalog_changes; "
                                "DELETE FROM schema_migrations WHERE version >= 2"));
     }
     CHECK(indexNames() == "products_available_by_category products_by_main_sku products_by_sku");
@@ -498,4 +498,30 @@ TEST_CASE("importer: a feed without product descriptions creates nothing and own
     CHECK(catalog.variants("X-S").empty());
     CHECK(catalog.variants("A-S").front().stock == 1);
     CHECK_FALSE(catalog.variants("B-S").front().deleted);
+}
+
+TEST_CASE("products stored before feeds owned them (catalog version 4) belong to the next full feed that lists them") {
+    Catalog catalog;
+    REQUIRE(catalog.import(test::feedCsv({kHeader, row("A-S", "A", "3", "A"), row("B-S", "B", "5", "B"), row("C-S", "C", "5", "C")})));
+    std::string path = dynamic_cast<SqliteCatalogStore&>(catalog.storage->catalog()).pathFor(catalog.tenant.id);
+    catalog.storage.reset();
+    {
+        // Back to version 4, as svc-server before ADR 0070 left it: no owners.
+        auto db = SqliteDatabase::open(path);
+        REQUIRE(db);
+        REQUIRE((*db)->execute("ALTER TABLE products DROP COLUMN feeds; DELETE FROM schema_migrations WHERE version >= 5"));
+    }
+    auto reopened = SqliteStorage::open(catalog.dir.path());
+    REQUIRE(reopened);
+    catalog.storage = std::move(*reopened);
+    // A full feed named stock lists A and C: it claims them, and deletes B as every full feed did before.
+    auto stock = catalog.import(test::feedCsv({kHeader, row("A-S", "A", "3", "A"), row("C-S", "C", "5", "C")}), false, "sku", "stock");
+    REQUIRE(stock);
+    CHECK(stock->counts.markedDeleted == 1);
+    CHECK(catalog.variants("B-S").front().deleted);
+    // From now on they are stock's: the default feed listing only B brings B back and deletes nothing of stock's.
+    auto back = catalog.import(test::feedCsv({kHeader, row("B-S", "B", "5", "B")}), false, "sku", "default");
+    REQUIRE(back);
+    CHECK(back->counts.markedDeleted == 0);
+    for (const char* sku : {"A-S", "B-S", "C-S"}) CHECK_FALSE_MESSAGE(catalog.variants(sku).front().deleted, sku);
 }
