@@ -27,7 +27,7 @@ class WebKitSession extends Session {
     this.engine = engine.name;
     this.call = (method, path, body) => call(method, `/session/${id}${path}`, body);
     this.phone = phone;
-    this.touchExposed = false;
+    this.touchScrolls = false;
     this.owner = engine;
     this.id = id;
   }

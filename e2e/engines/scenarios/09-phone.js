@@ -119,11 +119,11 @@ module.exports = [
         return list.scrollLeft > 50 && [...list.querySelectorAll("li.svc-card")].some((card) =>
           Math.abs(card.getBoundingClientRect().left - left - 2) <= 3) && Math.round(list.scrollLeft);
       };
-      if (s.touchExposed) {
+      if (s.touchScrolls) {
         await s.swipe("#similar-widget .svc-widget__list", -220);
       } else {
-        // The engine synthesises no touch (drivers/webkit.js): the same distance scrolled by
-        // the row itself, which the engine's snapping then settles, as after a swipe.
+        // The engine's driver cannot pan with a synthesised finger (drivers/): the same distance
+        // scrolled by the row itself, which the engine's snapping then settles, as after a swipe.
         await s.eval(() => document.querySelector("#similar-widget .svc-widget__list").scrollBy({ left: 220, behavior: "instant" }));
       }
       assert.ok(await s.waitFor(snapped, [], { what: "the row swiped and snapped to a card", timeout: 5000 }));
