@@ -57,8 +57,10 @@ function plugin(kind, testgroup) {
 }
 
 class ShopServer {
-  constructor({ svcBase, apiId, dataDir, deadBase }) {
-    Object.assign(this, { svcBase, apiId, dataDir, deadBase });
+  // `firstInHead`: a script of the caller's, run in every page right after the capture script
+  // (bench/sdk-speed.js observes layout shifts and long tasks from the start).
+  constructor({ svcBase, apiId, dataDir, deadBase, firstInHead = "" }) {
+    Object.assign(this, { svcBase, apiId, dataDir, deadBase, firstInHead });
   }
 
   fileFor(pathname) {
@@ -94,7 +96,7 @@ class ShopServer {
       if (type.startsWith("text/html")) text = text.replace(/(-src) __SVC_SDK_URL__/g, "$1 'self' __SVC_SDK_URL__");
       text = text.split("__SVC_SDK_URL__").join(svc).split("__SVC_API_ID__").join(apiId);
       if (type.startsWith("text/html")) {
-        const setup = [`(${capture})();`];
+        const setup = [`(${capture})();`, this.firstInHead];
         if (url.searchParams.has("plugin")) {
           setup.push(`(${plugin})(${JSON.stringify(url.searchParams.get("plugin"))}, ${JSON.stringify(url.searchParams.get("testgroup"))});`);
         }
