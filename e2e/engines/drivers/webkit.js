@@ -5,9 +5,9 @@
 // Two things WebKitGTK cannot do here, and what the suite does instead:
 // - MiniBrowser's toolbar keeps its window at least 447 px wide, so a phone's 390 px viewport
 //   is a 390x844 iframe of the shop's own origin (a frame is a viewport of its own: media
-//   queries, innerWidth and overflow are the frame's), entered before every command.
-// - It synthesises no touch input (a touch pointer arrives as a mouse), so `swipe` reports
-//   that the engine does not expose it; the scenario then checks what makes a swipe work.
+//   queries, innerWidth and overflow are the frame's), entered after each navigation.
+// - It synthesises no touch input (a touch pointer arrives as a mouse), so `swipe` throws and
+//   `touchScrolls` is false; the scenario then checks what makes a swipe work.
 "use strict";
 const { spawn } = require("node:child_process");
 const fs = require("node:fs");
@@ -28,8 +28,6 @@ class WebKitSession extends Session {
     this.call = (method, path, body) => call(method, `/session/${id}${path}`, body);
     this.phone = phone;
     this.touchScrolls = false;
-    this.owner = engine;
-    this.id = id;
   }
 
   async go(url, { framedBy } = {}) {

@@ -48,7 +48,7 @@ module.exports = [
     },
   },
   {
-    name: "every touchpoint renders: category, search, content (SET-Custom by set id and by SKU), cart",
+    name: "every touchpoint renders: category, search, content (SET-Custom by set id and by SKU), cart, cart layer",
     async run(s, ctx) {
       const pages = [
         { file: "/demo/category.html", params: {} },
@@ -65,6 +65,14 @@ module.exports = [
         const touchpoints = await s.eval(() => [...document.querySelectorAll("div[data-svc-state=rendered] li.svc-card")].length);
         assert.ok(touchpoints > 1, `${page.file}: ${touchpoints} cards`);
       }
+      // The cart layer: the shop opens a dialog after its own add to cart, with a SET for it.
+      await s.go(ctx.shop("/demo/cart-layer.html", { sku: ctx.firstSku }));
+      await s.waitFor(() => window._svc && window._svc.loaded);
+      await s.click("#add-to-cart");
+      await s.waitFor(() => {
+        const widget = document.getElementById("layer-set-widget");
+        return widget && widget.getAttribute("data-svc-state") === "rendered" && widget.querySelectorAll("li.svc-card").length > 1;
+      }, [], { what: "the cart layer's SET" });
       assert.deepEqual(await s.problems(), []);
     },
   },
