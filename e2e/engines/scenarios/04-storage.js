@@ -57,6 +57,18 @@ module.exports = [
     },
   },
   {
+    name: "a sandboxed frame (opaque origin: the engine itself refuses cookies and storage): widgets render, nothing thrown",
+    async run(s, ctx) {
+      await s.go(ctx.shop("/pages/similar.html", { sku: ctx.firstSku }), { framedBy: `${ctx.otherSite}/pages/sandboxed.html` });
+      const blocked = await s.eval(() => {
+        try { return typeof localStorage.getItem("x") === "object" && document.cookie === "" && "readable"; } catch (error) { return error.name; }
+      });
+      assert.equal(blocked, "SecurityError");
+      assert.equal(await s.settled(), "similar-widget=rendered");
+      assert.deepEqual(await s.problems(), []);
+    },
+  },
+  {
     name: "a third-party frame (the shop framed by another site): widgets render, nothing thrown",
     async run(s, ctx) {
       await s.go(ctx.shop("/demo/product.html", { sku: ctx.firstSku }), { framedBy: `${ctx.otherSite}/pages/third-party.html` });
