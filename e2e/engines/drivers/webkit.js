@@ -110,7 +110,8 @@ class WebKitEngine {
 
   static available() {
     for (const file of [DRIVER, BROWSER]) if (!fs.existsSync(file)) return `${file} is missing (scripts/install-deps.sh installs webkit2gtk-driver)`;
-    return null;
+    const onPath = (process.env.PATH || "").split(":").some((dir) => dir && fs.existsSync(`${dir}/Xvfb`));
+    return onPath ? null : "Xvfb is missing (scripts/install-deps.sh installs xvfb)";
   }
 
   async start() {
