@@ -81,7 +81,11 @@ class WebKitSession extends Session {
     if (this.phone) {
       await this.call("POST", "/frame/parent", {});
       try {
-        png = await this.call("GET", `/element/${await this.element("iframe", 0)}/screenshot`);
+        // scrollIntoView in the frame scrolls the frame page too (overflow: hidden stops only the user).
+        await this.call("POST", "/execute/sync", { script: "window.scrollTo(0, 0);", args: [] });
+        // The whole window: WebKitGTK's element screenshot of the frame comes out shifted
+        // (a black band on top), so the image is the window, the phone's 390 px at its left.
+        png = await this.call("GET", "/screenshot");
       } finally {
         await this.call("POST", "/frame", { id: 0 });
       }
