@@ -38,6 +38,9 @@ DEBIAN_PACKAGES=(
   libcli11-dev
   libsodium-dev
   chromium              # e2e browser; Playwright cannot download its own here
+  firefox-esr           # e2e/engines: Firefox through puppeteer-core's WebDriver BiDi (docs/adr/0076)
+  webkit2gtk-driver     # e2e/engines: WebKitWebDriver + MiniBrowser, WebKitGTK (Safari's engine)
+  xvfb                  # the X display WebKitGTK needs, started by the suite itself
   clang-14 libclang-rt-14-dev  # libFuzzer targets
   wrk                   # HTTP benchmarks
   prometheus            # promtool: the hostile suite checks /metrics' exposition format
