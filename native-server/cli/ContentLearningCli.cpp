@@ -6,6 +6,8 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include "text/BoundedJson.hpp"
+
 namespace svc {
 
 void ContentLearningCli::addTo(CLI::App& app) {
@@ -35,14 +37,16 @@ int ContentLearningCli::run() {
     httplib::Headers headers{{"Authorization", std::string("Bearer ") + key}};
     auto response = learn_ ? client.Post(path, headers, "", "application/json") : client.Get(path, headers);
     if (!response) return fail("--server: " + server_ + " did not answer (" + httplib::to_string(response.error()) + ")");
-    auto body = nlohmann::json::parse(response->body, nullptr, false);
+    auto parsed = BoundedJson::parse(response->body, "the server's answer");
+    nlohmann::json body = parsed ? *parsed : nlohmann::json();
     if (response->status != 200) {
-        std::string message = body.is_object() && body.contains("error") && body["error"].contains("message")
+        std::string message = body.is_object() && body.contains("error") && body["error"].is_object() && body["error"].contains("message") &&
+                                      body["error"]["message"].is_string()
                                   ? body["error"]["message"].get<std::string>()
                                   : "HTTP " + std::to_string(response->status);
         return fail(message);
     }
-    if (!body.is_object()) return fail("--server: the answer is not JSON");
+    if (!body.is_object()) return fail("--server: the answer is not a JSON object");
     std::cout << nlohmann::ordered_json{{"apiId", apiId_}, {"ordersLearned", body["ordersLearned"]}, {"lastOrderLearnedAt", body["lastOrderLearnedAt"]}}
                      .dump(2)
               << std::endl;
