@@ -100,6 +100,8 @@ test("tenant settings: a bad currency is named next to its field, then fixed and
   const { apiId, secret } = await createTenant(page, "Settings Shop");
   await page.getByRole("link", { name: "Settings Shop" }).click();
   await expect(page.getByRole("heading", { name: "Settings Shop", level: 1 })).toBeVisible();
+  // Up to where recommendations learned from orders (ADR 0074): a new shop, none yet.
+  await expect(page.locator("#tenant-learning")).toHaveText("Recommendations have learned from no orders yet.");
   await audit(page);
 
   await page.getByLabel("Currency").fill("€");

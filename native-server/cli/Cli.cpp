@@ -34,6 +34,7 @@
 #include "sets/SetJson.hpp"
 #include "store/SqliteStorage.hpp"
 #include "tenant/SecretHasher.hpp"
+#include "cli/ContentLearningCli.hpp"
 #include "cli/OperatorCli.hpp"
 #include "cli/TenantWidgetsCli.hpp"
 #include "tenant/TenantService.hpp"
@@ -78,7 +79,7 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
           PurchaseRateLimits purchases, const std::vector<std::string>& outboundAllow, const OperatorConsoleOptions& console,
           bool imageBot, const std::string& imageBotInfoUrl, const GraphqlRouteOptions& graphql,
           const ConnectionLimits& connections, const ServeLoggingCli& logging, double drainSeconds,
-          const std::string& publicUrlText, const std::string& metricsListen) {
+          const std::string& publicUrlText, const std::string& metricsListen, int purchaseLearningSeconds) {
     // Signals are taken by one thread with sigwait, so shutdown runs as normal code. Blocked
     // before anything starts a thread: threads inherit the mask, and one that does not block
     // them (the events file's checkpointer starts in SqliteStorage::open) would take a
@@ -132,6 +133,7 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     options.connections = connections;
     ConnectionLimitsCli::raiseOpenFileLimit();  // before the gate derives its connection limit from it
     options.events.rateLimit.perSecond = eventsRateLimit;
+    options.content.purchaseRefreshSeconds = purchaseLearningSeconds;
     options.events.rateLimit.burst = eventsRateLimit * 4;
     options.events.purchasesPerAddress.perSecond = purchases.perAddressPerMinute / 60;
     options.events.purchasesPerAddress.burst = purchases.perAddressPerMinute;
@@ -283,6 +285,13 @@ int runCli(int argc, char** argv) {
                              "loopback (repeatable). PORTS is a port (8080), a range (8000-8099) or * (every port); without PORTS only "
                              "80 and 443 are allowed. IPv6 takes brackets before a port: [fd00::/8]:8443. Examples: feeds.lan, "
                              "feeds.lan:8080, 10.20.0.0/16:443, ftp.lan:21 (docs/adr/0061, docs/operations.md, Pulled feeds)");
+    // New orders reach the recommendations at most this late plus one build (docs/adr/0074).
+    int purchaseLearningSeconds = 60;
+    serveCommand
+        ->add_option("--purchase-learning-seconds", purchaseLearningSeconds,
+                     "Recommendations learn from new orders at most this many seconds after the last content build (plus the build)")
+        ->check(CLI::Range(1, 86400))
+        ->capture_default_str();
     bool noImageBot = false;
     serveCommand->add_flag("--no-image-bot", noImageBot, "Do not fetch product images (no svc thumbnails, no image facts)");
     std::string imageBotInfoUrl;
@@ -332,6 +341,8 @@ int runCli(int argc, char** argv) {
         ->capture_default_str();
     OperatorCli operatorAccounts;
     operatorAccounts.addTo(app, dataDir);
+    ContentLearningCli contentLearning;
+    contentLearning.addTo(app);
     BackupCommands backups;
     MigrationCommands migrations;
     backups.addTo(app);
@@ -484,9 +495,10 @@ int runCli(int argc, char** argv) {
     if (serveCommand->parsed()) {
         graphql.deadline = std::chrono::milliseconds(graphqlDeadlineMs);
         return serve(dataDir, listen, assetsDir, threads, eventsRateLimit, purchaseLimits, outboundAllow, console, !noImageBot, imageBotInfoUrl,
-                     graphql, connectionLimits.limits(), logging, drainSeconds, publicUrl, metricsListen);
+                     graphql, connectionLimits.limits(), logging, drainSeconds, publicUrl, metricsListen, purchaseLearningSeconds);
     }
     if (operatorAccounts.parsed()) return operatorAccounts.run(dataDir);
+    if (contentLearning.parsed()) return contentLearning.run();
     if (backups.parsed()) return backups.run();
     if (migrations.parsed()) return migrations.run();
     if (feedSources.parsed()) return feedSources.run();

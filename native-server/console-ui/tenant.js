@@ -61,10 +61,25 @@ toggle.addEventListener("click", async () => {
   document.getElementById("state-status").textContent = disabling ? "The tenant is disabled." : "The tenant is active again.";
 });
 
+// Up to where the recommendations learned from the shop's orders (docs/adr/0074).
+async function showLearning() {
+  const line = document.getElementById("tenant-learning");
+  try {
+    const learned = await call("GET", path + "/content/learning");
+    line.textContent = learned.lastOrderLearnedAt === null
+      ? "Recommendations have learned from no orders yet."
+      : "Recommendations learned from " + learned.ordersLearned + " orders, up to one received " +
+        new Date(learned.lastOrderLearnedAt * 1000).toISOString().replace(".000Z", "Z") + ".";
+  } catch (error) {
+    line.textContent = "Recommendations: learning not known (" + error.message + ").";
+  }
+}
+
 renderNav(apiId);
 requireOperator()
   .then(() => call("GET", path))
   .then(show)
+  .then(showLearning)
   .catch((error) => {
     document.getElementById("tenant-name").textContent = "Tenant not loaded: " + error.message;
   });

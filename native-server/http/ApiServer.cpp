@@ -148,6 +148,7 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
                 });
             operatorReportRoutes_ = std::make_unique<OperatorReportRoutes>(*operatorAuth_, storage.ledger(), attributor_, storage.clock());
             operatorAccountRoutes_ = std::make_unique<OperatorAccountRoutes>(*operatorAuth_);
+            operatorLearningRoutes_ = std::make_unique<OperatorLearningRoutes>(*operatorAuth_, contentIndex_);
             widgetPreviewRoutes_ = std::make_unique<WidgetPreviewRoutes>(*operatorAuth_, storage.catalog(), storage.content(),
                                                                          options_.assetsDir + "/console");
             operatorSetRoutes_ = std::make_unique<OperatorSetRoutes>(
@@ -186,7 +187,7 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
         std::cerr << "svc-server: metrics from storage off: " << reader.error().message << std::endl;
     }
     gauges_ = std::make_unique<OperationalGauges>(GaugeSources{options_.dataDir, &storage.clock(), metricsReader_.get(), &eventRoutes_.writer(),
-                                                               &contentIndex_, imageBot_.get()});
+                                                               &contentIndex_, imageBot_.get(), &storage.tenants()});
     contentIndex_.start();
     // Defaults of Debian's cpp-httplib cost ~44 ms per keep-alive request (Nagle plus
     // delayed ACK) and close connections after 5 requests; see docs/adr/0005. Timeouts, idle
@@ -450,6 +451,7 @@ void ApiServer::registerRoutes() {
     if (operatorAccountRoutes_) operatorAccountRoutes_->registerOn(server_);
     if (widgetPreviewRoutes_) widgetPreviewRoutes_->registerOn(server_);
     if (operatorSetRoutes_) operatorSetRoutes_->registerOn(server_);
+    if (operatorLearningRoutes_) operatorLearningRoutes_->registerOn(server_);
     if (operatorFeedRoutes_) operatorFeedRoutes_->registerOn(server_);
     if (thumbnailRoutes_) thumbnailRoutes_->registerOn(server_);
     server_.Get("/imagebot", [](const httplib::Request&, httplib::Response& response) { ThumbnailRoutes::serveInfoPage(response); });

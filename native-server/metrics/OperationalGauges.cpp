@@ -7,6 +7,7 @@
 #include "feed/FeedFreshness.hpp"
 #include "imagebot/ImageBot.hpp"
 #include "recommend/ContentIndex.hpp"
+#include "store/TenantStore.hpp"
 #include "tracking/EventWriter.hpp"
 
 namespace svc {
@@ -43,6 +44,23 @@ void OperationalGauges::render(ExpositionWriter& out) {
         out.sample("svc_content_behind_seconds", freshness.maxBehindSeconds);
         out.family("svc_content_generation_age_seconds", "gauge", "Seconds since the oldest served content snapshot was built.");
         out.sample("svc_content_generation_age_seconds", freshness.maxAgeSeconds);
+        if (sources_.tenants && freshness.tenantsLoaded > 0) {
+            // Up to where each loaded tenant's content learned from its purchases (ADR 0074).
+            auto learned = sources_.content->learned();
+            out.family("svc_content_learned_orders", "gauge", "Orders the tenant's served content has learned from.");
+            for (const auto& tenant : learned) {
+                auto found = sources_.tenants->findById(tenant.tenantId);
+                if (found && *found) out.sample("svc_content_learned_orders", {{"tenant", (*found)->apiId}}, static_cast<double>(tenant.orders));
+            }
+            out.family("svc_content_learned_last_order_timestamp_seconds", "gauge",
+                       "Unix time the newest order the tenant's served content learned from arrived (0: none yet).");
+            for (const auto& tenant : learned) {
+                auto found = sources_.tenants->findById(tenant.tenantId);
+                if (found && *found)
+                    out.sample("svc_content_learned_last_order_timestamp_seconds", {{"tenant", (*found)->apiId}},
+                               static_cast<double>(tenant.lastOrderReceivedAt));
+            }
+        }
     }
     if (sources_.imageBot) {
         auto backlog = sources_.imageBot->backlog();

@@ -17,6 +17,7 @@ namespace svc {
 class ContentIndex;
 class EventWriter;
 class ImageBot;
+class TenantStore;
 
 struct GaugeSources {
     std::string dataDir;
@@ -25,6 +26,7 @@ struct GaugeSources {
     const EventWriter* events = nullptr;
     const ContentIndex* content = nullptr;
     const ImageBot* imageBot = nullptr;  // null: the bot is off
+    TenantStore* tenants = nullptr;      // names the tenants of per-tenant gauges; null: those are left out
 };
 
 class OperationalGauges {

@@ -186,6 +186,7 @@ Status ContentIndex::buildSnapshot(int64_t tenantId, TenantContent& content, boo
                 for (const auto& line : order.lines) skus.push_back(line.sku);
                 content.orders.push_back(std::move(skus));
                 content.lastPurchaseSequence = order.sequence;
+                content.lastOrderReceivedAt = std::max(content.lastOrderReceivedAt, order.receivedAt);
             }
             if (purchases->size() < 10000) break;
         }
@@ -210,6 +211,7 @@ Status ContentIndex::buildSnapshot(int64_t tenantId, TenantContent& content, boo
     {
         std::lock_guard lock(mutex_);
         content.current = std::move(snapshot);
+        content.learned = {tenantId, inputs.orders.size(), content.lastOrderReceivedAt, content.lastPurchaseSequence};
         content.catalogSequence = read->sequence;
         content.incrementalBuilds = previous ? content.incrementalBuilds + 1 : 0;
         content.builtAt = std::chrono::steady_clock::now();
@@ -221,6 +223,24 @@ Status ContentIndex::buildSnapshot(int64_t tenantId, TenantContent& content, boo
         }
     }
     return {};
+}
+
+std::vector<ContentIndex::Learned> ContentIndex::learned() const {
+    std::vector<Learned> all;
+    std::lock_guard lock(mutex_);
+    for (const auto& [tenantId, content] : tenants_) {
+        if (content->current) all.push_back(content->learned);
+    }
+    return all;
+}
+
+Result<ContentIndex::Learned> ContentIndex::learnNow(int64_t tenantId) {
+    TenantContent& content = tenant(tenantId);
+    std::lock_guard build(content.buildMutex);
+    bool first = !current(content);
+    if (auto status = this->build(tenantId, content, first, false); !status) return status.error();
+    std::lock_guard lock(mutex_);
+    return content.learned;
 }
 
 void ContentIndex::addAffected(int64_t tenantId, std::set<int64_t>& work) const {

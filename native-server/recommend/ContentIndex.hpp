@@ -32,7 +32,9 @@ struct ContentIndexOptions {
     int pollMilliseconds = 2000;    // how often content generations are checked
     int fullRebuildEvery = 50;      // incremental builds before a full one retrains the feature space
     int refreshSeconds = 3600;      // a tenant's content is rebuilt at least this often (stale flags, time)
-    int purchaseRefreshSeconds = 600;  // new purchases are learned from at most this late
+    // New purchases are learned from at most this late (plus one build): the poller checks every
+    // pollMilliseconds for tenants built longer ago than this with orders the build lacks (ADR 0074).
+    int purchaseRefreshSeconds = 60;
 };
 
 class ContentIndex : public ContentSource {
@@ -72,6 +74,18 @@ public:
         double maxAgeSeconds = 0;       // the oldest served snapshot, since it was built
     };
     Freshness freshness() const;
+    // Up to where a tenant's served content has learned from its purchases (ADR 0074).
+    struct Learned {
+        int64_t tenantId = 0;
+        size_t orders = 0;               // orders the served snapshot learned from
+        int64_t lastOrderReceivedAt = 0;  // Unix seconds of the newest of them (0: none)
+        int64_t lastSequence = 0;        // the purchase cursor the served snapshot includes
+    };
+    // Every tenant whose content is loaded, by tenant id.
+    std::vector<Learned> learned() const;
+    // Learns every purchase stored so far, now, in the calling thread (waiting for a build under
+    // way), and says up to where: what an evaluation or an operator waits on.
+    Result<Learned> learnNow(int64_t tenantId);
     // Rebuild durations and failures are reported here; set before start().
     void setMetrics(ServiceMetrics* metrics) { metrics_ = metrics; }
 
@@ -91,6 +105,8 @@ private:
         // Purchases read so far (SKUs per order) and the cursor to read on from.
         std::vector<std::vector<std::string>> orders;
         std::atomic<int64_t> lastPurchaseSequence{0};  // written by builds, read by the poller
+        int64_t lastOrderReceivedAt = 0;               // of the newest order read
+        Learned learned;                               // what `current` includes (under mutex_)
     };
     TenantContent& tenant(int64_t tenantId);
     std::shared_ptr<const ContentSnapshot> current(TenantContent& content);

@@ -11,19 +11,33 @@ void CoPurchaseModel::train(const std::vector<std::vector<uint32_t>>& baskets, c
     // brand / colour family, against how often a random article of the second item's
     // kind would share it with the first (estimated from the catalog's kind composition).
     std::unordered_map<uint64_t, double> kindBrand, kindFamily;
-    std::unordered_map<uint32_t, double> kindSize;
     for (const ArticleProfile* profile : profiles) {
         if (!profile || profile->kind == 0) continue;
-        kindSize[profile->kind] += 1;
+        kindSizes_[profile->kind] += 1;
         if (profile->brand) kindBrand[pairKey(profile->kind, profile->brand)] += 1;
         if (profile->colorFamily != ColorFamily::Unknown)
             kindFamily[pairKey(profile->kind, static_cast<uint32_t>(profile->colorFamily))] += 1;
     }
     double sameBrand = 0, expectedBrand = 0, sameFamily = 0, expectedFamily = 0;
+    std::unordered_map<uint64_t, double> kindOrderPairs;
+    std::vector<uint32_t> basketKinds;
     for (const auto& basket : baskets) {
         for (uint32_t article : basket) popularity_[article] += 1;
         if (basket.size() < 2) continue;
         ++multiLineOrders_;
+        basketKinds.clear();
+        for (uint32_t article : basket) {
+            articleOrders_[article] += 1;
+            const ArticleProfile* p = article < profiles.size() ? profiles[article] : nullptr;
+            if (p && p->kind != 0 && std::find(basketKinds.begin(), basketKinds.end(), p->kind) == basketKinds.end())
+                basketKinds.push_back(p->kind);
+        }
+        for (uint32_t t : basketKinds) {
+            kindOrders_[t] += 1;
+            for (uint32_t u : basketKinds) {
+                if (t != u) kindOrderPairs[pairKey(t, u)] += 1;
+            }
+        }
         for (size_t i = 0; i < basket.size(); ++i) {
             const ArticleProfile* a = basket[i] < profiles.size() ? profiles[basket[i]] : nullptr;
             if (a) kindLines_[a->kind] += 1;
@@ -34,7 +48,7 @@ void CoPurchaseModel::train(const std::vector<std::vector<uint32_t>>& baskets, c
                 if (!a || !b || a->kind == 0 || b->kind == 0 || a->kind == b->kind) continue;
                 kindPairs_[pairKey(a->kind, b->kind)] += 1;
                 pairTotal_ += 1;
-                double size = kindSize[b->kind];
+                double size = kindSizes_[b->kind];
                 if (size <= 0) continue;
                 if (a->brand) {
                     sameBrand += a->brand == b->brand ? 1 : 0;
@@ -55,9 +69,63 @@ void CoPurchaseModel::train(const std::vector<std::vector<uint32_t>>& baskets, c
         return std::clamp(std::log(ratio), 0.0, 4.0);
     };
     for (const auto& [kind, count] : kindLines_) lineTotal_ += count;
+    auto byCountThenKey = [](const std::pair<uint32_t, double>& x, const std::pair<uint32_t, double>& y) {
+        return x.second != y.second ? x.second > y.second : x.first < y.first;
+    };
+    for (const auto& [key, count] : kindOrderPairs)
+        kindsWith_[static_cast<uint32_t>(key >> 32)].emplace_back(static_cast<uint32_t>(key & 0xffffffffu), count);
+    for (auto& [kind, list] : kindsWith_) std::sort(list.begin(), list.end(), byCountThenKey);
+    std::vector<std::pair<uint32_t, double>> kinds(kindOrders_.begin(), kindOrders_.end());
+    std::sort(kinds.begin(), kinds.end(), byCountThenKey);
+    for (const auto& [kind, count] : kinds) kindsByOrders_.push_back(kind);
+    for (const auto& [key, count] : pairs_) partners_[static_cast<uint32_t>(key >> 32)].emplace_back(static_cast<uint32_t>(key & 0xffffffffu), count);
+    for (auto& [article, list] : partners_) std::sort(list.begin(), list.end(), byCountThenKey);
+    std::vector<std::pair<uint32_t, double>> bought(popularity_.begin(), popularity_.end());
+    std::sort(bought.begin(), bought.end(), byCountThenKey);
+    for (const auto& [article, count] : bought) {
+        const ArticleProfile* p = article < profiles.size() ? profiles[article] : nullptr;
+        if (!p || p->kind == 0) continue;
+        mostBought_[p->kind].push_back(article);
+        kindLinesAll_[p->kind] += count;
+    }
     sameBrandWeight_ = affinity(sameBrand, expectedBrand);
     sameColorFamilyWeight_ = affinity(sameFamily, expectedFamily);
 }
+
+namespace {
+
+template <typename Map>
+double valueOr0(const Map& map, uint32_t key) {
+    auto found = map.find(key);
+    return found == map.end() ? 0 : found->second;
+}
+
+template <typename List>
+const List& listOrEmpty(const std::unordered_map<uint32_t, List>& map, uint32_t key) {
+    static const List none;
+    auto found = map.find(key);
+    return found == map.end() ? none : found->second;
+}
+
+}  // namespace
+
+double CoPurchaseModel::ordersWithKind(uint32_t kind) const { return valueOr0(kindOrders_, kind); }
+
+const std::vector<std::pair<uint32_t, double>>& CoPurchaseModel::kindsBoughtWith(uint32_t kind) const { return listOrEmpty(kindsWith_, kind); }
+
+double CoPurchaseModel::kindShare(uint32_t kind) const {
+    return multiLineOrders_ ? ordersWithKind(kind) / static_cast<double>(multiLineOrders_) : 0;
+}
+
+double CoPurchaseModel::ordersWithArticle(uint32_t article) const { return valueOr0(articleOrders_, article); }
+
+const std::vector<std::pair<uint32_t, double>>& CoPurchaseModel::partners(uint32_t article) const { return listOrEmpty(partners_, article); }
+
+const std::vector<uint32_t>& CoPurchaseModel::mostBought(uint32_t kind) const { return listOrEmpty(mostBought_, kind); }
+
+double CoPurchaseModel::kindLinesAll(uint32_t kind) const { return valueOr0(kindLinesAll_, kind); }
+
+double CoPurchaseModel::kindSize(uint32_t kind) const { return valueOr0(kindSizes_, kind); }
 
 double CoPurchaseModel::kindLift(uint32_t kindA, uint32_t kindB) const {
     if (!ready() || pairTotal_ <= 0) return 0;

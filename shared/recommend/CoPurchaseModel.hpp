@@ -6,6 +6,7 @@
 // generalises through kinds and attributes; recurring pairs still count most.
 #include <cstdint>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "recommend/ArticleProfile.hpp"
@@ -35,6 +36,24 @@ public:
     // The likelihood-of-conversion score of `candidate` completing `anchor`.
     double score(uint32_t anchor, const ArticleProfile& anchorProfile, uint32_t candidate, const ArticleProfile& candidateProfile) const;
 
+    // Kind level, counted once per multi-line order (a basket of five tops counts tops once):
+    // orders holding the kind, and the kinds bought in the same orders with those counts,
+    // most often first (never the kind itself).
+    double ordersWithKind(uint32_t kind) const;
+    const std::vector<std::pair<uint32_t, double>>& kindsBoughtWith(uint32_t kind) const;
+    // The share of multi-line orders that hold the kind: the prior of kind-level estimates.
+    double kindShare(uint32_t kind) const;
+    // Kinds by the number of multi-line orders holding them, most first.
+    const std::vector<uint32_t>& kindsByOrders() const { return kindsByOrders_; }
+    // Multi-line orders holding the article, and the articles bought with it, most often first.
+    double ordersWithArticle(uint32_t article) const;
+    const std::vector<std::pair<uint32_t, double>>& partners(uint32_t article) const;
+    // Bought articles of a kind, most bought first; the lines of all of them, and the kind's
+    // size in the catalog (for the additive smoothing of an article's share of its kind).
+    const std::vector<uint32_t>& mostBought(uint32_t kind) const;
+    double kindLinesAll(uint32_t kind) const;
+    double kindSize(uint32_t kind) const;
+
     static constexpr size_t kMinimumOrders = 20;
 
 private:
@@ -48,6 +67,14 @@ private:
     double lineTotal_ = 0;
     double sameBrandWeight_ = 0;
     double sameColorFamilyWeight_ = 0;
+    std::unordered_map<uint32_t, double> kindOrders_;
+    std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, double>>> kindsWith_;
+    std::vector<uint32_t> kindsByOrders_;
+    std::unordered_map<uint32_t, double> articleOrders_;
+    std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, double>>> partners_;
+    std::unordered_map<uint32_t, std::vector<uint32_t>> mostBought_;
+    std::unordered_map<uint32_t, double> kindLinesAll_;
+    std::unordered_map<uint32_t, double> kindSizes_;
 };
 
 }  // namespace svc

@@ -70,6 +70,7 @@ std::vector<uint32_t> ComplementFinder::rank(uint32_t anchor, const std::vector<
                                  [&](uint32_t id) { return space.occasionsCompatible(id, b.occasion); }))
                     continue;
             }
+            if (position.evidence && b.kind != position.kind) continue;
             double score = colorHarmony(a.colorFamily, b.colorFamily);
             if (position.preferredColors && !position.preferredColors->empty() &&
                 std::find(position.preferredColors->begin(), position.preferredColors->end(), b.colorFamily) != position.preferredColors->end())
@@ -81,11 +82,26 @@ std::vector<uint32_t> ComplementFinder::rank(uint32_t anchor, const std::vector<
                 double ratio = std::fabs(static_cast<double>(a.logPrice - b.logPrice));
                 score += 0.5 * std::max(0.0, 1.0 - ratio / 2);
             }
-            score += purchases.score(anchor, a, candidate, b);
+            if (position.evidence) {
+                // What was learned decides; the curated preferences above only order articles it cannot tell apart.
+                double share = (purchases.popularity(candidate) + 1) / (purchases.kindLinesAll(b.kind) + purchases.kindSize(b.kind) + 1);
+                auto found = position.evidence->find(candidate);
+                double evidence = found == position.evidence->end() ? 0 : found->second;
+                score = (evidence + kPriorOrders * share) / (position.kindEvidence + kPriorOrders) + 1e-7 * score;
+            } else {
+                score += purchases.score(anchor, a, candidate, b);
+            }
             // A small per-anchor jitter: neighbouring anchors get varied sets among equals.
-            score += 1e-3 * static_cast<double>(stableMix((static_cast<uint64_t>(anchor) << 32) ^ candidate) % 1000) / 1000.0;
+            double jitter = static_cast<double>(stableMix((static_cast<uint64_t>(anchor) << 32) ^ candidate) % 1000) / 1000.0;
+            score += (position.evidence ? 1e-9 : 1e-3) * jitter;
             scored.push_back({score, candidate});
         }
+    }
+    if (position.evidence) {
+        // A learned position reads overlapping lists (partners, most bought, the whole kind).
+        std::sort(scored.begin(), scored.end(), [](const Scored& x, const Scored& y) { return x.article < y.article; });
+        scored.erase(std::unique(scored.begin(), scored.end(), [](const Scored& x, const Scored& y) { return x.article == y.article; }),
+                     scored.end());
     }
     size_t keep = std::min(limit, scored.size());
     std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(keep), scored.end(),
@@ -165,8 +181,17 @@ std::vector<ComplementCluster> ComplementFinder::clusters(uint32_t anchor, size_
         if (contains(kindsTaken, kind)) continue;
         addCluster(space.text(kind), "custom-sets", {}, rank(anchor, {&snapshot_.kindMembers(kind)}, Position{}, depth));
     }
-    // 3. Kinds bought together with the anchor's kind.
     const CoPurchaseModel& purchases = snapshot_.purchases();
+    if (purchases.ready()) {
+        clusters = learnedClusters(anchor, clusters, maxClusters);
+        for (auto& cluster : clusters) {
+            if (cluster.articles.size() > perCluster) cluster.articles.resize(perCluster);
+        }
+        const std::string& mainSku = snapshot_.entry(anchor).article->mainSku;
+        for (size_t i = 0; i < clusters.size(); ++i) clusters[i].id = mainSku + "#" + std::to_string(i + 1);
+        return clusters;
+    }
+    // 3. Kinds bought together with the anchor's kind.
     for (uint32_t kind : purchases.complementKinds(a.kind, 3)) {
         if (contains(kindsTaken, kind)) continue;
         addCluster(space.text(kind), "purchases", {}, rank(anchor, {&snapshot_.kindMembers(kind)}, Position{}, depth));
@@ -186,6 +211,91 @@ std::vector<ComplementCluster> ComplementFinder::clusters(uint32_t anchor, size_
     }
     const std::string& mainSku = snapshot_.entry(anchor).article->mainSku;
     for (size_t i = 0; i < clusters.size(); ++i) clusters[i].id = mainSku + "#" + std::to_string(i + 1);
+    return clusters;
+}
+
+std::vector<ComplementCluster> ComplementFinder::learnedClusters(uint32_t anchor, const std::vector<ComplementCluster>& curated,
+                                                                 size_t maxClusters) const {
+    const ArticleProfile& a = snapshot_.entry(anchor).profile;
+    const CoPurchaseModel& purchases = snapshot_.purchases();
+    const FeatureSpace& space = snapshot_.space();
+    // The curated positions' kinds share half the prior; without any, the kinds' shares are all of it.
+    std::vector<std::pair<uint32_t, const ComplementCluster*>> curatedKinds;
+    for (const auto& cluster : curated) curatedKinds.emplace_back(snapshot_.entry(cluster.articles.front()).profile.kind, &cluster);
+    auto curatedOf = [&](uint32_t kind) -> const ComplementCluster* {
+        for (const auto& [k, cluster] : curatedKinds) {
+            if (k == kind) return cluster;
+        }
+        return nullptr;
+    };
+    auto prior = [&](uint32_t kind) {
+        double share = purchases.kindShare(kind);
+        if (curatedKinds.empty()) return share;
+        return 0.5 * share + (curatedOf(kind) ? 0.5 / static_cast<double>(curatedKinds.size()) : 0.0);
+    };
+    const double anchorKindOrders = purchases.ordersWithKind(a.kind);
+    std::vector<std::pair<double, uint32_t>> kinds;  // smoothed P(kind | anchor's kind), kind
+    std::vector<uint32_t> seen{a.kind};
+    auto consider = [&](uint32_t kind, double together) {
+        if (kind == 0 || std::find(seen.begin(), seen.end(), kind) != seen.end()) return;
+        seen.push_back(kind);
+        kinds.emplace_back((together + kPriorOrders * prior(kind)) / (anchorKindOrders + kPriorOrders), kind);
+    };
+    const auto& together = purchases.kindsBoughtWith(a.kind);
+    for (const auto& [kind, count] : together) consider(kind, count);
+    for (const auto& [kind, cluster] : curatedKinds) consider(kind, 0);  // co-bought ones were taken above
+    for (uint32_t kind : purchases.kindsByOrders()) consider(kind, 0);
+
+    // Article-level evidence: what was bought with the anchor, and at half weight with its nearest
+    // look-alikes (for a rarely bought article they say more than its own few orders).
+    std::unordered_map<uint32_t, double> evidence;
+    auto gather = [&](uint32_t source, double weight) {
+        for (const auto& [partner, count] : purchases.partners(source)) {
+            if (partner != anchor) evidence[partner] += weight * count;
+        }
+    };
+    gather(anchor, 1.0);
+    size_t lookAlikes = 0;
+    for (const Neighbour& neighbour : snapshot_.similarList(anchor)) {
+        if (lookAlikes++ >= kLookAlikes) break;
+        gather(neighbour.article, 0.5);
+    }
+    std::unordered_map<uint32_t, std::pair<double, std::vector<std::pair<double, uint32_t>>>> evidenceByKind;
+    for (const auto& [article, weight] : evidence) {
+        auto& [mass, members] = evidenceByKind[snapshot_.entry(article).profile.kind];
+        mass += weight;
+        members.emplace_back(-weight, article);
+    }
+    for (auto& [kind, entry] : evidenceByKind) std::sort(entry.second.begin(), entry.second.end());
+    // Positions in the order of P(kind | anchor's kind). Ordering them by the anchor's own orders
+    // or by their best article's probability was measured worse at the type level (ADR 0073).
+    std::sort(kinds.begin(), kinds.end(), [](const auto& x, const auto& y) { return x.first != y.first ? x.first > y.first : x.second < y.second; });
+
+    std::vector<ComplementCluster> clusters;
+    std::vector<uint32_t> partnersOfKind;
+    // Kinds without a fitting article (another department's) are passed over; a bound keeps an
+    // anchor that fits few of them from looking at every kind of the catalog.
+    const size_t attempts = 4 * maxClusters + 8;
+    for (size_t k = 0; k < kinds.size() && k < attempts && clusters.size() < maxClusters; ++k) {
+        const uint32_t kind = kinds[k].second;
+        partnersOfKind.clear();
+        double kindEvidence = 0;
+        if (auto found = evidenceByKind.find(kind); found != evidenceByKind.end()) {
+            kindEvidence = found->second.first;
+            for (const auto& [weight, article] : found->second.second) partnersOfKind.push_back(article);
+        }
+        Position position;
+        position.evidence = &evidence;
+        position.kindEvidence = kindEvidence;
+        position.kind = kind;
+        // Positions hold one kind each, so no article can appear in two of them.
+        auto fresh = rank(anchor, {&partnersOfKind, &purchases.mostBought(kind), &snapshot_.kindMembers(kind)}, position, kClusterDepth);
+        if (fresh.empty()) continue;
+        if (const ComplementCluster* curatedCluster = curatedOf(kind))
+            clusters.push_back({"", curatedCluster->name, curatedCluster->source, curatedCluster->tags, std::move(fresh)});
+        else
+            clusters.push_back({"", space.text(kind), "purchases", {}, std::move(fresh)});
+    }
     return clusters;
 }
 

@@ -1,13 +1,16 @@
 #pragma once
 // SET content: for an anchor, clusters of products that complete it (for jeans: tops,
-// shoes, belts), each a position with its alternatives, best first. Positions come
-// from three sources, in this order of trust: the operator's set templates matched
-// through the content-pool fields, kinds that appear together in the tenant's custom
-// sets, and kinds bought together (CoPurchaseModel, once it has enough orders). Every
-// product keeps the anchor's department and occasion, never shares the anchor's
-// kind, and harmonises in colour; purchases, when known, decide the order.
+// shoes, belts), each a position with its alternatives, best first. Before the tenant has
+// enough orders (cold start), positions come from the operator's set templates matched
+// through the content-pool fields, then kinds that appear together in the tenant's custom
+// sets. Once it has (CoPurchaseModel::ready), positions are the kinds most likely bought
+// with the anchor's kind, estimated from its orders and shrunk toward those curated
+// positions and the kinds' shares, so thin data stays close to the curated choice (ADR
+// 0073). Every product keeps the anchor's department and occasion and never shares the
+// anchor's kind.
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "recommend/ContentSnapshot.hpp"
@@ -34,12 +37,24 @@ public:
     static constexpr size_t kVisitLimit = 4 * kScanLimit;
     // Products ranked per position (the most a GraphQL page may ask for).
     static constexpr size_t kClusterDepth = 100;
+    // The weight, in orders, of the prior in every learned estimate (Dirichlet smoothing):
+    // a kind bought with the anchor's kind in a handful of orders moves the content pool's
+    // choice a little, in hundreds it decides. One constant for every level, chosen a priori.
+    static constexpr double kPriorOrders = 10;
+    // Nearest look-alikes of the anchor whose co-purchases count as evidence (at half weight).
+    static constexpr size_t kLookAlikes = 5;
 
 private:
     // What a position requires of its candidates besides being available.
     struct Position {
         const std::vector<ColorFamily>* preferredColors = nullptr;
         const CompiledTemplate* compiled = nullptr;  // occasions and departments of a template position
+        // Learned positions: articles scored by (evidence + prior strength x share of the kind) /
+        // (evidence of the kind + prior strength), the evidence being what was bought with the
+        // anchor and its look-alikes.
+        const std::unordered_map<uint32_t, double>* evidence = nullptr;
+        double kindEvidence = 0;
+        uint32_t kind = 0;
     };
     struct Scored {
         double score;
@@ -48,6 +63,9 @@ private:
     // Ranks candidates from `lists` (each in order of likelihood), visiting them in turn.
     std::vector<uint32_t> rank(uint32_t anchor, const std::vector<const std::vector<uint32_t>*>& lists, const Position& position,
                                size_t limit) const;
+    // Positions from what the tenant's shoppers buy together: kinds by the smoothed probability
+    // of being bought with the anchor's kind (prior: the curated positions and the kinds' shares).
+    std::vector<ComplementCluster> learnedClusters(uint32_t anchor, const std::vector<ComplementCluster>& curated, size_t maxClusters) const;
     const ContentSnapshot& snapshot_;
     int64_t now_;
     // Reused by every position of one answer: an answer ranks up to a dozen positions, and a

@@ -277,6 +277,51 @@ TEST_CASE("SET: purchases alone add positions for kinds bought together") {
     CHECK(clusters[0].articles.front() == anchor(service, "CAP").index);
 }
 
+TEST_CASE("SET: positions follow the kinds bought with the anchor's kind, shrunk toward the template while orders are few") {
+    ProductContentSource source;
+    source.templates = {casualTemplate()};
+    auto& products = source.products[1];
+    products.push_back(styled("JEANS", "Apparel > Bottomwear > Jeans", "Blue", "Women", "Casual"));
+    products.push_back(styled("TEE1", "Apparel > Topwear > Tshirts", "White", "Women", "Casual"));
+    products.push_back(styled("TEE2", "Apparel > Topwear > Tshirts", "Black", "Women", "Casual"));
+    products.push_back(styled("SHOE1", "Footwear > Shoes > Casual Shoes", "White", "Women", "Casual"));
+    products.push_back(styled("BELT1", "Accessories > Belts", "Brown", "Women", "Casual"));
+    products.push_back(styled("BELT2", "Accessories > Belts", "Black", "Women", "Casual"));
+    products.push_back(styled("BELT-M", "Accessories > Belts", "Black", "Men", "Casual"));
+    auto names = [](const std::vector<svc::ComplementCluster>& clusters) {
+        std::vector<std::string> result;
+        for (const auto& cluster : clusters) result.push_back(cluster.name + "/" + cluster.source);
+        return result;
+    };
+    // Orders that never hold jeans: the template's positions stand, ordered by the kinds' shares of orders.
+    for (int i = 0; i < 20; ++i) source.orders.push_back({i % 4 ? "TEE2" : "TEE1", "SHOE1"});
+    for (int i = 0; i < 5; ++i) source.orders.push_back({"TEE1", "TEE2"});
+    {
+        RecommendationService service(source);
+        CHECK(names(service.clusters(anchor(service, "JEANS"), 5, 12)) ==
+              std::vector<std::string>{"top/template:casual", "shoes/template:casual"});
+    }
+    // Two orders of jeans with a belt: a new position, but thin evidence does not outrank the template.
+    source.orders.push_back({"JEANS", "BELT1"});
+    source.orders.push_back({"JEANS", "BELT1"});
+    {
+        RecommendationService service(source);
+        auto clusters = service.clusters(anchor(service, "JEANS"), 5, 12);
+        CHECK(names(clusters) == std::vector<std::string>{"top/template:casual", "shoes/template:casual", "belt/purchases"});
+        // Within the template's top position, the most bought tee first.
+        CHECK(clusters[0].articles.front() == anchor(service, "TEE2").index);
+    }
+    // Many such orders: belts lead; the men's belt never shows for a women's anchor; BELT1, bought with jeans, first.
+    for (int i = 0; i < 40; ++i) source.orders.push_back({"JEANS", i % 3 ? "BELT1" : "BELT2"});
+    {
+        RecommendationService service(source);
+        auto clusters = service.clusters(anchor(service, "JEANS"), 5, 12);
+        REQUIRE(names(clusters) == std::vector<std::string>{"belt/purchases", "top/template:casual", "shoes/template:casual"});
+        CHECK(clusters[0].articles == std::vector<uint32_t>{anchor(service, "BELT1").index, anchor(service, "BELT2").index});
+        CHECK(clusters[0].id == "JEANS#1");
+    }
+}
+
 TEST_CASE("Custom sets: by any of their SKUs, shown while one product is available") {
     ProductContentSource source;
     auto& products = source.products[1];
