@@ -535,7 +535,7 @@ void ApiServer::serveGraphql(const httplib::Request& request, httplib::Response&
     auto mediaType = negotiateGraphqlMediaType(request.get_header_value("Accept"));
     auto sendRequestError = [&](int status, const std::string& message) {
         response.status = status;
-        nlohmann::json body{{"errors", {{{"message", message}}}}};
+        nlohmann::ordered_json body{{"errors", {{{"message", message}}}}, {"extensions", graphql::GraphqlService::responseExtensions()}};
         response.set_content(body.dump(), graphqlContentType(mediaType.value_or(GraphqlMediaType::Json)));
     };
     if (!mediaType) {
