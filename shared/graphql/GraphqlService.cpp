@@ -148,6 +148,7 @@ GraphqlResponse GraphqlService::execute(const GraphqlRequest& request, const std
             if (selected && operation.operation != "query") {
                 GraphqlError error;
                 error.message = "Only query operations may run over GET; send a " + operation.operation + " with POST";
+                error.errorType = "InvalidRequest";
                 GraphqlResponse response = requestErrors(GraphqlResponse::Outcome::NotAQuery, {error});
                 return response;
             }

@@ -63,7 +63,8 @@ json unauthorizedError(const std::string& field, int line) {
             {"errorType", "Unauthorized"},
             {"errorInfo", nullptr},
             {"locations", json::array({{{"line", line}, {"column", 3}, {"sourceName", nullptr}}})},
-            {"message", "Not Authorized to access " + field + " on type Query"}};
+            {"message", "Not Authorized to access " + field + " on type Query"},
+            {"extensions", {{"code", "UNAUTHENTICATED"}}}};
 }
 
 // The version rows of docs/api/CHANGELOG.md's table, in order: {version, the rest of the row}.
@@ -234,4 +235,73 @@ TEST_CASE("GraphQL versions: every answer names the API version that answered, a
     CAPTURE(description);
     CHECK(description.find("version " + current + " ") != std::string::npos);
     CHECK(description.find("CHANGELOG.md") != std::string::npos);
+}
+
+TEST_CASE("GraphQL errors carry extensions.code beside the spec's errorType, one code per errorType") {
+    GraphqlFixture api;
+    const std::string tenant = api.tenant.apiId;
+    const std::string graphqlJson = "application/graphql-response+json";
+    auto post = [](const std::string& query) { return json{{"query", query}}.dump(); };
+    struct Case {
+        std::string name;
+        std::string apiId;
+        std::string accept;
+        std::string contentType;
+        std::string body;  // POST body; "GET ..." for a GET with this query string
+        std::string errorType;
+        std::string code;
+    };
+    const std::vector<Case> cases = {
+        {"unauthorised", "", "", "application/json", post(R"({ product(id: "A") { id } })"), "Unauthorized", "UNAUTHENTICATED"},
+        {"a bad argument", tenant, "", "application/json", post(R"({ productSets(input: {queryType: SKU, value: "A"}, first: 101) { edges { cursor } } })"),
+         "BadRequest", "BAD_USER_INPUT"},
+        {"syntax error", tenant, "", "application/json", post("{ product("), "InvalidSyntax", "GRAPHQL_PARSE_FAILED"},
+        {"validation error", tenant, graphqlJson, "application/json", post("{ product { id } }"), "ValidationError", "GRAPHQL_VALIDATION_FAILED"},
+        {"variables that do not coerce", tenant, "", "application/json",
+         json{{"query", "query($id: ID!) { product(id: $id) { id } }"}, {"variables", {{"id", json::array()}}}}.dump(), "ValidationError",
+         "GRAPHQL_VALIDATION_FAILED"},
+        {"a limit", tenant, "", "application/json", post("{ " + std::string(40000, ' ') + "__typename }"), "LimitExceeded", "LIMIT_EXCEEDED"},
+        {"a mutation over GET", tenant, "", "", "GET query=" + urlEncode("mutation { product(id: \"A\") { id } }"), "InvalidRequest", "BAD_REQUEST"},
+        {"not a GraphQL request", tenant, "", "application/json", "{nope", "InvalidRequest", "BAD_REQUEST"},
+        {"unsupported Accept", tenant, "application/xml", "application/json", post("{ __typename }"), "InvalidRequest", "BAD_REQUEST"},
+        {"unsupported content type", tenant, "", "text/plain", post("{ __typename }"), "InvalidRequest", "BAD_REQUEST"},
+    };
+    std::map<std::string, std::string> codeOfType;
+    for (const auto& c : cases) {
+        CAPTURE(c.name);
+        httplib::Result response = c.body.rfind("GET ", 0) == 0 ? api.server.client().Get("/graphql?" + c.body.substr(4))
+                                                                 : api.post(c.body, c.apiId, c.accept, c.contentType);
+        REQUIRE(response);
+        json body = json::parse(response->body);
+        REQUIRE(body["errors"].size() >= 1);
+        for (const auto& error : body["errors"]) {
+            CHECK(error["errorType"] == c.errorType);
+            CHECK(error["extensions"] == json{{"code", c.code}});
+        }
+        auto known = codeOfType.emplace(c.errorType, c.code).first;
+        CHECK(known->second == c.code);  // one mapping: an errorType has one code
+    }
+    // The order of an error's keys as written: the spec's six, then extensions.
+    auto raw = api.post(post(R"({ product(id: "A") { id } })"), "");
+    REQUIRE(raw);
+    CHECK(raw->body.find(R"("errorType":"Unauthorized","errorInfo":null,"locations":[{"line":1,"column":3,"sourceName":null}],)"
+                         R"("message":"Not Authorized to access product on type Query","extensions":{"code":"UNAUTHENTICATED"}})") != std::string::npos);
+}
+
+TEST_CASE("GraphQL CORS: a preflight allows the request headers GraphQL clients send, from any origin") {
+    GraphqlFixture api;
+    auto client = api.server.client();
+    const std::string requested = "accept, content-type, x-api-id, apollographql-client-name, apollographql-client-version, traceparent";
+    auto preflight = client.Options("/graphql", {{"Origin", "https://shop.example"},
+                                                 {"Access-Control-Request-Method", "POST"},
+                                                 {"Access-Control-Request-Headers", requested}});
+    REQUIRE(preflight);
+    CHECK(preflight->status == 204);
+    CHECK(preflight->get_header_value("Access-Control-Allow-Origin") == "*");
+    std::set<std::string> allowed;
+    for (const auto& header : splitList(preflight->get_header_value("Access-Control-Allow-Headers"), ',')) allowed.insert(toLower(header));
+    for (const auto& header : splitList(requested, ',')) {
+        CAPTURE(header);
+        CHECK(allowed.count(toLower(header)) == 1);
+    }
 }

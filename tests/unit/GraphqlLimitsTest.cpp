@@ -192,7 +192,7 @@ TEST_CASE("GraphqlService stops writing a response at maxResponseBytes and answe
     CHECK(response.outcome == Outcome::Stopped);
     CHECK(response.body ==
           R"({"data":null,"errors":[{"path":null,"data":null,"errorType":"LimitExceeded","errorInfo":{"limit":"maxResponseBytes","maximum":100},)"
-          R"("locations":[],"message":"the response is larger than the limit of 100 bytes: ask for fewer fields or smaller pages"}],"extensions":{"version":"2.3.0"}})");
+          R"("locations":[],"message":"the response is larger than the limit of 100 bytes: ask for fewer fields or smaller pages","extensions":{"code":"LIMIT_EXCEEDED"}}],"extensions":{"version":"2.3.0"}})");
     CHECK(limited.run("{ product(id: \"A-S\") { id } }").body == R"({"data":{"product":{"id":"A"}},"extensions":{"version":"2.3.0"}})");
 }
 
@@ -273,7 +273,7 @@ TEST_CASE("Executor: the host's stop check is asked every few resolved fields an
     REQUIRE(result.errors.size() == 1);
     CHECK(result.errors[0].toJson().dump() ==
           R"({"path":null,"data":null,"errorType":"LimitExceeded","errorInfo":{"limit":"deadline"},"locations":[],)"
-          R"("message":"the request ran past its deadline of 5 ms"})");
+          R"("message":"the request ran past its deadline of 5 ms","extensions":{"code":"LIMIT_EXCEEDED"}})");
 
     // Through the service: a request whose check says stop answers Stopped.
     Service service;

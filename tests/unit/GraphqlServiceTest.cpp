@@ -103,7 +103,7 @@ TEST_CASE("GraphqlService::execute: syntax and validation errors are document er
         CHECK(response.outcome == GraphqlResponse::Outcome::InvalidDocument);
         CHECK(response.body ==
               R"({"data":null,"errors":[{"path":null,"data":null,"errorType":"InvalidSyntax","errorInfo":null,)"
-              R"("locations":[{"line":1,"column":26,"sourceName":null}],"message":"Invalid Syntax : offending token <EOF>, expected a name"}],"extensions":{"version":"2.3.0"}})");
+              R"("locations":[{"line":1,"column":26,"sourceName":null}],"message":"Invalid Syntax : offending token <EOF>, expected a name","extensions":{"code":"GRAPHQL_PARSE_FAILED"}}],"extensions":{"version":"2.3.0"}})");
     }
     SUBCASE("validation errors, all of them") {
         GraphqlResponse response = run(store, "{ product { nope } shop }");
@@ -130,7 +130,7 @@ TEST_CASE("GraphqlService::execute without a tenant: every field is Unauthorized
     CHECK(response.outcome == GraphqlResponse::Outcome::Executed);
     CHECK(response.body ==
           R"({"data":{"product":null},"errors":[{"path":["product"],"data":null,"errorType":"Unauthorized","errorInfo":null,)"
-          R"("locations":[{"line":1,"column":3,"sourceName":null}],"message":"Not Authorized to access product on type Query"}],"extensions":{"version":"2.3.0"}})");
+          R"("locations":[{"line":1,"column":3,"sourceName":null}],"message":"Not Authorized to access product on type Query","extensions":{"code":"UNAUTHENTICATED"}}],"extensions":{"version":"2.3.0"}})");
     CHECK(store.calls.empty());
 }
 
