@@ -38,12 +38,16 @@ DEBIAN_PACKAGES=(
   libcli11-dev
   libsodium-dev
   chromium              # e2e browser; Playwright cannot download its own here
+  firefox-esr           # e2e/engines: Firefox through puppeteer-core's WebDriver BiDi (docs/adr/0076)
+  webkit2gtk-driver     # e2e/engines: WebKitWebDriver + MiniBrowser, WebKitGTK (Safari's engine)
+  xvfb                  # the X display WebKitGTK needs, started by the suite itself
   clang-14 libclang-rt-14-dev  # libFuzzer targets
   wrk                   # HTTP benchmarks
   prometheus            # promtool: the hostile suite checks /metrics' exposition format
   systemd               # systemd-analyze verifies the package's unit
   nginx openssl         # the HTTPS edge test: deploy/nginx/svc.conf in front of svc, a test CA (docs/adr/0068)
   libnss3-tools         # certutil: the NSS database in which the edge test's Chromium trusts that CA
+  curl jq               # docs/examples/push-feed.sh, run by FeedExamplesTest as a shop would
 )
 
 $demo_only && DEBIAN_PACKAGES=("${DEMO_PACKAGES[@]}")

@@ -2,7 +2,8 @@
 # Runs every suite and ends with one line: "N passed, N failed, N skipped".
 # Suites: doctest unit tests, in-process server tests, the hostile-input suite (the real
 # binary under attack, watched), the fuzz corpora replayed, Playwright e2e in Debian's
-# Chromium. Exit code is non-zero on any failure. A skipped test is never counted as passed
+# Chromium, the cross-engine suite (e2e/engines) in Chromium, Firefox ESR and WebKitGTK.
+# Exit code is non-zero on any failure. A skipped test is never counted as passed
 # (tests/support/Skip.hpp); under CI=true a skip for something install-deps.sh installs fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -85,6 +86,30 @@ else
   note_failure "e2e: no results (Playwright did not run)"
 fi
 
+echo "== engines"
+# The shop-facing contract in Chromium, Firefox ESR and WebKitGTK, one engine after the other
+# (e2e/engines, docs/adr/0076). Node's test runner: its TAP summary gives the counts; a
+# cancelled test (a hook or the runner died under it) counts as failed.
+rm -f .test-output/engines.tap
+(cd e2e && node --test --test-reporter=spec --test-reporter-destination=stdout \
+   --test-reporter=tap --test-reporter-destination=../.test-output/engines.tap engines/) > .test-output/engines.log 2>&1
+grep -E "^\s*(✔|✖|﹣) " .test-output/engines.log | grep -vE "^\s{4,}" | tail -40
+tap_count() { grep -E "^# $1 [0-9]+$" .test-output/engines.tap 2>/dev/null | tail -1 | awk '{print $3}'; }
+engines_passed=$(tap_count pass)
+if [[ -n $engines_passed ]]; then
+  engines_failed=$(( $(tap_count fail) + $(tap_count cancelled) ))
+  passed=$((passed + engines_passed))
+  failed=$((failed + engines_failed))
+  skipped=$((skipped + $(tap_count skipped)))
+  if [[ $engines_failed -gt 0 ]]; then
+    note_failure "engines: $engines_failed failed: $(grep -E "^\s*✖ " .test-output/engines.log | grep -vE "^✖ (chromium|firefox|webkit) " | sort -u | head -5 | tr -s ' ' | tr '\n' ';')"
+  fi
+else
+  echo "engines: no results (node --test did not run)"
+  failed=$((failed + 1))
+  note_failure "engines: no results: $(tail -5 .test-output/engines.log | tr '\n' ' ')"
+fi
+
 echo
 if [[ -n $failures ]]; then
   echo "== failures"
@@ -93,6 +118,7 @@ fi
 if [[ $skipped -gt 0 ]]; then
   echo "== skipped"
   grep -h "^SVC-SKIPPED: " .test-output/unit.log .test-output/server.log .test-output/hostile.log 2>/dev/null | sed 's/^SVC-SKIPPED: /  /'
+  grep -ohE "# SKIP .*" .test-output/engines.tap 2>/dev/null | sort | uniq -c | sed 's/^/  engines:/'
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [[ $failed -eq 0 ]]

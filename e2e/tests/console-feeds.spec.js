@@ -82,6 +82,24 @@ test("feeds: a new tenant's first feed is uploaded on the Feeds page; a bad pull
   await expect(feedRow).toContainText("pulled");
   await expect(feedRow.locator("td").nth(5)).toHaveText("12 h");  // twice the interval
   expect(await page.content()).not.toContain("e2e-pull-password");
+  // The default feed describes its products (a name column): a full feed that owns them.
+  await expect(feedRow.locator("td").nth(7)).toHaveText("full: owns what it lists; deletes what it drops unless another full feed lists it");
+
+  // A stock-and-price feed of its own name: it creates nothing; the SKU no feed described is shown as unknown (ADR 0070).
+  const [header, firstRow] = firstFeed().split("\n");
+  const columns = header.split(";");
+  const values = firstRow.split(";");
+  const stockFeed = ['"sku";"stock"', values[columns.indexOf('"sku"')] + ';"0"', '"NOT-IN-ANY-FEED";"5"', ""].join("\n");
+  await page.locator("#upload-feed").fill("stock");
+  await page.getByLabel("Feed file (CSV)").setInputFiles({ name: "stock.csv", mimeType: "text/csv", buffer: Buffer.from(stockFeed) });
+  await page.getByRole("button", { name: "Upload and import" }).click();
+  await expect(page.locator("#upload-result-status")).toHaveText(/^Import \d+ applied\.$/);
+  const stockRow = page.locator("#freshness-table tbody tr", { hasText: /^stock/ });
+  await expect(stockRow.locator("td").nth(7)).toHaveText("stock and price: updates known products; creates and deletes none");
+  await expect(stockRow.locator("td").nth(8)).toHaveText("1");
+  await expect(page.locator("#upload-result-unknown")).toHaveText(
+    "Unknown SKUs, not created (no feed with product descriptions lists them): 1 (CSV)");
+  await expect(page.locator("#imports-table").getByRole("link", { name: /Download the 1 unknown SKUs of import/ })).toBeVisible();
   await audit(page);
 });
 

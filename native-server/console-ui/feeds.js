@@ -55,6 +55,23 @@ function decisionButton(record, label, action, className) {
   }, className);
 }
 
+// What a feed does to the catalog (docs/adr/0070), from its last applied import.
+function lifecycleText(describesProducts, delta) {
+  if (describesProducts === null || describesProducts === undefined) return "—";
+  if (!describesProducts) return "stock and price: updates known products; creates and deletes none";
+  return delta ? "delta: creates and updates what it lists; deletes none"
+               : "full: owns what it lists; deletes what it drops unless another full feed lists it";
+}
+
+function unknownSkusLink(record) {
+  if (!record.unknownSkus) return "0";
+  const link = document.createElement("a");
+  link.href = "/operator/api" + path + "/" + record.id + "/errors.csv";
+  link.textContent = record.unknownSkus + " (CSV)";
+  link.setAttribute("aria-label", "Download the " + record.unknownSkus + " unknown SKUs of import " + record.id + " as CSV");
+  return link;
+}
+
 function rowErrorsLink(record) {
   const link = document.createElement("a");
   link.href = "/operator/api" + path + "/" + record.id + "/errors.csv";
@@ -75,7 +92,8 @@ async function loadImports() {
     cell(row, badge(record.status, record.status === "failed" || record.status === "held" ? "off" : ""));
     for (const count of [record.rowsRead, record.inserted, record.updated, record.markedDeleted]) cell(row, String(count));
     cell(row, record.rejected > 0 ? rowErrorsLink(record) : "0");
-    cell(row, record.message || "");
+    cell(row, unknownSkusLink(record));
+    cell(row, [record.message, ...(record.warnings || [])].filter(Boolean).join(" · "));
     const actions = cell(row, "");
     if (record.status === "held") {
       actions.append(decisionButton(record, "Confirm", "confirm", ""), " ", decisionButton(record, "Discard", "discard", "secondary"));
@@ -104,6 +122,8 @@ async function loadFeeds() {
     cell(row, badge(label, feed.state === "fresh" ? "fresh" : "stale"));
     cell(row, duration(feed.staleAfterSeconds));
     cell(row, feed.catalogProducts === null ? "—" : String(feed.catalogProducts));
+    cell(row, lifecycleText(feed.describesProducts, feed.delta));
+    cell(row, feed.lastImportId ? String(feed.unknownSkus) : "—");
     body.appendChild(row);
   }
   freshness.hidden = feeds.length === 0;
@@ -216,6 +236,17 @@ function showResult(record) {
   if (record.rejected > 0) {
     const p = document.createElement("p");
     p.appendChild(rowErrorsLink(record));
+    uploadResult.append(p);
+  }
+  if (record.unknownSkus > 0) {
+    const p = document.createElement("p");
+    p.id = "upload-result-unknown";
+    p.append("Unknown SKUs, not created (no feed with product descriptions lists them): ", unknownSkusLink(record));
+    uploadResult.append(p);
+  }
+  for (const warning of record.warnings || []) {
+    const p = document.createElement("p");
+    p.textContent = "Note: " + warning;
     uploadResult.append(p);
   }
   if (record.message) {

@@ -56,6 +56,7 @@ FeedImportRecord newRecord(const Tenant& tenant, const FeedImportOptions& option
     record.delta = options.delta;
     record.identifier = options.identifier;
     record.delimiter = options.delimiter;
+    record.feed = options.feed;
     record.createdAt = now;
     return record;
 }
@@ -65,6 +66,7 @@ FeedImportOptions optionsOf(const FeedImportRecord& record) {
     options.delta = record.delta;
     options.identifier = record.identifier;
     options.delimiter = record.delimiter;
+    options.feed = record.feed;
     return options;
 }
 
@@ -73,6 +75,8 @@ void copyReport(const FeedImportReport& report, FeedImportRecord& record) {
     record.rejected = report.rejected;
     record.counts = report.counts;
     record.rowErrors = report.errors;
+    record.warnings = report.warnings;
+    record.describesProducts = report.describesProducts;
 }
 
 }  // namespace
@@ -222,12 +226,12 @@ Result<ImportOutcome> FeedImportService::run(const Tenant& tenant, const SourceO
 
     auto source = open();
     if (!source) return fail(source.error());
-    auto import = catalog_.beginImport(tenant.id, now);
+    auto import = catalog_.beginImport(tenant.id, now, record.feed);
     if (!import) return fail(import.error());
     FeedImporter importer(**import, optionsOf(record));
     FeedParser parser(optionsOf(record));
     if (auto status = pipeline(**source, parser, importer); !status) return fail(status.error());
-    auto summary = importer.summarize();
+    auto summary = importer.summarize(parser.listedSkus());
     if (!summary) {
         // The history keeps the rows read so far, which explains most refusals.
         return fail(summary.error());

@@ -31,6 +31,10 @@ nlohmann::ordered_json importRecordJson(const FeedImportRecord& record, bool wit
         {"unchanged", record.counts.unchanged},
         {"rejected", record.rejected},
         {"markedDeleted", record.counts.markedDeleted},
+        // Rows of a feed without product descriptions for SKUs no feed described: not created (ADR 0070).
+        {"unknownSkus", record.counts.unknown},
+        {"describesProducts", record.describesProducts ? nlohmann::ordered_json(*record.describesProducts) : nlohmann::ordered_json(nullptr)},
+        {"warnings", record.warnings},
         {"message", redactUrlsIn(record.message)},
     };
     if (withRowErrors) json["rowErrors"] = rowErrorsJson(record.rowErrors);
@@ -46,6 +50,8 @@ nlohmann::ordered_json dryRunJson(const FeedImportReport& report, bool delta, bo
             {"wouldUpdate", report.counts.updated},
             {"unchanged", report.counts.unchanged},
             {"wouldMarkDeleted", report.counts.markedDeleted},
+            {"unknownSkus", report.counts.unknown},
+            {"warnings", report.warnings},
             {"wouldBeHeld", wouldBeHeld},
             {"rowErrors", rowErrorsJson(report.errors)}};
 }

@@ -51,6 +51,11 @@ Result<FeedImportOptions> parseFeedOptions(const httplib::Request& request) {
         if (delta != "true" && delta != "false") return Error::invalidArgument("delta: must be true or false");
         options.delta = delta == "true";
     }
+    // Which feed a dry run stands for: what a full one would delete depends on what that feed owns (ADR 0070).
+    if (request.has_param("feed")) {
+        options.feed = request.get_param_value("feed");
+        if (auto valid = validateFeedName(options.feed, "feed"); !valid) return valid.error();
+    }
     return options;
 }
 

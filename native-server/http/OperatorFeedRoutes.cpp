@@ -188,7 +188,10 @@ Result<json> OperatorFeedRoutes::feedStates(const Tenant& tenant, int64_t now) {
                         {"ageSeconds", freshness.ageSeconds},
                         {"staleAfterSeconds", freshness.staleAfterSeconds},
                         {"state", FeedFreshness::name(freshness.state)},
-                        {"catalogProducts", last && last->catalogProducts >= 0 ? json(last->catalogProducts) : json(nullptr)}});
+                        {"catalogProducts", last && last->catalogProducts >= 0 ? json(last->catalogProducts) : json(nullptr)},
+                        // The feed's lifecycle (docs/adr/0070), as its last applied import showed it.
+                        {"describesProducts", last && last->describesProducts ? json(*last->describesProducts) : json(nullptr)},
+                        {"unknownSkus", last ? last->counts.unknown : 0}});
     }
     return list;
 }

@@ -260,6 +260,15 @@ BEGIN
 END;
 CREATE INDEX feed_imports_held ON feed_imports(tenant_id) WHERE status = 'held';
 )sql"},
+        // 15: what an import says about its feed as a whole (docs/adr/0070): warnings about the
+        // header (two names of one field), each once, as a JSON array; how many rows named SKUs a
+        // feed without product descriptions cannot create; whether the feed describes products
+        // (a name column; NULL for imports before).
+        {15, R"sql(
+ALTER TABLE feed_imports ADD COLUMN warnings TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE feed_imports ADD COLUMN unknown_skus INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE feed_imports ADD COLUMN describes_products INTEGER;
+)sql"},
     };
     return list;
 }
@@ -346,6 +355,12 @@ BEGIN
     DELETE FROM price_history WHERE sku = NEW.sku AND since < (
         SELECT MAX(since) FROM price_history WHERE sku = NEW.sku AND since <= NEW.updated_at - 2592000);
 END;
+)sql"},
+        // Feeds own their products (docs/adr/0070): the feeds that describe a product, sorted and
+        // comma-separated. NULL for products stored before: the next full feed that lists one
+        // claims it, and a full feed that leaves it out deletes it, as every full feed did before.
+        {5, R"sql(
+ALTER TABLE products ADD COLUMN feeds TEXT;
 )sql"},
     };
     return list;

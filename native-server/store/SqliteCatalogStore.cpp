@@ -1,5 +1,6 @@
 #include "store/SqliteCatalogStore.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <unordered_set>
@@ -11,6 +12,7 @@
 #include "store/PrivateFiles.hpp"
 #include "text/BoundedJson.hpp"
 #include "text/JsonWriter.hpp"
+#include "text/StringUtil.hpp"
 #include "text/Utf8.hpp"
 
 namespace svc {
@@ -83,6 +85,15 @@ bool parseWrittenStringArray(std::string_view text, std::vector<std::string>& it
         ++i;
         if (i >= text.size()) return false;
     }
+}
+
+std::string joinOwners(const std::vector<std::string>& names) {
+    std::string joined;
+    for (const auto& name : names) {
+        if (!joined.empty()) joined += ',';
+        joined += name;
+    }
+    return joined;
 }
 
 std::vector<std::string> parseStringArray(const std::string& text) {
@@ -227,8 +238,10 @@ constexpr const char* kSecondaryIndexDefinitions[] = {
 
 class SqliteCatalogImport : public CatalogImport {
 public:
-    SqliteCatalogImport(std::unique_ptr<SqliteDatabase> db, SqliteTransaction transaction, int64_t now, bool rollbackJournal)
-        : db_(std::move(db)), transaction_(std::move(transaction)), now_(now), rollbackJournal_(rollbackJournal) {}
+    SqliteCatalogImport(std::unique_ptr<SqliteDatabase> db, SqliteTransaction transaction, int64_t now, bool rollbackJournal,
+                        std::string feed)
+        : db_(std::move(db)), transaction_(std::move(transaction)), now_(now), rollbackJournal_(rollbackJournal),
+          feed_(std::move(feed)), propertyNames_(*db_) {}
 
     Status prepare() {
         bool empty = false;
@@ -272,14 +285,14 @@ public:
         return *liveAtStart_;
     }
 
-    Status upsert(const Product& product, const std::set<FeedField>& fields, bool replaceProperties) override {
-        // Every row of a feed passes the mapper's one field set: compare its address first.
-        if (!select_ || (&fields != fieldsSeen_ && fields != fields_) || replaceProperties != replaceProperties_) {
-            if (auto status = prepareStatements(fields, replaceProperties); !status) return status;
+    Result<UpsertOutcome> upsert(const Product& product, const FeedShape& shape) override {
+        // Every row of a feed passes the mapper's one shape: compare its address first.
+        if (!select_ || (&shape != shapeSeen_ && (shape.fields != fields_ || shape.propertyColumns != propertyColumns_))) {
+            if (auto status = prepareStatements(shape); !status) return status.error();
         }
-        fieldsSeen_ = &fields;
+        shapeSeen_ = &shape;
         if (replaceProperties_) {
-            if (auto status = encodeProperties(product); !status) return status;
+            if (auto status = encodeProperties(product.properties); !status) return status.error();
         }
 
         // Compare with the stored row, so the import reports exact counts and leaves
@@ -294,80 +307,92 @@ public:
             found = select_->step();
             if (!found) return found.error();
         }
+        bool deleted = *found && select_->integer(0) != 0;
+        if (!describes_ && (!*found || deleted)) {
+            // A stock-and-price feed creates nothing and brings back nothing: only a feed that
+            // describes products does (docs/adr/0070). The row is reported, not written.
+            ++counts_.unknown;
+            return UpsertOutcome::UnknownSku;
+        }
         if (!*found) {
             insert_->reset();
-            insert_->bindUnowned(1, product.sku).bind(2, now_).bind(3, now_);
-            int next = 4;
+            insert_->bindUnowned(1, product.sku).bind(2, now_).bind(3, now_).bindUnowned(4, feed_);
+            int next = 5;
             if (insertMainSkuSeparately_) insert_->bindUnowned(next++, product.mainSku);
             bindValues(*insert_, next, product);
-            if (auto status = insert_->run(); !status) return status;
+            if (auto status = insert_->run(); !status) return status.error();
             ++counts_.inserted;
             noteChanged(product.sku);
-            return Status::success();
+            return UpsertOutcome::Written;
         }
-        bool deleted = select_->integer(0) != 0;
         int64_t lastSeenAt = select_->integer(1);
         if (!deleted) ++liveSeen_;
         else ++revived_;  // updated below: a deleted product listed again is live again
-        bool same = !deleted;
-        for (int i = 0; i < columnCount_ && same; ++i) same = select_->integer(i + 2) != 0;
-        if (same) {
+        uint64_t differs = 0;  // bit i: columns_[i] differs from the stored value
+        for (int i = 0; i < columnCount_; ++i) {
+            if (select_->integer(i + 2) == 0) differs |= uint64_t{1} << i;
+        }
+        if (replaceProperties_) {
+            if (auto merged = mergeStoredProperties(product, differs); !merged) return merged.error();
+        }
+        if (describes_) {
+            if (auto owned = claim(product.sku, deleted); !owned) return owned.error();
+        }
+        if (!deleted && differs == 0) {
             ++counts_.unchanged;
-            if (now_ - lastSeenAt < kSeenResolutionSeconds) return Status::success();
+            if (now_ - lastSeenAt < kSeenResolutionSeconds) return UpsertOutcome::Written;
             touch_->reset();
             touch_->bind(1, now_).bindUnowned(2, product.sku);
-            if (auto status = touch_->run(); !status) return status;
+            if (auto status = touch_->run(); !status) return status.error();
             noteChanged(product.sku);
-            return Status::success();
+            return UpsertOutcome::Written;
         }
         // Only the columns that changed are set: SQLite rewrites an index entry whenever its
         // column is SET, even to the same value, so a stock-and-price change would otherwise
         // also dirty a page of each index (twice the pages a delta writes, ADR 0012).
         // `deleted` is only SET to revive a row: it is in the category index's condition.
-        uint64_t changed = deleted ? kReviveBit : 0;
-        for (int i = 0; i < columnCount_; ++i) {
-            if (deleted || select_->integer(i + 2) == 0) changed |= uint64_t{1} << i;
-        }
+        uint64_t changed = deleted ? kReviveBit | ((uint64_t{1} << columnCount_) - 1) : differs;
         auto update = updateFor(changed);
         if (!update) return update.error();
         (*update)->reset();
         (*update)->bind(1, now_).bind(2, now_);
         index = bindValues(**update, 3, product);
         (*update)->bindUnowned(index, product.sku);
-        if (auto status = (*update)->run(); !status) return status;
+        if (auto status = (*update)->run(); !status) return status.error();
         ++counts_.updated;
         noteChanged(product.sku);
-        return Status::success();
+        return UpsertOutcome::Written;
     }
 
     ImportCounts pendingCounts() const override { return counts_; }
 
     CatalogChange takeChange() override { return std::move(change_); }
 
-    // Live products at the start that this import did not write: no scan needed.
-    Result<int64_t> countMissing() override { return liveBefore() - liveSeen_; }
+    Result<int64_t> countMissing(const SkuSet& listedInFeed) override {
+        if (auto status = findDropped(listedInFeed); !status) return status.error();
+        return static_cast<int64_t>(orphaned_.size());
+    }
 
     Result<ImportCounts> commit(const SkuSet* listedInFeed) override {
-        if (listedInFeed && liveBefore() - liveSeen_ > 0) {
-            auto live = db_->prepare("SELECT sku FROM products WHERE deleted = 0");
-            if (!live) return live.error();
-            std::vector<std::string> missing;
-            while (true) {
-                auto row = live->step();
-                if (!row) return row.error();
-                if (!*row) break;
-                std::string sku = live->text(0);
-                if (!listedInFeed->count(sku)) missing.push_back(std::move(sku));
-            }
+        if (listedInFeed) {
+            if (auto status = findDropped(*listedInFeed); !status) return status.error();
             auto mark = db_->prepare("UPDATE products SET deleted = 1, updated_at = ?, change_seq = " + changeSeq_ + " WHERE sku = ?");
             if (!mark) return mark.error();
-            for (const auto& sku : missing) {
+            for (const auto& sku : orphaned_) {
                 mark->reset();
                 mark->bind(1, now_).bind(2, sku);
                 if (auto status = mark->run(); !status) return status.error();
                 noteChanged(sku);
             }
-            counts_.markedDeleted = static_cast<int64_t>(missing.size());
+            // Still owned by another feed: nothing a reader sees changes, so no change stamp.
+            auto disown = db_->prepare("UPDATE products SET feeds = ? WHERE sku = ?");
+            if (!disown) return disown.error();
+            for (const auto& [sku, owners] : disowned_) {
+                disown->reset();
+                disown->bind(1, owners).bind(2, sku);
+                if (auto status = disown->run(); !status) return status.error();
+            }
+            counts_.markedDeleted = static_cast<int64_t>(orphaned_.size());
         }
         if (emptyAtStart_) {
             for (const char* definition : kSecondaryIndexDefinitions) {
@@ -381,6 +406,104 @@ public:
     }
 
 private:
+    // The owners of a product are the feeds that describe it, as a sorted comma-separated list
+    // (feed names hold no commas); NULL for a product stored before owners were kept, which
+    // any full feed leaving it out deletes, as before (docs/adr/0070).
+    static bool ownersInclude(std::string_view owners, std::string_view feed) {
+        size_t start = 0;
+        while (start <= owners.size()) {
+            size_t end = owners.find(',', start);
+            if (end == std::string_view::npos) end = owners.size();
+            if (owners.substr(start, end - start) == feed) return true;
+            start = end + 1;
+        }
+        return false;
+    }
+
+    // This feed lists the product (at the select_ row): it becomes one of its owners; a deleted
+    // product it brings back, or one stored without owners, is its alone.
+    Status claim(const std::string& sku, bool deleted) {
+        int ownersColumn = columnCount_ + 4;
+        std::string owners;
+        if (!deleted && !select_->isNull(ownersColumn)) {
+            owners = select_->text(ownersColumn);
+            if (ownersInclude(owners, feed_)) return Status::success();
+            std::vector<std::string> names;
+            splitListInto(owners, ',', names);
+            names.push_back(feed_);
+            std::sort(names.begin(), names.end());
+            owners = joinOwners(names);
+        } else {
+            owners = feed_;
+        }
+        own_->reset();
+        own_->bind(1, owners).bindUnowned(2, sku);
+        return own_->run();
+    }
+
+    // For a full feed: the live products it owned and no longer lists. Those no other feed owns
+    // are orphaned (marked deleted at commit), the others only lose this owner. Live products
+    // this import wrote are all listed: when it wrote every live product, no scan is needed.
+    Status findDropped(const SkuSet& listed) {
+        if (droppedFound_) return Status::success();
+        droppedFound_ = true;
+        if (!describes_ || liveBefore() - liveSeen_ <= 0) return Status::success();
+        auto live = db_->prepare("SELECT sku, feeds FROM products WHERE deleted = 0");
+        if (!live) return live.error();
+        std::vector<std::string> names;
+        while (true) {
+            auto row = live->step();
+            if (!row) return row.error();
+            if (!*row) break;
+            std::string sku = live->text(0);
+            if (listed.count(sku)) continue;
+            if (live->isNull(1)) {
+                orphaned_.push_back(std::move(sku));
+                continue;
+            }
+            std::string owners = live->text(1);
+            if (!ownersInclude(owners, feed_)) continue;
+            names.clear();
+            splitListInto(owners, ',', names);
+            names.erase(std::remove(names.begin(), names.end(), feed_), names.end());
+            if (names.empty()) orphaned_.push_back(std::move(sku));
+            else disowned_.emplace_back(std::move(sku), joinOwners(names));
+        }
+        return Status::success();
+    }
+
+    // The stored row has properties this feed has no column for: they stay, the feed's own
+    // columns are laid over them (an empty value removes one), and the property columns'
+    // bits in `differs` are set from comparing the result with the stored values.
+    Status mergeStoredProperties(const Product& product, uint64_t& differs) {
+        int setColumn = columnCount_ + 2;
+        int64_t storedSet = select_->integer(setColumn);
+        if (storedSet == 0 || coveredByFeed(storedSet)) return Status::success();
+        const auto& names = propertyNames_.names(storedSet);
+        auto values = parseStringArray(select_->text(setColumn + 1));
+        merged_ = product.properties;
+        for (size_t i = 0; i < names.size() && i < values.size(); ++i) {
+            if (!std::binary_search(propertyColumns_.begin(), propertyColumns_.end(), names[i])) merged_.emplace(names[i], std::move(values[i]));
+        }
+        if (auto status = encodeProperties(merged_); !status) return status;
+        uint64_t propertyBits = uint64_t{3} << (columnCount_ - 2);  // property_set and property_values come last
+        differs &= ~propertyBits;
+        if (propertySetId_ != storedSet || scratchProperties_ != select_->text(setColumn + 1)) differs |= propertyBits;
+        return Status::success();
+    }
+
+    // Whether every property of a stored set is one this feed has a column for (then the row's
+    // own properties are the whole result: the common case of a feed seen again).
+    bool coveredByFeed(int64_t setId) {
+        auto known = covered_.find(setId);
+        if (known != covered_.end()) return known->second;
+        bool covered = true;
+        for (const auto& name : propertyNames_.names(setId)) {
+            covered = covered && std::binary_search(propertyColumns_.begin(), propertyColumns_.end(), name);
+        }
+        return covered_.emplace(setId, covered).first->second;
+    }
+
     // Every row stamped with this import's sequence is listed, up to a bound: beyond it,
     // reading the articles by key would cost about what the scan of the stamps does, and
     // a full feed seen again after an hour (every row touched) should not copy every SKU.
@@ -395,9 +518,14 @@ private:
         change_.skus.push_back(sku);
     }
 
-    Status prepareStatements(const std::set<FeedField>& fields, bool replaceProperties) {
-        fields_ = fields;
+    Status prepareStatements(const FeedShape& shape) {
+        fields_ = shape.fields;
+        propertyColumns_ = shape.propertyColumns;
+        covered_.clear();
+        describes_ = shape.describesProducts();
+        bool replaceProperties = !propertyColumns_.empty();
         replaceProperties_ = replaceProperties;
+        const auto& fields = fields_;
         orderedFields_.clear();
         std::vector<std::string> columns;
         for (FeedField field : fields) {
@@ -410,20 +538,20 @@ private:
             columns.emplace_back("property_values");
         }
         columnCount_ = static_cast<int>(columns.size());
-        if (columnCount_ > 63) return Error::internal("a feed writes more columns than an update mask holds");
+        if (columnCount_ > 62) return Error::internal("a feed writes more columns than an update mask holds");
 
         // main_sku is NOT NULL: an insert writes it even when the feed has no main-sku column
         // (then it is the SKU, see FeedRowMapper).
         bool feedHasMainSku = fields.count(FeedField::MainSku) > 0;
         std::string select = "SELECT deleted, last_seen_at";
-        std::string insert = std::string("INSERT INTO products(sku, updated_at, last_seen_at, change_seq") + (feedHasMainSku ? "" : ", main_sku");
-        std::string insertValues = std::string("VALUES (?, ?, ?, ") + changeSeq_ + (feedHasMainSku ? "" : ", ?");
+        std::string insert = std::string("INSERT INTO products(sku, updated_at, last_seen_at, change_seq, feeds") + (feedHasMainSku ? "" : ", main_sku");
+        std::string insertValues = std::string("VALUES (?, ?, ?, ") + changeSeq_ + ", ?" + (feedHasMainSku ? "" : ", ?");
         for (const auto& column : columns) {
             select += ", " + column + " IS ?";
             insert += ", " + column;
             insertValues += ", ?";
         }
-        select += " FROM products WHERE sku = ?";
+        select += ", property_set, property_values, feeds FROM products WHERE sku = ?";
         insertMainSkuSeparately_ = !feedHasMainSku;
         columns_ = std::move(columns);
         updates_.clear();
@@ -431,12 +559,14 @@ private:
         auto insertStatement = db_->prepare(insert + ") " + insertValues + ")");
         // Seen again: availability may change (the 24-hour rule), so the row counts as changed.
         auto touchStatement = db_->prepare("UPDATE products SET last_seen_at = ?, change_seq = " + changeSeq_ + " WHERE sku = ?");
-        for (auto* statement : {&selectStatement, &insertStatement, &touchStatement}) {
+        auto ownStatement = db_->prepare("UPDATE products SET feeds = ? WHERE sku = ?");
+        for (auto* statement : {&selectStatement, &insertStatement, &touchStatement, &ownStatement}) {
             if (!*statement) return statement->error();
         }
         select_.emplace(std::move(*selectStatement));
         insert_.emplace(std::move(*insertStatement));
         touch_.emplace(std::move(*touchStatement));
+        own_.emplace(std::move(*ownStatement));
         return Status::success();
     }
 
@@ -469,18 +599,18 @@ private:
     }
 
     // The row's property names become a set id (created on first use), its values a JSON array.
-    Status encodeProperties(const Product& product) {
-        if (product.properties.empty()) {
+    Status encodeProperties(const std::map<std::string, std::string>& properties) {
+        if (properties.empty()) {
             propertySetId_ = 0;
             scratchProperties_.clear();
             return Status::success();
         }
         // Rows of one feed nearly always carry the same names: when they match the previous
         // row's, its set id stands and no key is built or looked up.
-        bool sameNames = propertySetId_ != 0 && product.properties.size() == previousNames_.size();
+        bool sameNames = propertySetId_ != 0 && properties.size() == previousNames_.size();
         scratchProperties_ = "[";
         size_t position = 0;
-        for (const auto& [name, value] : product.properties) {
+        for (const auto& [name, value] : properties) {
             if (position) scratchProperties_ += ',';
             appendJsonString(scratchProperties_, value);
             sameNames = sameNames && previousNames_[position] == name;
@@ -491,7 +621,7 @@ private:
         propertySetId_ = 0;  // until the new names have their id
         previousNames_.clear();
         namesKey_ = "[";
-        for (const auto& [name, value] : product.properties) {
+        for (const auto& [name, value] : properties) {
             if (!previousNames_.empty()) namesKey_ += ',';
             appendJsonString(namesKey_, name);
             previousNames_.push_back(name);
@@ -531,14 +661,23 @@ private:
     int64_t liveSeen_ = 0;
     bool emptyAtStart_ = false;
     bool rollbackJournal_ = false;
+    std::string feed_;  // the feed this import belongs to: the owner of what it lists
+    PropertySetNames propertyNames_;  // this connection's view, sets this import added included
     std::set<FeedField> fields_;
-    const std::set<FeedField>* fieldsSeen_ = nullptr;
+    std::vector<std::string> propertyColumns_;  // sorted
+    std::unordered_map<int64_t, bool> covered_;  // see coveredByFeed()
+    std::map<std::string, std::string> merged_;
+    bool describes_ = false;
+    bool droppedFound_ = false;
+    std::vector<std::string> orphaned_;  // see findDropped()
+    std::vector<std::pair<std::string, std::string>> disowned_;  // SKU, its remaining owners
+    const FeedShape* shapeSeen_ = nullptr;
     std::vector<FeedField> orderedFields_;
     bool replaceProperties_ = false;
     bool insertMainSkuSeparately_ = false;
     int columnCount_ = 0;
     std::vector<std::string> columns_;  // the columns this feed writes, in bind order
-    std::optional<SqliteStatement> select_, insert_, touch_;
+    std::optional<SqliteStatement> select_, insert_, touch_, own_;
     std::unordered_map<uint64_t, SqliteStatement> updates_;  // see updateFor()
     std::string scratch_, scratchProperties_, namesKey_;
     int64_t propertySetId_ = 0;
@@ -603,7 +742,7 @@ bool switchToRollbackJournalIfEmpty(SqliteDatabase& db) {
 
 }  // namespace
 
-Result<std::unique_ptr<CatalogImport>> SqliteCatalogStore::beginImport(int64_t tenantId, int64_t now) {
+Result<std::unique_ptr<CatalogImport>> SqliteCatalogStore::beginImport(int64_t tenantId, int64_t now, const std::string& feed) {
     auto db = SqliteDatabase::open(pathFor(tenantId));
     if (!db) return db.error();
     {
@@ -620,7 +759,7 @@ Result<std::unique_ptr<CatalogImport>> SqliteCatalogStore::beginImport(int64_t t
     sqlite3_busy_timeout((*db)->handle(), 15 * 60 * 1000);
     auto transaction = SqliteTransaction::begin(**db);
     if (!transaction) return transaction.error();
-    auto import = std::make_unique<SqliteCatalogImport>(std::move(*db), std::move(*transaction), now, rollbackJournal);
+    auto import = std::make_unique<SqliteCatalogImport>(std::move(*db), std::move(*transaction), now, rollbackJournal, feed);
     if (auto status = import->prepare(); !status) return status.error();
     return std::unique_ptr<CatalogImport>(std::move(import));
 }

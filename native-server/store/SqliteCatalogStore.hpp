@@ -31,7 +31,7 @@ class SqliteCatalogStore : public CatalogStore {
 public:
     SqliteCatalogStore(std::string directory, const Clock& clock);
 
-    Result<std::unique_ptr<CatalogImport>> beginImport(int64_t tenantId, int64_t now) override;
+    Result<std::unique_ptr<CatalogImport>> beginImport(int64_t tenantId, int64_t now, const std::string& feed) override;
     Result<std::vector<Product>> articleVariants(int64_t tenantId, const std::string& skuOrMainSku) override;
     Status forEachLiveProduct(int64_t tenantId, const std::function<void(Product&&)>& visit) override;
     Result<int64_t> forEachProductChangedSince(int64_t tenantId, int64_t sinceSequence, const std::function<void(Product&&)>& visit) override;

@@ -16,8 +16,14 @@ enum class FeedField {
 
 // Header name (case-insensitive) to field; nullopt for a column kept as a property.
 std::optional<FeedField> feedFieldForColumn(std::string_view columnName);
+// The spec's content-pool name of a base field (kategorie1, marke, farbe, beschreibung).
+// Beside the base-data name of the same field (category-path, brand, color, description) it is
+// kept as a property, which the content pool reads (docs/integration.md, ADR 0070).
+bool isContentPoolAlias(std::string_view columnName);
 // Canonical column name of a field (what the store and the docs call it).
 std::string_view feedFieldName(FeedField field);
+// What a field is, in words for messages ("category paths", "brand").
+std::string_view feedFieldDescription(FeedField field);
 bool isPriceField(FeedField field);
 
 }  // namespace svc

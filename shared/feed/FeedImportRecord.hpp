@@ -1,6 +1,7 @@
 #pragma once
 // One entry of a tenant's import history: a push upload, a pull or a CLI import.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,11 @@ struct FeedImportRecord {
     ImportCounts counts;
     std::string message;     // why it failed or is held
     int64_t catalogProducts = -1;  // live products right after it was applied; -1: not recorded
-    std::vector<RowError> rowErrors;  // the first FeedImportReport::kMaxReportedErrors
+    std::vector<RowError> rowErrors;  // the first FeedImportReport::kMaxReportedErrors (unknown SKUs among them)
+    std::vector<std::string> warnings;  // about the feed as a whole (its header), each once
+    // Whether the feed has product descriptions (a name column): then it may create products and,
+    // as a full feed, owns what it lists (docs/adr/0070). Unknown for imports not read or older ones.
+    std::optional<bool> describesProducts;
 };
 
 }  // namespace svc

@@ -17,6 +17,10 @@ void FeedImporter::reject(RowError error) {
 
 Status FeedImporter::apply(std::vector<MappedRow>& rows, const FeedRowMapper& mapper) {
     if (failure_) return *failure_;
+    if (!report_.describesProducts) {
+        report_.warnings = mapper.warnings();
+        report_.describesProducts = mapper.shape().describesProducts();
+    }
     for (auto& row : rows) {
         ++report_.rowsRead;
         if (auto* error = std::get_if<RowError>(&row.content)) {
@@ -24,10 +28,15 @@ Status FeedImporter::apply(std::vector<MappedRow>& rows, const FeedRowMapper& ma
             continue;
         }
         auto& product = std::get<Product>(row.content);
-        auto status = import_.upsert(product, mapper.presentFields(), mapper.hasPropertyColumns());
-        if (!status) {
-            failure_ = status.error();
+        auto outcome = import_.upsert(product, mapper.shape());
+        if (!outcome) {
+            failure_ = outcome.error();
             return *failure_;
+        }
+        if (*outcome == UpsertOutcome::UnknownSku && report_.errors.size() < FeedImportReport::kMaxReportedErrors) {
+            report_.errors.push_back(RowError{RowErrorKind::UnknownSku, row.line, mapper.identifierColumn(),
+                                              options_.identifier + ": '" + product.sku +
+                                                  "' is in no feed with product descriptions (a name column); not created"});
         }
     }
     return Status::success();
@@ -53,10 +62,10 @@ Result<FeedImportReport> FeedImporter::finishReading() {
         pending_.clear();
         if (!status) return status.error();
     }
-    return summarize();
+    return summarize(parser_.listedSkus());
 }
 
-Result<FeedImportReport> FeedImporter::summarize() {
+Result<FeedImportReport> FeedImporter::summarize(const SkuSet& listed) {
     if (failure_) return *failure_;
     if (!options_.delta && report_.rowsRead == report_.rejected) {
         // A full feed without one valid row would delete the whole catalog: refuse it.
@@ -66,7 +75,7 @@ Result<FeedImportReport> FeedImporter::summarize() {
     report_.counts = import_.pendingCounts();
     if (!options_.delta) {
         report_.liveBefore = import_.liveBefore();
-        auto missing = import_.countMissing();
+        auto missing = import_.countMissing(listed);
         if (!missing) return missing.error();
         report_.counts.markedDeleted = *missing;
     }

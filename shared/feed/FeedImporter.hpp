@@ -17,9 +17,11 @@ namespace svc {
 struct FeedImportReport {
     int64_t rowsRead = 0;
     int64_t rejected = 0;
-    ImportCounts counts;       // markedDeleted: what a full feed marks (or would mark) deleted
+    ImportCounts counts;       // markedDeleted: what a full feed marks (or would mark) deleted; unknown: SKUs not created
     int64_t liveBefore = 0;    // live products of the tenant before the import (for the truncation guard)
-    std::vector<RowError> errors;  // the first kMaxReportedErrors
+    std::vector<RowError> errors;  // the first kMaxReportedErrors (unknown SKUs among them, kind UnknownSku)
+    std::vector<std::string> warnings;  // about the feed as a whole (its header), each once
+    std::optional<bool> describesProducts;  // the header has a name column (docs/adr/0070); unset before it was read
     static constexpr size_t kMaxReportedErrors = 1000;
 };
 
@@ -38,7 +40,8 @@ public:
     // are left in place (the caller frees them, e.g. on the parsing thread).
     Status apply(std::vector<MappedRow>& rows, const FeedRowMapper& mapper);
     // After the parser finished and every row was applied: the report, as finishReading.
-    Result<FeedImportReport> summarize();
+    // `listed` is the parser's SKU set (FeedParser::listedSkus).
+    Result<FeedImportReport> summarize(const SkuSet& listed);
     // The SKUs of the feed read by feed()/finishReading(), for CatalogImport::commit.
     const SkuSet& listedSkus() const { return parser_.listedSkus(); }
 

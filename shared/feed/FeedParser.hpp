@@ -18,6 +18,7 @@ struct FeedImportOptions {
     std::string identifier = "sku";
     char delimiter = ';';
     bool delta = false;  // false: a full feed, products missing from it are marked deleted
+    std::string feed = "default";  // which of the tenant's feeds: the owner of what it lists (ADR 0070)
 };
 
 struct MappedRow {

@@ -1,6 +1,7 @@
 #include "feed/FeedRowMapper.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "text/StringUtil.hpp"
 #include "text/Utf8.hpp"
@@ -13,6 +14,7 @@ Result<FeedRowMapper> FeedRowMapper::fromHeader(const std::vector<std::string>& 
     if (identifierLower.empty()) return Error::invalidArgument("identifier: must name a column");
     bool identifierFound = false;
     std::set<std::string> seenNames;
+    std::map<FeedField, size_t> fieldColumn;  // which column sets each field
     for (size_t i = 0; i < header.size(); ++i) {
         std::string name = toLower(trim(header[i]));
         if (findInvalidUtf8(name) != std::string::npos) {
@@ -27,25 +29,56 @@ Result<FeedRowMapper> FeedRowMapper::fromHeader(const std::vector<std::string>& 
             // The identifier column is the record key whatever its name (sku, product_id, ...).
             column.field = FeedField::Sku;
             identifierFound = true;
+            fieldColumn[FeedField::Sku] = i;
         } else if (auto field = feedFieldForColumn(name); field && *field != FeedField::Sku) {
-            if (mapper.presentFields_.count(*field)) {
-                return Error::invalidArgument("header column " + std::to_string(i + 1) + ": '" + name +
-                                              "' maps to " + std::string(feedFieldName(*field)) +
-                                              ", which an earlier column already provides");
-            }
             column.field = field;
+            auto earlier = fieldColumn.find(*field);
+            if (earlier == fieldColumn.end()) {
+                fieldColumn.emplace(*field, i);
+            } else {
+                // Two names of one field (the spec's content-pool name and the base-data name, e.g.
+                // kategorie1 and category-path): the base-data one sets the field, the content-pool
+                // one is kept as a property for the content pool. Of two of a kind, the first wins.
+                Column& first = mapper.columns_[earlier->second];
+                bool laterWins = isContentPoolAlias(first.name) && !isContentPoolAlias(name);
+                Column& loser = laterWins ? first : column;
+                const std::string& winner = laterWins ? name : first.name;
+                mapper.warnings_.push_back("columns '" + first.name + "' and '" + name + "' both name the " +
+                                           std::string(feedFieldDescription(*field)) + ": '" + winner + "' sets it, '" +
+                                           loser.name + "' is kept as a property (the content pool reads it)");
+                loser.field.reset();
+                if (laterWins) earlier->second = i;
+            }
         }
-        if (column.field) mapper.presentFields_.insert(*column.field);
-        else mapper.propertyColumns_.push_back(i);
         mapper.columns_.push_back(std::move(column));
     }
     if (!identifierFound) {
         return Error::invalidArgument("header: identifier column '" + identifierLower + "' is missing");
     }
+    for (size_t i = 0; i < mapper.columns_.size(); ++i) {
+        const Column& column = mapper.columns_[i];
+        if (column.field) {
+            mapper.shape_.fields.insert(*column.field);
+            // A content-pool name mapped to its field also stands for the property of that name
+            // an earlier feed may have left (it had both names): this feed clears it.
+            if (isContentPoolAlias(column.name)) mapper.shape_.propertyColumns.push_back(column.name);
+        } else {
+            mapper.propertyColumns_.push_back(i);
+            mapper.shape_.propertyColumns.push_back(column.name);
+        }
+    }
+    std::sort(mapper.shape_.propertyColumns.begin(), mapper.shape_.propertyColumns.end());
     mapper.propertyColumnsByName_ = mapper.propertyColumns_;
     std::sort(mapper.propertyColumnsByName_.begin(), mapper.propertyColumnsByName_.end(),
               [&](size_t a, size_t b) { return mapper.columns_[a].name < mapper.columns_[b].name; });
     return mapper;
+}
+
+size_t FeedRowMapper::identifierColumn() const {
+    for (size_t i = 0; i < columns_.size(); ++i) {
+        if (columns_[i].field == FeedField::Sku) return i + 1;
+    }
+    return 0;
 }
 
 std::variant<Product, RowError> FeedRowMapper::map(const std::vector<std::string>& fields, size_t line) const {
@@ -120,10 +153,7 @@ std::optional<RowError> FeedRowMapper::mapInto(const std::vector<std::string>& f
         }
     }
     if (product.sku.empty()) {
-        size_t column = 0;
-        for (size_t i = 0; i < columns_.size(); ++i) {
-            if (columns_[i].field == FeedField::Sku) column = i + 1;
-        }
+        size_t column = identifierColumn();
         return RowError{RowErrorKind::MissingIdentifier, line, column, columns_[column - 1].name + ": identifier is empty"};
     }
     if (product.mainSku.empty()) product.mainSku = product.sku;

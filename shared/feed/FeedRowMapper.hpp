@@ -11,13 +11,15 @@
 #include "catalog/Product.hpp"
 #include "core/Result.hpp"
 #include "feed/FeedColumns.hpp"
+#include "feed/FeedShape.hpp"
 #include "feed/RowError.hpp"
 
 namespace svc {
 
 class FeedRowMapper {
 public:
-    // Fails when the header lacks the identifier column or names a column twice.
+    // Fails when the header lacks the identifier column or names a column twice. Two names of
+    // one field are accepted (see warnings()).
     static Result<FeedRowMapper> fromHeader(const std::vector<std::string>& header, const std::string& identifier);
 
     std::variant<Product, RowError> map(const std::vector<std::string>& fields, size_t line) const;
@@ -26,10 +28,14 @@ public:
     // `product` equals what map() returns; on error its content is unspecified.
     std::optional<RowError> mapInto(const std::vector<std::string>& fields, size_t line, Product& product) const;
 
-    // Fields the feed provides (always includes Sku). Others must be left untouched.
-    const std::set<FeedField>& presentFields() const { return presentFields_; }
-    bool hasPropertyColumns() const { return !propertyColumns_.empty(); }
+    // What the feed carries: fields and properties it has no column for must be left untouched.
+    const FeedShape& shape() const { return shape_; }
+    const std::set<FeedField>& presentFields() const { return shape_.fields; }
+    bool hasPropertyColumns() const { return !shape_.propertyColumns.empty(); }
     size_t columnCount() const { return columns_.size(); }
+    size_t identifierColumn() const;  // 1-based
+    // About the header as a whole, once per feed (e.g. which of two names of one field wins).
+    const std::vector<std::string>& warnings() const { return warnings_; }
 
 private:
     struct Column {
@@ -37,7 +43,8 @@ private:
         std::optional<FeedField> field;  // nullopt: kept in Product::properties
     };
     std::vector<Column> columns_;
-    std::set<FeedField> presentFields_;
+    FeedShape shape_;
+    std::vector<std::string> warnings_;
     std::vector<size_t> propertyColumns_;
     std::vector<size_t> propertyColumnsByName_;  // propertyColumns_ in the order of Product::properties
 };

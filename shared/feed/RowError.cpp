@@ -4,7 +4,7 @@
 
 namespace svc {
 namespace {
-constexpr NameTable<RowErrorKind, 11> kKinds{{{
+constexpr NameTable<RowErrorKind, 12> kKinds{{{
     {"too_few_fields", RowErrorKind::TooFewFields},
     {"too_many_fields", RowErrorKind::TooManyFields},
     {"unterminated_quote", RowErrorKind::UnterminatedQuote},
@@ -16,6 +16,7 @@ constexpr NameTable<RowErrorKind, 11> kKinds{{{
     {"invalid_product", RowErrorKind::InvalidProduct},
     {"field_too_long", RowErrorKind::FieldTooLong},
     {"row_too_long", RowErrorKind::RowTooLong},
+    {"unknown_sku", RowErrorKind::UnknownSku},
 }}};
 }  // namespace
 

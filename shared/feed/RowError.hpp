@@ -5,7 +5,7 @@
 
 namespace svc {
 
-// Why one feed row was rejected. The row is skipped; the rest of the feed goes on.
+// Why one feed row was rejected (or, UnknownSku, not applied). The row is skipped; the rest of the feed goes on.
 enum class RowErrorKind {
     TooFewFields,
     TooManyFields,
@@ -18,6 +18,7 @@ enum class RowErrorKind {
     InvalidProduct,  // a shop plugin's JSON product that cannot be mapped (the message names its JSON path)
     FieldTooLong,    // a field over CsvLimits::maxFieldBytes (skipped unread, docs/adr/0054)
     RowTooLong,      // a row over CsvLimits::maxRecordBytes
+    UnknownSku,      // a feed that describes no products (no name column) listed a SKU no feed described: not created (ADR 0070)
 };
 
 std::string_view rowErrorKindName(RowErrorKind kind);

@@ -18,13 +18,29 @@ const std::string* property(const Product& product, std::initializer_list<const 
     return nullptr;
 }
 
+// The content pool's value of a base field: a feed with both names of the field (e.g.
+// kategorie1 and category-path) keeps the spec's content-pool name as a property, and the
+// content pool reads that one (docs/integration.md, ADR 0070); otherwise the field.
+const std::string& contentPoolValue(const Product& product, const char* column, const std::string& field) {
+    const std::string* pool = property(product, {column});
+    return pool ? *pool : field;
+}
+
+// The category the content pool reads: kategorie1's first path, else the primary category path.
+std::string_view contentPoolCategory(const Product& product) {
+    const std::string* pool = property(product, {"kategorie1"});
+    if (!pool) return product.primaryCategory();
+    std::string_view first(*pool);
+    return first.substr(0, first.find(','));
+}
+
 // Path levels that say nothing about the kind of product.
 bool isGenericLevel(const std::string& key) {
     return key.empty() || key == "sale" || key == "new" || key == "neu" || key == "other" || key == "misc" ||
            key == "home" || key == "all" || key == "shop" || key == "na";
 }
 
-std::vector<std::string> splitPath(const std::string& path) {
+std::vector<std::string> splitPath(std::string_view path) {
     std::vector<std::string> levels;
     size_t start = 0;
     while (start <= path.size()) {
@@ -84,9 +100,10 @@ bool FeatureSpace::occasionsCompatible(uint32_t a, uint32_t b) const {
 FeatureSpace::TextParts FeatureSpace::textParts(const Product& product) const {
     TextParts parts;
     TextTokenizer::tokenize(product.name, parts.nameAndDescription);
-    if (product.description != product.name) TextTokenizer::tokenize(product.description, parts.nameAndDescription);
+    const std::string& description = contentPoolValue(product, "beschreibung", product.description);
+    if (description != product.name) TextTokenizer::tokenize(description, parts.nameAndDescription);
     if (const auto* shortName = property(product, {"name2", "typ"})) TextTokenizer::tokenize(*shortName, parts.nameAndDescription);
-    parts.category = splitPath(product.primaryCategory());
+    parts.category = splitPath(contentPoolCategory(product));
     // The leaf names the kind; a leaf that is only a department ("Women") does not.
     for (auto level = parts.category.rbegin(); level != parts.category.rend(); ++level) {
         if (departmentFromToken(*level) == Department::Unknown) {
@@ -179,14 +196,15 @@ ArticleProfile FeatureSpace::profile(const Product& product) {
     if (const auto* department = property(product, {"abteilung", "department", "gender", "kiko"})) {
         profile.department = departmentFromText(*department);
     }
-    if (profile.department == Department::Unknown) profile.department = departmentFromText(product.primaryCategory());
+    if (profile.department == Department::Unknown) profile.department = departmentFromText(contentPoolCategory(product));
     if (profile.department == Department::Unknown) profile.department = departmentFromText(product.name);
 
-    profile.color = intern(TextTokenizer::key(product.color));
+    const std::string& color = contentPoolValue(product, "farbe", product.color);
+    profile.color = intern(TextTokenizer::key(color));
     const auto* spectrum = property(product, {"farbspektrum", "color-family", "colour-family"});
-    profile.colorFamily = colorFamilyFromText(spectrum ? *spectrum : product.color);
-    if (profile.colorFamily == ColorFamily::Unknown && spectrum) profile.colorFamily = colorFamilyFromText(product.color);
-    profile.brand = intern(TextTokenizer::key(product.brand));
+    profile.colorFamily = colorFamilyFromText(spectrum ? *spectrum : color);
+    if (profile.colorFamily == ColorFamily::Unknown && spectrum) profile.colorFamily = colorFamilyFromText(color);
+    profile.brand = intern(TextTokenizer::key(contentPoolValue(product, "marke", product.brand)));
     const auto* style = property(product, {"stil", "style"});
     if (const auto* occasion = property(product, {"anlass", "occasion", "usage"})) {
         profile.occasion = intern(occasionKey(*occasion));

@@ -14,6 +14,7 @@
 #include "catalog/Product.hpp"
 #include "core/Result.hpp"
 #include "feed/FeedColumns.hpp"
+#include "feed/FeedShape.hpp"
 
 namespace svc {
 
@@ -39,27 +40,34 @@ struct ImportCounts {
     int64_t updated = 0;
     int64_t unchanged = 0;
     int64_t markedDeleted = 0;
+    int64_t unknown = 0;  // rows of a feed that describes no products, for SKUs not in the catalog: not written
 };
+
+// What upsert() did with one row.
+enum class UpsertOutcome { Written, UnknownSku };
 
 // One import, applied atomically: nothing is visible before commit(), and an
 // import destroyed without commit() leaves the catalog exactly as before.
 class CatalogImport {
 public:
     virtual ~CatalogImport() = default;
-    // Inserts or updates one product; only `fields` (the feed's columns) are written,
-    // so a stock-and-price feed never blanks names or images. Properties are
-    // replaced when `replaceProperties` is set (the feed has property columns).
-    virtual Status upsert(const Product& product, const std::set<FeedField>& fields, bool replaceProperties) = 0;
+    // Inserts or updates one product as its feed's `shape` says (docs/adr/0070): only the
+    // fields and properties the feed has columns for are written, so a stock-and-price feed
+    // never blanks names, images or content-pool properties. A feed that does not describe
+    // products (no name column) writes only products that are live already; for others it
+    // answers UnknownSku and writes nothing. `shape` is the same object for every row of a feed.
+    virtual Result<UpsertOutcome> upsert(const Product& product, const FeedShape& shape) = 0;
     // Live (not deleted) products of the tenant when the import began (may be computed
     // lazily; callers ask only for full feeds).
     virtual int64_t liveBefore() const = 0;
     // Counts so far (inserted, updated, unchanged); markedDeleted stays 0 until commit.
     virtual ImportCounts pendingCounts() const = 0;
-    // Live (not deleted) products of the tenant that this import has not upserted:
-    // what a full feed would mark deleted.
-    virtual Result<int64_t> countMissing() = 0;
-    // Applies the import. For a full feed `listedInFeed` holds its SKUs, and every live
-    // product not among them is marked deleted; a delta feed passes nullptr.
+    // What this import, as a full feed listing `listedInFeed`, would mark deleted: the live
+    // products its feed owned that it no longer lists and no other feed owns.
+    virtual Result<int64_t> countMissing(const SkuSet& listedInFeed) = 0;
+    // Applies the import. For a full feed `listedInFeed` holds its SKUs: the feed gives up the
+    // products it owned and no longer lists, and those no other feed owns are marked deleted
+    // (a feed that describes no products owns none). A delta feed passes nullptr.
     virtual Result<ImportCounts> commit(const SkuSet* listedInFeed) = 0;
     // After commit(): what the import changed (once; incomplete unless the store lists it).
     virtual CatalogChange takeChange() { return {}; }
@@ -73,8 +81,9 @@ struct CatalogStats {
 class CatalogStore {
 public:
     virtual ~CatalogStore() = default;
-    // `now` is recorded as the time the feed's products were last seen.
-    virtual Result<std::unique_ptr<CatalogImport>> beginImport(int64_t tenantId, int64_t now) = 0;
+    // `now` is recorded as the time the feed's products were last seen; `feed` names the
+    // tenant's feed the import belongs to (the owner of what it lists, docs/adr/0070).
+    virtual Result<std::unique_ptr<CatalogImport>> beginImport(int64_t tenantId, int64_t now, const std::string& feed) = 0;
     // All variants of the article named by a SKU or a main SKU (deleted ones included;
     // callers filter; `stale` is set by the 24-hour rule). Empty when the id is unknown.
     virtual Result<std::vector<Product>> articleVariants(int64_t tenantId, const std::string& skuOrMainSku) = 0;

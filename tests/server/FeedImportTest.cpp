@@ -32,10 +32,12 @@ struct Catalog {
         REQUIRE(created);
         tenant = created->tenant;
     }
-    Result<FeedImportReport> import(const std::string& csv, bool delta = false, const std::string& identifier = "sku") {
+    Result<FeedImportReport> import(const std::string& csv, bool delta = false, const std::string& identifier = "sku",
+                                    const std::string& feed = "default") {
         FeedImportOptions options;
         options.delta = delta;
         options.identifier = identifier;
+        options.feed = feed;
         return test::importFeedFile(*storage, tenant, dir.path(), dir.file("feed.csv", csv), options);
     }
     std::vector<Product> variants(const std::string& id) {
@@ -162,21 +164,22 @@ TEST_CASE("the identifier column named by the upload is the record key") {
 TEST_CASE("readers keep the previous catalog until an import commits") {
     Catalog catalog;
     REQUIRE(catalog.import(test::feedCsv({kHeader, row("A-S", "A", "3", "Old name")})));
-    auto import = catalog.storage->catalog().beginImport(catalog.tenant.id, catalog.storage->clock().nowSeconds());
+    auto import = catalog.storage->catalog().beginImport(catalog.tenant.id, catalog.storage->clock().nowSeconds(), "default");
     REQUIRE(import);
     Product changed = catalog.variants("A-S").front();
     changed.name = "New name";
-    REQUIRE((*import)->upsert(changed, {FeedField::Sku, FeedField::Name}, false));
+    const svc::FeedShape nameOnly{{FeedField::Sku, FeedField::Name}, {}};
+    REQUIRE((*import)->upsert(changed, nameOnly));
     CHECK(catalog.variants("A-S").front().name == "Old name");
     REQUIRE((*import)->commit(nullptr));
     CHECK(catalog.variants("A-S").front().name == "New name");
 
     // An import abandoned without commit leaves nothing behind.
     {
-        auto abandoned = catalog.storage->catalog().beginImport(catalog.tenant.id, catalog.storage->clock().nowSeconds());
+        auto abandoned = catalog.storage->catalog().beginImport(catalog.tenant.id, catalog.storage->clock().nowSeconds(), "default");
         REQUIRE(abandoned);
         changed.name = "Never";
-        REQUIRE((*abandoned)->upsert(changed, {FeedField::Sku, FeedField::Name}, false));
+        REQUIRE((*abandoned)->upsert(changed, nameOnly));
     }
     CHECK(catalog.variants("A-S").front().name == "New name");
 }
@@ -201,20 +204,21 @@ TEST_CASE("an initial load writes through a rollback journal, then the catalog i
     Product product = {};
     product.sku = product.mainSku = "A-S";
     product.name = "First";
+    const svc::FeedShape shape{{FeedField::Sku, FeedField::MainSku, FeedField::Name}, {}};
     {
         // Abandoned: the catalog stays empty, and the hot journal is rolled back.
-        auto import = store.beginImport(catalog.tenant.id, catalog.storage->clock().nowSeconds());
+        auto import = store.beginImport(catalog.tenant.id, catalog.storage->clock().nowSeconds(), "default");
         REQUIRE(import);
-        REQUIRE((*import)->upsert(product, {FeedField::Sku, FeedField::MainSku, FeedField::Name}, false));
+        REQUIRE((*import)->upsert(product, shape));
         CHECK(std::filesystem::exists(path + "-journal"));
     }
     CHECK(catalog.variants("A-S").empty());
 
     // A reader now holds the file open: the load stays in WAL mode, and still applies.
     {
-        auto import = store.beginImport(catalog.tenant.id, catalog.storage->clock().nowSeconds());
+        auto import = store.beginImport(catalog.tenant.id, catalog.storage->clock().nowSeconds(), "default");
         REQUIRE(import);
-        REQUIRE((*import)->upsert(product, {FeedField::Sku, FeedField::MainSku, FeedField::Name}, false));
+        REQUIRE((*import)->upsert(product, shape));
         CHECK_FALSE(std::filesystem::exists(path + "-journal"));
         REQUIRE((*import)->commit(nullptr));
     }
@@ -296,7 +300,7 @@ TEST_CASE("a catalog at schema version 1 is migrated on open, its rows kept") {
         REQUIRE(db);
         REQUIRE((*db)->execute("DROP INDEX products_live_by_category; "
                                "CREATE INDEX products_available_by_category ON products(primary_category) WHERE deleted = 0 AND stock > 0; "
-                               "ALTER TABLE products DROP COLUMN change_seq; DROP TABLE catalog_changes; "
+                               "ALTER TABLE products DROP COLUMN change_seq; ALTER TABLE products DROP COLUMN feeds; DROP TABLE catalog_changes; "
                                "DELETE FROM schema_migrations WHERE version >= 2"));
     }
     CHECK(indexNames() == "products_available_by_category products_by_main_sku products_by_sku");
@@ -433,4 +437,91 @@ TEST_CASE("stored arrays read back exactly: escapes, control characters and UTF-
     auto p2 = catalog.variants("P-1").front();
     CHECK(p2.categoryPaths == std::vector<std::string>{"A / B", "M\xc3\xa4nner \xf0\x9f\x91\x97"});
     CHECK(p2.properties == std::map<std::string, std::string>{{"material", "x\xc3\xbcy"}, {"stil", "A\t"}});
+}
+
+// Issue 20, points 1 and 3, at the importer (FeedImportService into the real SQLite catalog):
+// each feed writes exactly its columns, properties included, in every order.
+TEST_CASE("importer: two feeds of different columns merge in both orders; a delta clears one property with an empty value") {
+    const std::vector<std::string> fullHeader = {"sku", "name", "stock", "material", "kategorie2", "tags"};
+    const std::string full = test::feedCsv({fullHeader, {"A", "Pump", "4", "Leather", "Pumps", "evening"}});
+    const std::string stock = test::feedCsv({{"sku", "stock", "ean"}, {"A", "9", "4001"}});
+    struct Step {
+        std::string csv;
+        std::string feed;
+        bool delta;
+    };
+    struct OrderCase {
+        const char* name;
+        std::vector<Step> steps;
+        int64_t stock;
+        std::map<std::string, std::string> properties;
+    };
+    const std::vector<OrderCase> cases{
+        {"full, stock", {{full, "default", false}, {stock, "stock", false}}, 9,
+         {{"ean", "4001"}, {"kategorie2", "Pumps"}, {"material", "Leather"}, {"tags", "evening"}}},
+        {"stock, full, stock", {{stock, "stock", false}, {full, "default", false}, {stock, "stock", false}}, 9,
+         {{"ean", "4001"}, {"kategorie2", "Pumps"}, {"material", "Leather"}, {"tags", "evening"}}},
+        {"full, stock, full", {{full, "default", false}, {stock, "stock", false}, {full, "default", false}}, 4,
+         {{"ean", "4001"}, {"kategorie2", "Pumps"}, {"material", "Leather"}, {"tags", "evening"}}},
+        {"full, stock, delta clearing tags", {{full, "default", false}, {stock, "stock", true},
+                                              {test::feedCsv({{"sku", "tags", "material"}, {"A", "", "Suede"}}), "default", true}},
+         9, {{"ean", "4001"}, {"kategorie2", "Pumps"}, {"material", "Suede"}}},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.name);
+        Catalog catalog;
+        for (const auto& step : c.steps) {
+            auto report = catalog.import(step.csv, step.delta, "sku", step.feed);
+            REQUIRE(report);
+            CHECK(report->counts.markedDeleted == 0);
+        }
+        auto a = catalog.variants("A");
+        REQUIRE(a.size() == 1);
+        CHECK(a[0].name == "Pump");
+        CHECK(a[0].stock == c.stock);
+        CHECK(a[0].properties == c.properties);
+    }
+}
+
+TEST_CASE("importer: a feed without product descriptions creates nothing and owns nothing") {
+    Catalog catalog;
+    REQUIRE(catalog.import(test::feedCsv({kHeader, row("A-S", "A", "3", "A"), row("B-S", "B", "5", "B")})));
+    auto stock = catalog.import(test::feedCsv({{"sku", "stock"}, {"A-S", "1"}, {"X-S", "2"}}), false, "sku", "stock");
+    REQUIRE(stock);
+    CHECK(stock->counts.unknown == 1);
+    CHECK(stock->counts.inserted == 0);
+    CHECK(stock->counts.markedDeleted == 0);  // B-S is not its product
+    CHECK(stock->describesProducts == std::optional<bool>(false));
+    REQUIRE(stock->errors.size() == 1);
+    CHECK(stock->errors[0].kind == RowErrorKind::UnknownSku);
+    CHECK(stock->errors[0].line == 3);
+    CHECK(catalog.variants("X-S").empty());
+    CHECK(catalog.variants("A-S").front().stock == 1);
+    CHECK_FALSE(catalog.variants("B-S").front().deleted);
+}
+
+TEST_CASE("products stored before feeds owned them (catalog version 4) belong to the next full feed that lists them") {
+    Catalog catalog;
+    REQUIRE(catalog.import(test::feedCsv({kHeader, row("A-S", "A", "3", "A"), row("B-S", "B", "5", "B"), row("C-S", "C", "5", "C")})));
+    std::string path = dynamic_cast<SqliteCatalogStore&>(catalog.storage->catalog()).pathFor(catalog.tenant.id);
+    catalog.storage.reset();
+    {
+        // Back to version 4, as svc-server before ADR 0070 left it: no owners.
+        auto db = SqliteDatabase::open(path);
+        REQUIRE(db);
+        REQUIRE((*db)->execute("ALTER TABLE products DROP COLUMN feeds; DELETE FROM schema_migrations WHERE version >= 5"));
+    }
+    auto reopened = SqliteStorage::open(catalog.dir.path());
+    REQUIRE(reopened);
+    catalog.storage = std::move(*reopened);
+    // A full feed named stock lists A and C: it claims them, and deletes B as every full feed did before.
+    auto stock = catalog.import(test::feedCsv({kHeader, row("A-S", "A", "3", "A"), row("C-S", "C", "5", "C")}), false, "sku", "stock");
+    REQUIRE(stock);
+    CHECK(stock->counts.markedDeleted == 1);
+    CHECK(catalog.variants("B-S").front().deleted);
+    // From now on they are stock's: the default feed listing only B brings B back and deletes nothing of stock's.
+    auto back = catalog.import(test::feedCsv({kHeader, row("B-S", "B", "5", "B")}), false, "sku", "default");
+    REQUIRE(back);
+    CHECK(back->counts.markedDeleted == 0);
+    for (const char* sku : {"A-S", "B-S", "C-S"}) CHECK_FALSE_MESSAGE(catalog.variants(sku).front().deleted, sku);
 }

@@ -4,6 +4,8 @@
 // catalog's size after each import (docs/adr/0044). Real server, real SQLite, real HTTP.
 #include <doctest/doctest.h>
 
+#include <map>
+
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -366,4 +368,30 @@ TEST_CASE("Feed freshness: stale past twice the pull interval, or 48 hours for a
     CHECK(feedOf()["state"] == "stale");
     REQUIRE(fixture.patch("/pull-sources/default", {{"every", "2d"}})->status == 200);
     CHECK(feedOf()["state"] == "fresh");
+}
+
+TEST_CASE("Feeds page: each feed's lifecycle and the unknown SKUs of a stock-and-price feed (ADR 0070)") {
+    FeedsFixture fixture;
+    int64_t full = fixture.uploadOk(test::feedCsv({kHeader, row("A"), row("B")}));
+    REQUIRE(fixture.awaitImport(full)["status"] == "applied");
+    auto response = fixture.upload(test::feedCsv({{"sku", "stock"}, {"A", "0"}, {"NEW", "3"}}), "?feed=stock");
+    REQUIRE(response->status == 202);
+    json stock = fixture.awaitImport(json::parse(response->body)["importId"]);
+    CHECK(stock["status"] == "applied");
+    CHECK(stock["unknownSkus"] == 1);
+    CHECK(stock["describesProducts"] == false);
+
+    std::map<std::string, json> byFeed;
+    json feeds = json::parse(fixture.get("/feeds")->body)["feeds"];
+    for (const auto& feed : feeds) byFeed[feed["feed"]] = feed;
+    REQUIRE(byFeed.size() == 2);
+    CHECK(byFeed["default"]["describesProducts"] == true);
+    CHECK(byFeed["default"]["unknownSkus"] == 0);
+    CHECK(byFeed["stock"]["describesProducts"] == false);
+    CHECK(byFeed["stock"]["unknownSkus"] == 1);
+    // The unknown SKU is in the import's row errors (and their CSV), with its line.
+    auto errors = fixture.get("/imports/" + stock["id"].dump() + "/errors.csv");
+    REQUIRE(errors->status == 200);
+    CHECK(errors->body.find("unknown_sku") != std::string::npos);
+    CHECK(errors->body.find("NEW") != std::string::npos);
 }

@@ -59,7 +59,7 @@ inline Result<FeedImportReport> importFeedFile(SqliteStorage& storage, const Ten
     EncryptedFileBlobStore files(dataDir + "/uploads", keys->fileEncryptionKey());
     FeedImportService service(storage.catalog(), storage.imports(), files, storage.clock());
     service.setAppliedListener([&storage](int64_t tenantId, CatalogChange) { (void)storage.content().bumpGeneration(tenantId); });
-    auto outcome = service.importFile(tenant, path, options, "test");
+    auto outcome = service.importFile(tenant, path, options, "test", false, options.feed);
     if (!outcome) return outcome.error();
     if (outcome->record.status == ImportStatus::Failed) return Error::invalidArgument(outcome->record.message);
     if (outcome->record.status == ImportStatus::Held) return Error::permissionDenied(outcome->record.message);

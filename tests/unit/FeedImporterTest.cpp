@@ -34,7 +34,9 @@ public:
         Product product;
         std::set<FeedField> fields;
         bool replaceProperties;
+        std::vector<std::string> propertyColumns;
     };
+    std::set<std::string> unknownSkus;  // answered UnknownSku
     std::vector<Upsert> upserts;
     int commitCalls = 0;
     std::optional<bool> markMissingDeleted;
@@ -48,13 +50,13 @@ public:
     int64_t liveBefore() const override { return liveBeforeToReturn; }
     int64_t liveBeforeToReturn = 10;
 
-    Status upsert(const Product& product, const std::set<FeedField>& fields, bool replaceProperties) override {
-        upserts.push_back({product, fields, replaceProperties});
+    Result<svc::UpsertOutcome> upsert(const Product& product, const svc::FeedShape& shape) override {
+        upserts.push_back({product, shape.fields, !shape.propertyColumns.empty(), shape.propertyColumns});
         if (failUpsertNumber && upserts.size() == *failUpsertNumber) return Error::unavailable("disk full");
-        return Status::success();
+        return unknownSkus.count(product.sku) ? svc::UpsertOutcome::UnknownSku : svc::UpsertOutcome::Written;
     }
     ImportCounts pendingCounts() const override { return countsToReturn; }
-    Result<int64_t> countMissing() override {
+    Result<int64_t> countMissing(const svc::SkuSet&) override {
         ++countMissingCalls;
         if (countMissingError) return *countMissingError;
         return missingToReturn;
@@ -109,8 +111,6 @@ TEST_CASE("FeedImporter: an unusable header rejects the whole file and nothing i
         {"missing identifier", "name;stock\nA;1\n", "line 1: header: identifier column 'sku' is missing"},
         {"missing identifier after blank lines", "\n\nname;stock\nA;1\n", "line 3: header: identifier column 'sku' is missing"},
         {"duplicate column", "sku;name;NAME\nA;x;y\n", "line 1: header column 3: column 'name' appears twice"},
-        {"two columns for one field", "sku;marke;brand\nA;x;y\n",
-         "line 1: header column 3: 'brand' maps to marke, which an earlier column already provides"},
         {"empty column name", "sku;;name\nA;x;y\n", "line 1: header column 2: empty column name"},
         {"malformed header", "\"sku\"x;name\nA;x\n", "line 1: header is not valid CSV: unexpected character 'x' after a closing quote"},
         {"unterminated quote in the header", "sku;\"name\n", "line 1: header is not valid CSV: quoted value is never closed"},
@@ -383,4 +383,40 @@ TEST_CASE("FeedImporter: a real-world feed file (BOM, CRLF, quoted newline, bad 
         CHECK(store.upserts[0].replaceProperties);
         CHECK(store.countMissingCalls == 1);
     }
+}
+
+TEST_CASE("FeedImporter: two names of one field are accepted, with one warning per pair for the whole feed") {
+    RecordingImport store;
+    auto result = importAll(store,
+                            "sku;name;kategorie1;category-path;marke;brand\n"
+                            "A;Jeans;Hosen;Women > Jeans;Levis DE;Levi's\n"
+                            "B;Shirt;Hemden;Men > Shirts;Boss DE;Boss\n",
+                            {}, 7);
+    REQUIRE(result.ok());
+    CHECK(result->rejected == 0);
+    CHECK(result->warnings == std::vector<std::string>{
+                                  "columns 'kategorie1' and 'category-path' both name the category paths: 'category-path' sets it, "
+                                  "'kategorie1' is kept as a property (the content pool reads it)",
+                                  "columns 'marke' and 'brand' both name the brand: 'brand' sets it, 'marke' is kept as a property "
+                                  "(the content pool reads it)"});
+    REQUIRE(store.upserts.size() == 2);
+    const Product& jeans = store.upserts[0].product;
+    CHECK(jeans.categoryPaths == std::vector<std::string>{"Women > Jeans"});
+    CHECK(jeans.brand == "Levi's");
+    CHECK(jeans.properties == std::map<std::string, std::string>{{"kategorie1", "Hosen"}, {"marke", "Levis DE"}});
+    CHECK(store.upserts[0].propertyColumns == std::vector<std::string>{"kategorie1", "marke"});
+}
+
+TEST_CASE("FeedImporter: SKUs the store does not create are reported as unknown_sku rows with line and column") {
+    RecordingImport store;
+    store.unknownSkus = {"NEW-1"};
+    auto result = importAll(store, "stock;sku;discount-price\n2;A;999\n5;NEW-1;100\n", deltaOptions());
+    REQUIRE(result.ok());
+    CHECK(result->rejected == 0);  // not malformed: the row is fine, its product is unknown
+    CHECK(result->describesProducts == std::optional<bool>(false));
+    REQUIRE(result->errors.size() == 1);
+    CHECK(result->errors[0].kind == RowErrorKind::UnknownSku);
+    CHECK(result->errors[0].line == 3);
+    CHECK(result->errors[0].column == 2);
+    CHECK(result->errors[0].message == "sku: 'NEW-1' is in no feed with product descriptions (a name column); not created");
 }

@@ -50,12 +50,6 @@ TEST_CASE("FeedRowMapper::fromHeader refuses unusable headers with a message nam
         {{"sku", "name"}, "   ", "identifier: must name a column"},
         {{"sku", "name", "Name"}, "sku", "header column 3: column 'name' appears twice"},
         {{"SKU", " sku "}, "sku", "header column 2: column 'sku' appears twice"},
-        {{"sku", "marke", "brand"}, "sku", "header column 3: 'brand' maps to marke, which an earlier column already provides"},
-        {{"sku", "color", "Farbe"}, "sku", "header column 3: 'farbe' maps to farbe, which an earlier column already provides"},
-        {{"sku", "category-path", "kategorie1"}, "sku",
-         "header column 3: 'kategorie1' maps to category-path, which an earlier column already provides"},
-        {{"sku", "description", "name", "beschreibung"}, "sku",
-         "header column 4: 'beschreibung' maps to beschreibung, which an earlier column already provides"},
         {{"sku", "", "name"}, "sku", "header column 2: empty column name"},
         {{"sku", "name", "  "}, "sku", "header column 3: empty column name"},
         {{"sku", "na\xFFme"}, "sku", "header column 2: invalid UTF-8"},
@@ -190,12 +184,14 @@ TEST_CASE("FeedRowMapper: text fields, category paths and properties") {
 
 TEST_CASE("FeedRowMapper: German column names map to the same fields as the English ones") {
     auto mapper = mapperFor({"sku", "marke", "farbe", "kategorie1", "beschreibung"});
-    CHECK_FALSE(mapper.hasPropertyColumns());
+    // No property columns of their own; each stands for a stored property of its name (a feed with both names left one).
+    CHECK(mapper.shape().propertyColumns == std::vector<std::string>{"beschreibung", "farbe", "kategorie1", "marke"});
     Product product = mapOk(mapper, {"A", "Acme", "Rot", "Damen > Kleider", "Schön"});
     CHECK(product.brand == "Acme");
     CHECK(product.color == "Rot");
     CHECK(product.categoryPaths == std::vector<std::string>{"Damen > Kleider"});
     CHECK(product.description == "Schön");
+    CHECK(product.properties.empty());
 }
 
 TEST_CASE("FeedRowMapper: a partial feed reports exactly the fields it has") {
@@ -307,4 +303,51 @@ TEST_CASE("RowError: kind names are stable snake_case") {
         {RowErrorKind::RowTooLong, "row_too_long"},
     };
     for (const auto& c : cases) CHECK(svc::rowErrorKindName(c.kind) == c.name);
+}
+
+TEST_CASE("FeedRowMapper: both names of a field: the base-data name sets the field, the content-pool name is a property") {
+    struct PairCase {
+        Row header;
+        Row fields;
+        std::string warning;
+        std::map<std::string, std::string> properties;
+    };
+    const std::vector<PairCase> cases{
+        {{"sku", "name", "marke", "brand"}, {"A", "N", "Marke", "Brand"},
+         "columns 'marke' and 'brand' both name the brand: 'brand' sets it, 'marke' is kept as a property (the content pool reads it)",
+         {{"marke", "Marke"}}},
+        {{"sku", "name", "color", "Farbe"}, {"A", "N", "Navy", "Dunkelblau"},
+         "columns 'color' and 'farbe' both name the colour: 'color' sets it, 'farbe' is kept as a property (the content pool reads it)",
+         {{"farbe", "Dunkelblau"}}},
+        {{"sku", "name", "category-path", "kategorie1"}, {"A", "N", "Women > Jeans, Sale", "Hosen > Jeans"},
+         "columns 'category-path' and 'kategorie1' both name the category paths: 'category-path' sets it, 'kategorie1' is kept as a "
+         "property (the content pool reads it)",
+         {{"kategorie1", "Hosen > Jeans"}}},
+        {{"sku", "beschreibung", "name", "description"}, {"A", "<p>Lang</p>", "N", "Long"},
+         "columns 'beschreibung' and 'description' both name the description: 'description' sets it, 'beschreibung' is kept as a "
+         "property (the content pool reads it)",
+         {{"beschreibung", "<p>Lang</p>"}}},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.warning);
+        auto mapper = mapperFor(c.header);
+        CHECK(mapper.warnings() == std::vector<std::string>{c.warning});
+        Product product = mapOk(mapper, c.fields);
+        CHECK(product.properties == c.properties);
+        CHECK(product.brand == (c.properties.count("marke") ? "Brand" : ""));
+        CHECK(product.color == (c.properties.count("farbe") ? "Navy" : ""));
+        CHECK(product.description == (c.properties.count("beschreibung") ? "Long" : ""));
+        if (c.properties.count("kategorie1")) CHECK(product.categoryPaths == std::vector<std::string>{"Women > Jeans", "Sale"});
+    }
+}
+
+TEST_CASE("FeedRowMapper: a content-pool name alone sets its field and clears the property of that name") {
+    auto mapper = mapperFor({"sku", "kategorie1", "stock"});
+    CHECK(mapper.warnings().empty());
+    CHECK(mapper.presentFields() == std::set<FeedField>{FeedField::Sku, FeedField::CategoryPaths, FeedField::Stock});
+    // A stored kategorie1 property (from a feed with both names) is this feed's column too.
+    CHECK(mapper.shape().propertyColumns == std::vector<std::string>{"kategorie1"});
+    Product product = mapOk(mapper, {"A", "Hosen > Jeans", "1"});
+    CHECK(product.categoryPaths == std::vector<std::string>{"Hosen > Jeans"});
+    CHECK(product.properties.empty());
 }
