@@ -438,7 +438,9 @@ void ApiServer::registerRoutes() {
     server_.Options("/graphql", [](const httplib::Request&, httplib::Response& response) {
         allowAnyOrigin(response);
         response.set_header("Access-Control-Allow-Methods", "POST, GET, OPTIONS");
-        response.set_header("Access-Control-Allow-Headers", "accept, content-type, x-api-id");
+        // What GraphQL clients add: Apollo's client awareness and W3C trace context.
+        response.set_header("Access-Control-Allow-Headers",
+                            "accept, content-type, x-api-id, apollographql-client-name, apollographql-client-version, traceparent");
         response.set_header("Access-Control-Max-Age", "86400");
         response.status = 204;
     });
@@ -555,7 +557,11 @@ void ApiServer::serveGraphql(const httplib::Request& request, httplib::Response&
     auto mediaType = negotiateGraphqlMediaType(request.get_header_value("Accept"));
     auto sendRequestError = [&](int status, const std::string& message) {
         response.status = status;
-        nlohmann::json body{{"errors", {{{"message", message}}}}};
+        graphql::GraphqlError error;
+        error.message = message;
+        error.errorType = "InvalidRequest";
+        nlohmann::ordered_json body{{"errors", nlohmann::ordered_json::array({error.toJson()})},
+                                    {"extensions", graphql::GraphqlService::responseExtensions()}};
         response.set_content(body.dump(), graphqlContentType(mediaType.value_or(GraphqlMediaType::Json)));
     };
     if (!mediaType) {

@@ -37,16 +37,20 @@ FieldDefinition connection(std::string name, const std::string& type, std::vecto
 
 Schema buildContentSchema() {
     Schema schema;
+    schema.setDescription(contentSchemaDescription());
     auto withInput = [](std::vector<ArgumentDefinition> arguments, const std::string& inputType) {
         arguments.push_back(argumentDef("input", inputType + "!"));
         return arguments;
     };
     schema.addType(objectType("Query", {
         fieldDef("product", "Product", {argumentDef("id", "ID!")}),
-        connection("productSets", "ProductSetConnection!", withInput(page(kDefaultProductSets), "ProductSetsQueryInput")),
-        connection("setPhoto", "SetPhotoConnection!", withInput(page(kDefaultSetPhoto), "SetPhotoQueryInput")),
-        deprecated(fieldDef("customSet", "CustomSet", {argumentDef("id", "ID!")}), "use productSets"),
-        deprecated(connection("setCompose", "SetComposeConnection!", withInput(page(kDefaultSetCompose), "SetComposeQueryInput")),
+        // Every top-level field is nullable: an unauthorised request answers each one null with
+        // its own error (the spec's Errors table), where a non-null one would null all of `data`.
+        connection("productSets", "ProductSetConnection", withInput(page(kDefaultProductSets), "ProductSetsQueryInput")),
+        connection("setPhoto", "SetPhotoConnection", withInput(page(kDefaultSetPhoto), "SetPhotoQueryInput")),
+        fieldDef("customSet", "CustomSet", {argumentDef("id", "ID!")}),
+        // The only deprecation of the spec's history (2.0.0); the classic queries it still names are not.
+        deprecated(connection("setCompose", "SetComposeConnection", withInput(page(kDefaultSetCompose), "SetComposeQueryInput")),
                    "use matchingProductClusters on product"),
     }));
     schema.addType(objectType("Product", {
@@ -59,8 +63,8 @@ Schema buildContentSchema() {
         connection("images", "ImageConnection!", page(kDefaultImages)),
         connection("variants", "ProductVariantConnection!", page(kDefaultVariants)),
         connection("similarProducts", "ProductConnection!", page(kDefaultSimilar)),
-        deprecated(connection("matchingProductClusters", "ProductClusterConnection!", page(kDefaultClusters)), "use productSets"),
-        deprecated(connection("customSets", "CustomSetConnection!", page(kDefaultCustomSets)), "use productSets"),
+        connection("matchingProductClusters", "ProductClusterConnection!", page(kDefaultClusters)),
+        connection("customSets", "CustomSetConnection!", page(kDefaultCustomSets)),
     }));
     schema.addType(objectType("Image", {fieldDef("url", "String!"), fieldDef("thumbnailUrl", "String")}));
     schema.addType(objectType("ProductVariant", {
@@ -738,6 +742,11 @@ public:
 };
 
 }  // namespace
+
+std::string contentSchemaDescription() {
+    return "svc content API, version " + std::string(kContentApiVersion) +
+           " (the interface specification's 2.2.0 and svc's additions). Versions and their changes: docs/api/CHANGELOG.md.";
+}
 
 const Schema& contentSchema() {
     static const Schema schema = buildContentSchema();

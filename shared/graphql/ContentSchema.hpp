@@ -3,6 +3,8 @@
 // docs/api/schema.graphql is the schema as served.
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include "graphql/Cursor.hpp"
 #include "graphql/ObjectResolver.hpp"
@@ -12,7 +14,13 @@
 
 namespace svc::graphql {
 
+// The API version that answers: docs/api/CHANGELOG.md's last row (docs/adr/0072). In every
+// response's extensions and in the schema's description.
+inline constexpr std::string_view kContentApiVersion = "2.3.0";
+
 const Schema& contentSchema();
+// The served schema's description; docs/api/schema.graphql carries the same text.
+std::string contentSchemaDescription();
 
 struct ContentContext {
     Tenant tenant;

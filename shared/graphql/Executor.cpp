@@ -614,6 +614,7 @@ std::string ExecutionResult::toJsonText() const {
         }
         response += ']';
     }
+    if (!extensions.empty()) response += ",\"extensions\":" + extensions;
     return response + "}";
 }
 

@@ -24,7 +24,9 @@ struct ExecutionResult {
     // A limit stopped the execution (ExecutionLimits): `data` is null, the one error names the limit.
     bool stopped = false;
     bool dataIsNull() const { return data == "null"; }
-    // The whole response, {"data":...,"errors":[...]}, as JSON text.
+    // The response's `extensions` as JSON object text; empty: none.
+    std::string extensions;
+    // The whole response, {"data":...,"errors":[...],"extensions":{...}}, as JSON text.
     std::string toJsonText() const;
 };
 

@@ -1,6 +1,35 @@
 #include "graphql/GraphqlError.hpp"
 
+#include <array>
+#include <string_view>
+#include <utility>
+
 namespace svc::graphql {
+namespace {
+
+// errorType (the spec's) to extensions.code, the name GraphQL clients switch on (Apollo's
+// codes where it has one). The only place a code is chosen.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kCodes = {{
+    {"Unauthorized", "UNAUTHENTICATED"},
+    {"BadRequest", "BAD_USER_INPUT"},
+    {"NotFound", "NOT_FOUND"},
+    {"LimitExceeded", "LIMIT_EXCEEDED"},
+    {"ServiceUnavailable", "SERVICE_UNAVAILABLE"},
+    {"Conflict", "CONFLICT"},
+    {"InternalFailure", "INTERNAL_SERVER_ERROR"},
+    {"InvalidSyntax", "GRAPHQL_PARSE_FAILED"},
+    {"ValidationError", "GRAPHQL_VALIDATION_FAILED"},
+    {"InvalidRequest", "BAD_REQUEST"},
+}};
+
+std::string_view codeFor(std::string_view errorType) {
+    for (const auto& [type, code] : kCodes) {
+        if (type == errorType) return code;
+    }
+    return "INTERNAL_SERVER_ERROR";
+}
+
+}  // namespace
 
 std::string errorTypeFor(ErrorCode code) {
     switch (code) {
@@ -28,7 +57,8 @@ GraphqlError limitError(const std::string& limit, const std::string& message, nl
 }
 
 nlohmann::ordered_json GraphqlError::toJson() const {
-    // Field order as the spec's error example: path, data, errorType, errorInfo, locations, message.
+    // Field order as the spec's error example: path, data, errorType, errorInfo, locations, message;
+    // then the GraphQL specification's extensions.
     nlohmann::ordered_json entry;
     entry["path"] = path ? *path : nlohmann::ordered_json(nullptr);
     entry["data"] = nullptr;
@@ -40,6 +70,7 @@ nlohmann::ordered_json GraphqlError::toJson() const {
     }
     entry["locations"] = locationList;
     entry["message"] = message;
+    entry["extensions"] = {{"code", codeFor(errorType)}};
     return entry;
 }
 

@@ -12,9 +12,15 @@
 namespace svc::graphql {
 namespace {
 
+const std::string& extensionsText() {
+    static const std::string text = GraphqlService::responseExtensions().dump();
+    return text;
+}
+
 GraphqlResponse requestErrors(GraphqlResponse::Outcome outcome, const std::vector<GraphqlError>& errors) {
     ExecutionResult result;
     result.errors = errors;
+    result.extensions = extensionsText();
     GraphqlResponse response;
     response.outcome = outcome;
     response.body = result.toJsonText();
@@ -46,6 +52,8 @@ Result<GraphqlRequest> requestFromJson(const nlohmann::json& json) {
 }
 
 }  // namespace
+
+nlohmann::ordered_json GraphqlService::responseExtensions() { return {{"version", std::string(kContentApiVersion)}}; }
 
 Result<GraphqlRequest> GraphqlService::parseRequestBody(const std::string& body) {
     auto json = BoundedJson::parse(body, "body");
@@ -140,6 +148,7 @@ GraphqlResponse GraphqlService::execute(const GraphqlRequest& request, const std
             if (selected && operation.operation != "query") {
                 GraphqlError error;
                 error.message = "Only query operations may run over GET; send a " + operation.operation + " with POST";
+                error.errorType = "InvalidRequest";
                 GraphqlResponse response = requestErrors(GraphqlResponse::Outcome::NotAQuery, {error});
                 return response;
             }
@@ -155,6 +164,7 @@ GraphqlResponse GraphqlService::execute(const GraphqlRequest& request, const std
     executionLimits.maxResponseBytes = limits_.maxResponseBytes;
     executionLimits.stopCheck = request.stopCheck;
     auto result = Executor(schema).execute(*document, request.operationName, request.variables, root, executionLimits);
+    result.extensions = extensionsText();
     GraphqlResponse response;
     // No data at all means the request itself was wrong (e.g. bad variables).
     response.outcome = result.stopped ? GraphqlResponse::Outcome::Stopped

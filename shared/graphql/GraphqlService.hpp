@@ -64,6 +64,10 @@ public:
     // The same from GET parameters, where variables and extensions are JSON text.
     static Result<GraphqlRequest> parseQueryParameters(const std::map<std::string, std::string>& parameters);
 
+    // Every answer's `extensions`: the API version that answered (docs/adr/0072). The HTTP layer
+    // adds it to the refusals it writes itself.
+    static nlohmann::ordered_json responseExtensions();
+
     // `tenant` is nullopt when the request carried no valid x-api-id.
     GraphqlResponse execute(const GraphqlRequest& request, const std::optional<Tenant>& tenant) const;
 

@@ -240,7 +240,8 @@ public:
     explicit SchemaResolver(const Schema& schema) : schema_(schema) {}
     std::string_view typeName() const override { return "__Schema"; }
     Result<ResolvedValue> resolve(const std::string& name, const ArgumentValues&) const override {
-        if (name == "description" || name == "mutationType" || name == "subscriptionType") return ResolvedValue::null();
+        if (name == "description") return ResolvedValue::scalar(optionalText(schema_.description()));
+        if (name == "mutationType" || name == "subscriptionType") return ResolvedValue::null();
         if (name == "queryType") return ResolvedValue::object(namedTypeObject(schema_, schema_.queryTypeName()));
         if (name == "types") {
             std::vector<ResolvedValue> items;

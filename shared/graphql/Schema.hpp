@@ -76,6 +76,9 @@ public:
     static bool isIntrospectionMetaField(const std::string& name) { return name == "__schema" || name == "__type"; }
     const std::map<std::string, TypeDefinition>& types() const { return types_; }
     const std::string& queryTypeName() const { return queryType_; }
+    // Introspection's __schema.description; empty: null.
+    const std::string& description() const { return description_; }
+    void setDescription(std::string description) { description_ = std::move(description); }
     void setQueryType(std::string name) { queryType_ = std::move(name); }
     // True when a value of `type` may be returned for an object of `objectType` (same type, or an
     // interface/union the object belongs to).
@@ -88,6 +91,7 @@ private:
 
     std::map<std::string, TypeDefinition> types_;
     std::string queryType_ = "Query";
+    std::string description_;
 };
 
 }  // namespace svc::graphql

@@ -156,7 +156,7 @@ TEST_CASE("a request body that trickles is cut off at its deadline with 408; one
     auto served = steady.answer();
     REQUIRE(served);
     CHECK(served->status == 200);
-    CHECK(served->body == R"({"data":{"__typename":"Query"}})");
+    CHECK(served->body == R"({"data":{"__typename":"Query"},"extensions":{"version":"2.3.0"}})");
 }
 
 TEST_CASE("small bodies sent slowly are awaited without a worker and cut off at their deadline") {
@@ -371,7 +371,7 @@ TEST_CASE("pipelined requests after a body are answered in order on one connecti
     auto graphql = connection.answer();
     REQUIRE(graphql);
     CHECK(graphql->status == 200);
-    CHECK(graphql->body == R"({"data":{"__typename":"Query"}})");
+    CHECK(graphql->body == R"({"data":{"__typename":"Query"},"extensions":{"version":"2.3.0"}})");
     auto health = connection.answer();
     REQUIRE(health);
     CHECK(health->body == R"({"status":"ok"})");

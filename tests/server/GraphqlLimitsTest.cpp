@@ -117,7 +117,7 @@ TEST_CASE("GraphQL over HTTP: the deadline stops a request and answers an error 
         CHECK(response->status == 200);  // it ran: `data` is there, null
         CHECK(response->body ==
               R"({"data":null,"errors":[{"path":null,"data":null,"errorType":"LimitExceeded","errorInfo":{"limit":"deadline"},)"
-              R"("locations":[],"message":"the request ran past its deadline of 0 ms"}]})");
+              R"("locations":[],"message":"the request ran past its deadline of 0 ms","extensions":{"code":"LIMIT_EXCEEDED"}}],"extensions":{"version":"2.3.0"}})");
     }
     // A request that resolves fewer fields than the check's interval finishes.
     auto small = json::parse(shops.post("{ product(id: \"J0\") { id } }", &shops.first)->body);

@@ -133,7 +133,8 @@ TEST_CASE("GraphQL without a valid x-api-id: every top-level field null, one Una
         CHECK(body["data"] == json{{"product", nullptr}, {"other", nullptr}});
         REQUIRE(body["errors"].size() == 2);
         auto expected = json::parse(R"({"path":["product"],"data":null,"errorType":"Unauthorized","errorInfo":null,
-            "locations":[{"line":2,"column":3,"sourceName":null}],"message":"Not Authorized to access product on type Query"})");
+            "locations":[{"line":2,"column":3,"sourceName":null}],"message":"Not Authorized to access product on type Query",
+            "extensions":{"code":"UNAUTHENTICATED"}})");
         CHECK(body["errors"][0] == expected);
         CHECK(body["errors"][1]["path"] == json::array({"other"}));
         CHECK(body["errors"][1]["locations"][0]["line"] == 3);

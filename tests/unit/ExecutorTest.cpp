@@ -298,7 +298,7 @@ TEST_CASE("Executor: a resolver error on a nullable field gives null and an erro
     // The response as sent: error members in the documented order.
     CHECK(run.result.toJsonText() ==
           R"({"data":{"secret":null,"hello":"world"},"errors":[{"path":["secret"],"data":null,"errorType":"Unauthorized",)"
-          R"("errorInfo":null,"locations":[{"line":1,"column":3,"sourceName":null}],"message":"secret is secret"}]})");
+          R"("errorInfo":null,"locations":[{"line":1,"column":3,"sourceName":null}],"message":"secret is secret","extensions":{"code":"UNAUTHENTICATED"}}]})");
 }
 
 TEST_CASE("Executor: errors inside lists carry the item index in their path") {

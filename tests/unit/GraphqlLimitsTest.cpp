@@ -192,8 +192,8 @@ TEST_CASE("GraphqlService stops writing a response at maxResponseBytes and answe
     CHECK(response.outcome == Outcome::Stopped);
     CHECK(response.body ==
           R"({"data":null,"errors":[{"path":null,"data":null,"errorType":"LimitExceeded","errorInfo":{"limit":"maxResponseBytes","maximum":100},)"
-          R"("locations":[],"message":"the response is larger than the limit of 100 bytes: ask for fewer fields or smaller pages"}]})");
-    CHECK(limited.run("{ product(id: \"A-S\") { id } }").body == R"({"data":{"product":{"id":"A"}}})");
+          R"("locations":[],"message":"the response is larger than the limit of 100 bytes: ask for fewer fields or smaller pages","extensions":{"code":"LIMIT_EXCEEDED"}}],"extensions":{"version":"2.3.0"}})");
+    CHECK(limited.run("{ product(id: \"A-S\") { id } }").body == R"({"data":{"product":{"id":"A"}},"extensions":{"version":"2.3.0"}})");
 }
 
 namespace {
@@ -273,7 +273,7 @@ TEST_CASE("Executor: the host's stop check is asked every few resolved fields an
     REQUIRE(result.errors.size() == 1);
     CHECK(result.errors[0].toJson().dump() ==
           R"({"path":null,"data":null,"errorType":"LimitExceeded","errorInfo":{"limit":"deadline"},"locations":[],)"
-          R"("message":"the request ran past its deadline of 5 ms"})");
+          R"("message":"the request ran past its deadline of 5 ms","extensions":{"code":"LIMIT_EXCEEDED"}})");
 
     // Through the service: a request whose check says stop answers Stopped.
     Service service;
@@ -374,7 +374,7 @@ TEST_CASE("Validator: fields under one response key merge in linear time, and th
     repeated += " }";
     GraphqlResponse response;
     double seconds = bestSeconds([&] { response = service.run(repeated); }, 1);
-    CHECK(response.body == R"({"data":{"__typename":"Query"}})");
+    CHECK(response.body == R"({"data":{"__typename":"Query"},"extensions":{"version":"2.3.0"}})");
     CHECK(seconds < 0.1);
 
     // Fields that have sub-selections are compared pairwise: 400 of them are 80,000 pairs, more than the budget.
@@ -389,7 +389,7 @@ TEST_CASE("Validator: fields under one response key merge in linear time, and th
     subSelections = "{";
     for (int i = 0; i < 100; ++i) subSelections += " x: product(id: \"A-S\") { id }";
     subSelections += " }";
-    CHECK(service.run(subSelections).body == R"({"data":{"x":{"id":"A"}}})");
+    CHECK(service.run(subSelections).body == R"({"data":{"x":{"id":"A"}},"extensions":{"version":"2.3.0"}})");
 }
 
 TEST_CASE("Validator: selections nested through fragments beyond the maximum are refused before they are followed") {
@@ -423,7 +423,7 @@ TEST_CASE("GraphqlService: a variable nested deeper than any input type is refus
     // Values as deep as the input types are coerced as before.
     auto photos = service.run("query ($f: TagFilterInput!) { setPhoto(input: {queryType: TAGS, value: $f}) { edges { cursor } } }",
                               {{"f", {{"include", {"a"}}, {"exclude", nlohmann::json::array()}}}});
-    CHECK(photos.body == R"({"data":{"setPhoto":{"edges":[]}}})");
+    CHECK(photos.body == R"({"data":{"setPhoto":{"edges":[]}},"extensions":{"version":"2.3.0"}})");
 }
 
 TEST_CASE("DocumentCache is bounded by the bytes its documents hold, not only by their number") {

@@ -103,7 +103,7 @@ TEST_CASE("GraphqlService::execute: syntax and validation errors are document er
         CHECK(response.outcome == GraphqlResponse::Outcome::InvalidDocument);
         CHECK(response.body ==
               R"({"data":null,"errors":[{"path":null,"data":null,"errorType":"InvalidSyntax","errorInfo":null,)"
-              R"("locations":[{"line":1,"column":26,"sourceName":null}],"message":"Invalid Syntax : offending token <EOF>, expected a name"}]})");
+              R"("locations":[{"line":1,"column":26,"sourceName":null}],"message":"Invalid Syntax : offending token <EOF>, expected a name","extensions":{"code":"GRAPHQL_PARSE_FAILED"}}],"extensions":{"version":"2.3.0"}})");
     }
     SUBCASE("validation errors, all of them") {
         GraphqlResponse response = run(store, "{ product { nope } shop }");
@@ -130,7 +130,7 @@ TEST_CASE("GraphqlService::execute without a tenant: every field is Unauthorized
     CHECK(response.outcome == GraphqlResponse::Outcome::Executed);
     CHECK(response.body ==
           R"({"data":{"product":null},"errors":[{"path":["product"],"data":null,"errorType":"Unauthorized","errorInfo":null,)"
-          R"("locations":[{"line":1,"column":3,"sourceName":null}],"message":"Not Authorized to access product on type Query"}]})");
+          R"("locations":[{"line":1,"column":3,"sourceName":null}],"message":"Not Authorized to access product on type Query","extensions":{"code":"UNAUTHENTICATED"}}],"extensions":{"version":"2.3.0"}})");
     CHECK(store.calls.empty());
 }
 
@@ -145,7 +145,7 @@ TEST_CASE("GraphqlService::execute: a product and its similar products, page by 
           R"({"data":{"product":{"id":"A","name":"Name of A","brand":"Acme","modelId":"M-A","url":"https://shop.example/A",)"
           R"("similarProducts":{"edges":[{"cursor":")" + cursor(0) + R"(","node":{"id":"B","name":"Name of B"}},)"
           R"({"cursor":")" + cursor(1) + R"(","node":{"id":"C","name":"Name of C"}}],)"
-          R"("pageInfo":{"endCursor":")" + cursor(1) + R"(","hasNextPage":true}}}}})");
+          R"("pageInfo":{"endCursor":")" + cursor(1) + R"(","hasNextPage":true}}}},"extensions":{"version":"2.3.0"}})");
 
     GraphqlResponse second = run(store, query, {{"id", "A"}, {"after", cursor(1)}});
     CHECK(second.json()["data"]["product"]["similarProducts"].dump() ==
@@ -159,12 +159,12 @@ TEST_CASE("GraphqlService::execute: a product and its similar products, page by 
 TEST_CASE("GraphqlService::execute: null brand and model, unknown and sold-out products") {
     ProductContentSource store = contentStore();
     GraphqlResponse soldOut = run(store, "{ product(id: \"F\") { id } }");
-    CHECK(soldOut.body == R"({"data":{"product":null}})");
+    CHECK(soldOut.body == R"({"data":{"product":null},"extensions":{"version":"2.3.0"}})");
     GraphqlResponse unknown = run(store, "{ product(id: \"nope\") { id } }");
-    CHECK(unknown.body == R"({"data":{"product":null}})");
+    CHECK(unknown.body == R"({"data":{"product":null},"extensions":{"version":"2.3.0"}})");
     store.products[1].push_back(makeProduct("G-S", "G", "Women > Jeans", 5000));
     GraphqlResponse bare = run(store, "{ product(id: \"G\") { brand modelId } }");
-    CHECK(bare.body == R"({"data":{"product":{"brand":null,"modelId":null}}})");
+    CHECK(bare.body == R"({"data":{"product":{"brand":null,"modelId":null}},"extensions":{"version":"2.3.0"}})");
 }
 
 TEST_CASE("GraphqlService::execute: bad paging arguments are field errors naming the argument") {
@@ -193,7 +193,7 @@ TEST_CASE("GraphqlService::execute: bad paging arguments are field errors naming
     SUBCASE("first: 100 is allowed, and the store is asked for one more than the page") {
         ProductContentSource store = contentStore();
         GraphqlResponse response = run(store, "{ product(id: \"A\") { similarProducts(first: 100) { pageInfo { hasNextPage } } } }");
-        CHECK(response.body == R"({"data":{"product":{"similarProducts":{"pageInfo":{"hasNextPage":false}}}}})");
+        CHECK(response.body == R"({"data":{"product":{"similarProducts":{"pageInfo":{"hasNextPage":false}}}},"extensions":{"version":"2.3.0"}})");
     }
 }
 
