@@ -8,12 +8,12 @@
   ["initCSE", "updateWidgetSku", "demo"].forEach(function (name) {
     if (!svc[name]) svc[name] = function () { queue.push([name, arguments]); };
   });
+  // For good, as the snippet does (docs/adr/0071): marked failed, so a late SDK leaves them alone.
   function hideWidgets() {
-    var widgets = d.querySelectorAll("div[data-svc-widget-id]");
+    var widgets = d.querySelectorAll("div[data-svc-widget-id]:not([data-svc-state])");
     for (var i = 0; i < widgets.length; i++) {
-      var target = widgets[i].closest(".-svc-widget-container") || widgets[i];
-      target.hidden = true;
-      target.style.setProperty("display", "none", "important");
+      widgets[i].setAttribute("data-svc-state", "failed");
+      (widgets[i].closest(".-svc-widget-container") || widgets[i]).style.setProperty("display", "none", "important");
     }
   }
   var style = d.createElement("link");

@@ -161,7 +161,10 @@ ContentBatch SdkController::demo(const std::string& widgetType) {
 
 ContentBatch SdkController::refresh() {
     for (NodeId node : dom_.claimedWidgets()) {
-        if (dom_.attribute(node, kClaimAttribute) != std::optional<std::string>(claimSignature(node))) unclaim(node);
+        auto claimedWith = dom_.attribute(node, kClaimAttribute);
+        // Without a claim, the snippet or the loader gave the widget up (svc did not load in time)
+        // and hid its container for good: a late SDK leaves it hidden whatever changes.
+        if (claimedWith && *claimedWith != claimSignature(node)) unclaim(node);
         dom_.release(node);
     }
     // Widgets a single-page app removed: their handles would keep the elements alive.
