@@ -3,7 +3,8 @@
 (function (w, d) {
   var svc = w._svc = w._svc || {};
   if (svc.config) return;
-  svc.config = { apiId: __SVC_API_ID__, base: __SVC_BASE_URL__ };
+  // sdk: the SDK files' versioned folder, cached for a year (a new build has a new one; docs/adr/0077).
+  svc.config = { apiId: __SVC_API_ID__, base: __SVC_BASE_URL__, sdk: __SVC_SDK_URL__ };
   var queue = svc.q = svc.q || [];
   ["initCSE", "updateWidgetSku", "demo"].forEach(function (name) {
     if (!svc[name]) svc[name] = function () { queue.push([name, arguments]); };
@@ -22,7 +23,7 @@
   style.href = svc.config.base + "/" + encodeURIComponent(svc.config.apiId) + "/widgets.css";
   var script = d.createElement("script");
   script.async = true;
-  script.src = svc.config.base + "/sdk/sdk.js";
+  script.src = svc.config.sdk + "/sdk.js";
   script.onerror = function () {
     if (d.readyState === "loading") d.addEventListener("DOMContentLoaded", hideWidgets);
     else hideWidgets();

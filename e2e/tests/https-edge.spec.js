@@ -66,9 +66,15 @@ test("a shop page on another HTTPS origin: widgets render, add-to-cart works, th
 
     // Every request went to one of the two HTTPS origins: loader, stylesheet, SDK, Wasm, content and events from svc's.
     expect(requested.filter((url) => !url.startsWith(edge.shopOrigin + "/") && !url.startsWith(edge.svcOrigin + "/"))).toEqual([]);
-    for (const part of ["/loader.js", "/widgets.css", "/sdk/sdk.js", "/sdk/sdk.wasm", "/content?", "/events"]) {
-      expect(requested.some((url) => url.startsWith(edge.svcOrigin + "/") && url.includes(part)), part).toBe(true);
+    for (const part of ["/loader.js", "/widgets.css", /\/sdk\/[0-9a-f]{16}\/sdk\.js$/, /\/sdk\/[0-9a-f]{16}\/sdk\.wasm$/, "/content?", "/events"]) {
+      const matches = (url) => (typeof part === "string" ? url.includes(part) : part.test(url));
+      expect(requested.some((url) => url.startsWith(edge.svcOrigin + "/") && matches(url)), String(part)).toBe(true);
     }
+    // The SDK's versioned files reach the browser through the edge with svc's year-long cache (docs/adr/0077).
+    const sdkUrl = requested.find((url) => /\/sdk\/[0-9a-f]{16}\/sdk\.wasm$/.test(url));
+    const sdk = await edge.request({ path: new URL(sdkUrl).pathname });
+    expect(sdk.status).toBe(200);
+    expect(sdk.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
     expect(problems).toEqual([]);
   } finally {
     await browser.close();

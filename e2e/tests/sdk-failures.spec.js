@@ -54,7 +54,7 @@ test.beforeAll(async () => {
       response.writeHead(307, { location: `http://127.0.0.1:${closedPort}${request.url}` });
       return response.end();
     }
-    if (request.url.startsWith("/sdk/sdk.wasm") && breakWith === "no-wasm") {
+    if (/^\/sdk\/([0-9a-f]{16}\/)?sdk\.wasm/.test(request.url) && breakWith === "no-wasm") {
       response.writeHead(404, { "content-type": "text/plain" });
       return response.end("not found");
     }

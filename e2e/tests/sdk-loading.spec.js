@@ -45,7 +45,7 @@ test("the snippet, the loader and the SDK included twice: widgets rendered once,
 
   await page.goto(base() + "/demo/product.html?sku=" + encodeURIComponent(sku));
   expect(await page.locator("script[src$='/loader.js']").count()).toBe(2);
-  expect(await page.locator("script[src$='/sdk/sdk.js']").count()).toBe(2);
+  expect(await page.locator("script[src$='/sdk.js']").count()).toBe(2);
 
   await expect(page.locator("#similar-widget")).toHaveAttribute("data-svc-state", "rendered");
   await expect.poll(() => contentRequests.length).toBe(2);

@@ -86,6 +86,7 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
     : options_(withEventMetrics(withPublicUrlRules(std::move(options)), serviceMetrics_)),
       sdkFiles_(StaticFiles::preloaded(options_.assetsDir + "/sdk")),
       loaderFiles_(StaticFiles::preloaded(options_.assetsDir + "/loader")),
+      sdkFingerprint_(sdkFiles_.fingerprint()),
       storage_(storage),
       tenants_(storage.tenants()),
       contentIndex_(storage.catalog(), storage.content(), &storage.events(), storage.clock(), options_.content),
@@ -425,7 +426,12 @@ void ApiServer::registerRoutes() {
         response.set_header("Cache-Control", fromOwnPage(request, baseUrl(request)) ? "no-store" : "public, max-age=300");
         ResponseCompression::setBody(request, response, *css, "text/css; charset=utf-8");
     });
-    server_.Get("/sdk/(.+)", [this](const httplib::Request& request, httplib::Response& response) { serveSdkAsset(request, response); });
+    server_.Get("/sdk/([0-9a-f]{16})/([^/]+)", [this](const httplib::Request& request, httplib::Response& response) {
+        serveSdkAsset(request, response, request.matches[2], request.matches[1]);
+    });
+    server_.Get("/sdk/(.+)", [this](const httplib::Request& request, httplib::Response& response) {
+        serveSdkAsset(request, response, request.matches[1], std::nullopt);
+    });
     server_.Post("/graphql", [this](const httplib::Request& request, httplib::Response& response) { serveGraphql(request, response); });
     server_.Get("/graphql", [this](const httplib::Request& request, httplib::Response& response) { serveGraphql(request, response); });
     server_.Options("/graphql", [](const httplib::Request&, httplib::Response& response) {
@@ -458,17 +464,29 @@ void ApiServer::serveLoader(const httplib::Request& request, httplib::Response& 
     if (!loader) return sendError(response, Error::unavailable("loader.js is missing from " + options_.assetsDir));
     std::string script = loader->content;
     replaceAll(script, "__SVC_API_ID__", nlohmann::json(tenant->apiId).dump());
-    replaceAll(script, "__SVC_BASE_URL__", nlohmann::json(baseUrl(request)).dump());
+    std::string base = baseUrl(request);
+    replaceAll(script, "__SVC_BASE_URL__", nlohmann::json(base).dump());
+    replaceAll(script, "__SVC_SDK_URL__", nlohmann::json(base + "/sdk/" + sdkFingerprint_).dump());
     // Short cache: the loader is the stable URL in shops' pages; the SDK behind it may change.
     response.set_header("Cache-Control", "public, max-age=300");
     response.set_content(script, "text/javascript; charset=utf-8");
 }
 
-void ApiServer::serveSdkAsset(const httplib::Request& request, httplib::Response& response) {
-    auto file = sdkFiles_.read(request.matches[1]);
+void ApiServer::serveSdkAsset(const httplib::Request& request, httplib::Response& response, const std::string& name,
+                              const std::optional<std::string>& version) {
+    auto file = sdkFiles_.read(name);
     if (!file) return sendError(response, Error::notFound("no such SDK file"));
     allowAnyOrigin(response);
-    response.set_header("Cache-Control", "public, max-age=3600");
+    // A URL naming this build's fingerprint never changes its bytes: cached for a year by browsers
+    // and shared caches (docs/adr/0077). Another fingerprint is a page whose loader.js came from the
+    // build before an upgrade: it gets today's file, cached briefly, so a rollout never breaks it.
+    if (version && *version == sdkFingerprint_) {
+        response.set_header("Cache-Control", "public, max-age=31536000, immutable");
+    } else if (version) {
+        response.set_header("Cache-Control", "public, max-age=300");
+    } else {
+        response.set_header("Cache-Control", "public, max-age=3600");
+    }
     ResponseCompression::setBody(request, response, file->content, file->contentType, file->gzipped);
 }
 

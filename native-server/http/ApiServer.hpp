@@ -117,7 +117,8 @@ private:
     void serveContent(const httplib::Request& request, httplib::Response& response);
     void serveGraphql(const httplib::Request& request, httplib::Response& response);
     void serveDemo(const httplib::Request& request, httplib::Response& response);
-    void serveSdkAsset(const httplib::Request& request, httplib::Response& response);
+    void serveSdkAsset(const httplib::Request& request, httplib::Response& response, const std::string& name,
+                       const std::optional<std::string>& version);
     std::string baseUrl(const httplib::Request& request) const;
 
     // First: everything below reports into it until destroyed (the event writer's last commit too).
@@ -125,6 +126,7 @@ private:
     ServerOptions options_;
     StaticFiles sdkFiles_;
     StaticFiles loaderFiles_;
+    std::string sdkFingerprint_;  // the SDK files' version in their long-cached URLs
     SqliteStorage& storage_;
     TenantService tenants_;
     ContentIndex contentIndex_;

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <sodium.h>
+
 #include "http/ResponseCompression.hpp"
 
 namespace svc {
@@ -52,6 +54,27 @@ StaticFiles StaticFiles::preloaded(std::string root) {
     }
     files.preloaded_ = std::move(contents);
     return files;
+}
+
+std::string StaticFiles::fingerprint() const {
+    if (!preloaded_) return {};
+    crypto_generichash_state state;
+    unsigned char digest[8];
+    crypto_generichash_init(&state, nullptr, 0, sizeof digest);
+    auto feed = [&](const std::string& bytes) {
+        // Length first: "ab"+"c" and "a"+"bc" must not hash alike.
+        uint64_t size = bytes.size();
+        crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(&size), sizeof size);
+        crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+    };
+    for (const auto& [name, file] : *preloaded_) {
+        feed(name);
+        feed(file.content);
+    }
+    crypto_generichash_final(&state, digest, sizeof digest);
+    char hex[sizeof digest * 2 + 1];
+    sodium_bin2hex(hex, sizeof hex, digest, sizeof digest);
+    return hex;
 }
 
 std::optional<StaticFile> StaticFiles::read(const std::string& relativePath) const {

@@ -2,10 +2,12 @@
 #include <zlib.h>
 
 #include <chrono>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "ServerFixture.hpp"
 #include "http/ResponseCompression.hpp"
+#include "http/StaticFiles.hpp"
 #include "text/Base64.hpp"
 #include "text/StringUtil.hpp"
 
@@ -186,6 +188,59 @@ TEST_CASE("the content endpoint answers all widgets of a page in one cacheable, 
     REQUIRE(unknownTenant);
     CHECK(unknownTenant->status == 404);
     CHECK(json::parse(unknownTenant->body)["error"]["code"] == "NOT_FOUND");
+}
+
+// Issue 19: "long cache for /sdk/ files". The loader names the SDK by its fingerprint; only that
+// URL may be cached for a year, and any change of the files must change it.
+TEST_CASE("the loader names the SDK by a fingerprint URL that is cached for a year; others stay short") {
+    ApiFixture api;
+    auto client = api.server.client();
+    auto loader = client.Get("/" + api.tenant.apiId + "/loader.js");
+    REQUIRE(loader);
+    const std::string base = "http://127.0.0.1:" + std::to_string(api.server.server->port()) + "/sdk/";
+    const std::string prefix = "sdk: \"" + base;
+    size_t at = loader->body.find(prefix);
+    REQUIRE(at != std::string::npos);
+    std::string fingerprint = loader->body.substr(at + prefix.size(), 16);
+    CHECK(loader->body.substr(at + prefix.size() + 16, 1) == "\"");
+    CHECK(fingerprint.find_first_not_of("0123456789abcdef") == std::string::npos);
+
+    auto plain = client.Get("/sdk/sdk.wasm");
+    for (const char* file : {"sdk.js", "sdk.wasm"}) {
+        CAPTURE(file);
+        auto versioned = client.Get("/sdk/" + fingerprint + "/" + file);
+        REQUIRE(versioned);
+        CHECK(versioned->status == 200);
+        CHECK(versioned->get_header_value("Cache-Control") == "public, max-age=31536000, immutable");
+        CHECK(versioned->get_header_value("Access-Control-Allow-Origin") == "*");
+        CHECK(versioned->body == client.Get(std::string("/sdk/") + file)->body);
+        // A loader from the build before an upgrade names another fingerprint: today's bytes, briefly cached.
+        auto older = client.Get(std::string("/sdk/0123456789abcdef/") + file);
+        REQUIRE(older);
+        CHECK(older->status == 200);
+        CHECK(older->get_header_value("Cache-Control") == "public, max-age=300");
+    }
+    CHECK(plain->get_header_value("Cache-Control") == "public, max-age=3600");
+    CHECK(client.Get("/sdk/" + fingerprint + "/nothing.js")->status == 404);
+    CHECK(client.Get("/sdk/" + fingerprint + "/..%2f..%2fsvc.sqlite3")->status == 404);
+}
+
+TEST_CASE("an SDK fingerprint changes with any file's bytes or name, and only then") {
+    test::TempDir dir;
+    auto write = [&](const std::string& name, const std::string& bytes) { std::ofstream(dir.path() + "/" + name) << bytes; };
+    write("sdk.js", "one");
+    write("sdk.wasm", "two");
+    auto first = StaticFiles::preloaded(dir.path()).fingerprint();
+    CHECK(first.size() == 16);
+    CHECK(StaticFiles::preloaded(dir.path()).fingerprint() == first);
+    write("sdk.js", "onf");
+    auto changedBytes = StaticFiles::preloaded(dir.path()).fingerprint();
+    CHECK(changedBytes != first);
+    write("sdk.js", "one");
+    CHECK(StaticFiles::preloaded(dir.path()).fingerprint() == first);
+    write("svc.css", "");
+    CHECK(StaticFiles::preloaded(dir.path()).fingerprint() != first);
+    CHECK(StaticFiles(dir.path()).fingerprint().empty());
 }
 
 TEST_CASE("loader per API ID, SDK files with their content types, health and metrics") {

@@ -64,7 +64,9 @@ if (typeof WebAssembly !== "object") {
 var demoMode = /[?&]svc-demo=true(&|#|$)/.test(location.search);
 try { demoMode = demoMode || (window._svc_config && window._svc_config.isDemoMode) === true; } catch (ignored) {}
 
-var wasmUrl = config.base + "/sdk/sdk.wasm";
+// From the loader's versioned folder; a page that includes sdk.js itself (or the console's preview)
+// has no config.sdk and uses the unversioned one.
+var wasmUrl = (config.sdk || config.base + "/sdk") + "/sdk.wasm";
 createSvcSdk({
   print: function () {},
   printErr: function () {},
