@@ -144,7 +144,7 @@ test.describe("point 6: an outage leaves no orphan headline", () => {
 
   const blocked = [
     { name: "loader.js blocked", pattern: /\/loader\.js$/ },
-    { name: "the SDK blocked (sdk.js)", pattern: /\/sdk\/sdk\.js$/ },
+    { name: "the SDK blocked (sdk.js)", pattern: /\/sdk\.js$/ },
     { name: "everything from svc's host blocked", pattern: (url) => url.href.startsWith(svcUrl()) },
   ];
   for (const block of blocked) {
