@@ -77,26 +77,35 @@ void OperationalGauges::renderStorage(ExpositionWriter& out, int64_t now) {
     } else {
         report(queue.error());
     }
-    if (auto sources = sources_.storage->pullSources()) {
+    // Pulled feeds are stale after twice their interval, pushed ones after 48 hours (FeedFreshness,
+    // the console's rule); a feed never applied counts from when it was added or first failed.
+    auto sources = sources_.storage->pullSources();
+    auto pushed = sources_.storage->pushedFeeds();
+    if (sources && pushed) {
         out.family("svc_feed_seconds_since_import", "gauge",
-                   "Seconds since the pull source's feed was last applied (since the source was added when never), by tenant and feed.");
+                   "Seconds since the feed was last applied (since it was added or first failed when never), by tenant, feed and source (pull, push).");
         int64_t stale = 0;
         double oldest = 0;
-        for (const auto& source : *sources) {
-            int64_t since = source.lastAppliedAt ? source.lastAppliedAt : source.createdAt;
-            double age = static_cast<double>(std::max<int64_t>(0, now - since));
-            out.sample("svc_feed_seconds_since_import", {{"tenant", source.apiId}, {"feed", source.feed}}, age);
+        auto sample = [&](const std::string& apiId, const std::string& feed, const char* source, int64_t lastAppliedAt, int64_t since,
+                          std::optional<int64_t> interval) {
+            double age = static_cast<double>(std::max<int64_t>(0, now - (lastAppliedAt ? lastAppliedAt : since)));
+            out.sample("svc_feed_seconds_since_import", {{"tenant", apiId}, {"feed", feed}, {"source", source}}, age);
             oldest = std::max(oldest, age);
-            auto state = FeedFreshness::of({source.lastAppliedAt, source.intervalSeconds}, now).state;
-            bool overdue = state == FeedState::Stale || (state == FeedState::Never && now - source.createdAt > 2 * source.intervalSeconds);
-            if (overdue) ++stale;
+            auto state = FeedFreshness::of({lastAppliedAt, interval}, now).state;
+            int64_t staleAfter = interval ? 2 * *interval : FeedFreshness::kPushedStaleAfter;
+            if (state == FeedState::Stale || (state == FeedState::Never && now - since > staleAfter)) ++stale;
+        };
+        for (const auto& source : *sources) {
+            sample(source.apiId, source.feed, "pull", source.lastAppliedAt, source.createdAt, source.intervalSeconds);
         }
-        out.family("svc_feed_max_seconds_since_import", "gauge", "The largest svc_feed_seconds_since_import (0: no pull sources).");
+        for (const auto& feed : *pushed) sample(feed.apiId, feed.feed, "push", feed.lastAppliedAt, feed.lastFinishedAt, std::nullopt);
+        out.family("svc_feed_max_seconds_since_import", "gauge", "The largest svc_feed_seconds_since_import (0: no feeds).");
         out.sample("svc_feed_max_seconds_since_import", oldest);
-        out.family("svc_feeds_stale", "gauge", "Pull sources whose feed was not applied for twice its pull interval (the console's stale).");
+        out.family("svc_feeds_stale", "gauge",
+                   "Feeds not applied for twice their pull interval, or for 48 hours when pushed (the console's stale).");
         out.sample("svc_feeds_stale", static_cast<double>(stale));
     } else {
-        report(sources.error());
+        report(sources ? pushed.error() : sources.error());
     }
     if (auto backlog = sources_.storage->bookingBacklog(SqliteMetricsReader::kCountCap)) {
         out.family("svc_purchases_unbooked", "gauge",

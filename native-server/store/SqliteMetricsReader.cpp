@@ -58,6 +58,23 @@ Result<std::vector<PullSourceFigures>> SqliteMetricsReader::pullSources() {
     return sources;
 }
 
+Result<std::vector<PushedFeedFigures>> SqliteMetricsReader::pushedFeeds() {
+    // One row per feed that ever finished an import (feed_states, kept by triggers: ADR 0066),
+    // without the pulled ones: bounded by the tenants' feeds, never by the import history.
+    auto query = main_->prepare(
+        "SELECT t.api_id, s.feed, s.last_finished_at, s.last_applied_at FROM feed_states s JOIN tenants t ON t.id = s.tenant_id "
+        "WHERE NOT EXISTS (SELECT 1 FROM pull_sources p WHERE p.tenant_id = s.tenant_id AND p.feed = s.feed) ORDER BY t.api_id, s.feed");
+    if (!query) return query.error();
+    std::vector<PushedFeedFigures> feeds;
+    while (true) {
+        auto row = query->step();
+        if (!row) return row.error();
+        if (!*row) break;
+        feeds.push_back({query->text(0), query->text(1), query->integer(2), query->integer(3)});
+    }
+    return feeds;
+}
+
 Result<BookingBacklogFigures> SqliteMetricsReader::bookingBacklog(int64_t perTenantCap) {
     BookingBacklogFigures figures;
     // Tenants with claims as the Attributor finds them; then the claims past the tenant's

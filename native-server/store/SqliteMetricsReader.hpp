@@ -29,6 +29,14 @@ struct PullSourceFigures {
     int64_t lastAppliedAt = 0;  // 0: never applied
 };
 
+// A feed the shop pushes (it has imports but no pull source): its newest finished and applied imports.
+struct PushedFeedFigures {
+    std::string apiId;
+    std::string feed;
+    int64_t lastFinishedAt = 0;
+    int64_t lastAppliedAt = 0;  // 0: never applied
+};
+
 struct BookingBacklogFigures {
     int64_t claims = 0;           // claims on orders stored but not yet booked (each tenant's count capped)
     int64_t oldestReceivedAt = 0;  // the oldest of them; 0: none
@@ -41,6 +49,7 @@ public:
 
     Result<ImportQueueFigures> importQueue();
     Result<std::vector<PullSourceFigures>> pullSources();
+    Result<std::vector<PushedFeedFigures>> pushedFeeds();
     // `perTenantCap` bounds the count per tenant: a scrape during a large backlog costs at most that.
     Result<BookingBacklogFigures> bookingBacklog(int64_t perTenantCap);
 

@@ -322,6 +322,52 @@ TEST_CASE("CLI: --version names the version, the commit it was built from and th
           std::string::npos);
 }
 
+// The package installs deploy/svc.conf as /etc/svc/svc.conf and docs/operations.md says to uncomment its
+// options: with all of them uncommented it must start a server that uses them.
+TEST_CASE("CLI: the shipped example config, every option uncommented, starts a server that uses them") {
+    Cli cli;
+    std::string shipped = Cli::read(std::string(SVC_SOURCE_DIR) + "/deploy/svc.conf");
+    REQUIRE(shipped.find("[serve]") != std::string::npos);
+    std::string uncommented;
+    size_t options = 0;
+    std::istringstream lines(shipped);
+    for (std::string line; std::getline(lines, line);) {
+        bool commentedOption = line.rfind("# ", 0) == 0 && line.find(" = ") != std::string::npos && line.find(' ', 2) == line.find(" = ");
+        if (commentedOption) {
+            line = line.substr(2);
+            ++options;
+        }
+        uncommented += line + "\n";
+    }
+    CHECK(options >= 3);  // public-url, trusted-proxy, metrics-listen
+    std::string config = cli.dir.file("svc.conf", uncommented);
+    std::string served = cli.dir.path() + "/served";
+    std::string out = cli.dir.path() + "/serve.txt";
+    // Where this machine differs from a real host: the command line wins over the file.
+    test::ChildProcess server({SVC_SERVER_BINARY, "--config", config, "serve", "--data-dir", served, "--listen", "127.0.0.1:0",
+                               "--metrics-listen", "127.0.0.1:0", "--assets-dir", SVC_ASSETS_DIR, "--no-image-bot"}, out);
+    for (int i = 0; i < 500 && Cli::read(out).find("metrics on") == std::string::npos; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    std::string banner = Cli::read(out);
+    CHECK_MESSAGE(banner.find("metrics on http://127.0.0.1:") != std::string::npos, banner);
+    size_t at = banner.find("listening on http://127.0.0.1:");
+    REQUIRE(at != std::string::npos);
+    int port = std::stoi(banner.substr(at + std::string("listening on http://127.0.0.1:").size()));
+    auto created = cli.run({"tenant", "create", "--data-dir", served, "--name", "Shop"});
+    REQUIRE(created.exitCode == 0);
+    std::string apiId = nlohmann::json::parse(created.out)["apiId"].get<std::string>();
+    httplib::Client client("127.0.0.1", port);
+    auto loader = client.Get("/" + apiId + "/loader.js");
+    REQUIRE(loader);
+    CHECK(loader->body.find("base: \"https://svc.example.com\"") != std::string::npos);  // public-url from the file
+    auto metrics = client.Get("/metrics");
+    REQUIRE(metrics);
+    CHECK(metrics->status == 404);  // a metrics listener of its own (the file's port replaced by the command line's)
+    server.kill(SIGTERM);
+    CHECK(server.wait() == 0);
+}
+
 TEST_CASE("CLI: serve's options from a --config file and SVC_* variables; the command line wins, then the environment, then the file") {
     Cli cli;
     // --threads 0 is out of range: where the failing value came from shows which source won.

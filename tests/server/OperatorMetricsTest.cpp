@@ -271,9 +271,28 @@ TEST_CASE("Metrics: pull failures and feed staleness per pull source") {
     std::string page = fixture.metrics();
     CHECK(valueOf(page, "svc_feed_pull_failures_total") == 1);
     CHECK(valueOf(page, "svc_feed_pulls_total{outcome=\"failed\"}") == 1);
-    CHECK(valueOf(page, "svc_feed_seconds_since_import{tenant=\"" + fixture.tenant.apiId + "\",feed=\"default\"}") >= 3 * 86400);
+    CHECK(valueOf(page, "svc_feed_seconds_since_import{tenant=\"" + fixture.tenant.apiId + "\",feed=\"default\",source=\"pull\"}") >= 3 * 86400);
     CHECK(valueOf(page, "svc_feed_max_seconds_since_import") >= 3 * 86400);
     CHECK(valueOf(page, "svc_feeds_stale") == 1);
+}
+
+// A shop that stops pushing is as stale as a pull that stops working (issue 19: "feed staleness").
+TEST_CASE("Metrics: a pushed feed is stale 48 hours after its last applied import") {
+    MetricsFixture fixture;
+    const std::string pushedLabel = "svc_feed_seconds_since_import{tenant=\"" + fixture.tenant.apiId + "\",feed=\"default\",source=\"push\"}";
+    CHECK(fixture.metrics().find(pushedLabel) == std::string::npos);  // no feed yet, nothing to watch
+    REQUIRE(fixture.push(feedOf(3)) == "applied");
+    std::string fresh = fixture.metrics();
+    CHECK(valueOf(fresh, pushedLabel) < 60);
+    CHECK(valueOf(fresh, "svc_feeds_stale") == 0);
+
+    fixture.clock.advance(47 * 3600);
+    CHECK(valueOf(fixture.metrics(), "svc_feeds_stale") == 0);
+    fixture.clock.advance(2 * 3600);
+    std::string late = fixture.metrics();
+    CHECK(valueOf(late, pushedLabel) >= 49 * 3600);
+    CHECK(valueOf(late, "svc_feed_max_seconds_since_import") >= 49 * 3600);
+    CHECK(valueOf(late, "svc_feeds_stale") == 1);
 }
 
 TEST_CASE("Metrics: content behind a change, until the rebuild that includes it") {
