@@ -9,7 +9,7 @@
   ["initCSE", "updateWidgetSku", "demo"].forEach(function (name) {
     if (!svc[name]) svc[name] = function () { queue.push([name, arguments]); };
   });
-  // For good, as the snippet does (docs/adr/0071): marked failed, so a late SDK leaves them alone.
+  // Given up for good, as by the snippet (docs/adr/0071): a late SDK leaves them alone.
   function hideWidgets() {
     var widgets = d.querySelectorAll("div[data-svc-widget-id]:not([data-svc-state])");
     for (var i = 0; i < widgets.length; i++) {
