@@ -9,7 +9,6 @@
   ["initCSE", "updateWidgetSku", "demo"].forEach(function (name) {
     if (!svc[name]) svc[name] = function () { queue.push([name, arguments]); };
   });
-  // Given up for good, as by the snippet (docs/adr/0071): a late SDK leaves them alone.
   function hideWidgets() {
     var widgets = d.querySelectorAll("div[data-svc-widget-id]:not([data-svc-state])");
     for (var i = 0; i < widgets.length; i++) {
