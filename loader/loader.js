@@ -10,11 +10,10 @@
     if (!svc[name]) svc[name] = function () { queue.push([name, arguments]); };
   });
   function hideWidgets() {
-    var widgets = d.querySelectorAll("div[data-svc-widget-id]");
+    var widgets = d.querySelectorAll("div[data-svc-widget-id]:not([data-svc-state])");
     for (var i = 0; i < widgets.length; i++) {
-      var target = widgets[i].closest(".-svc-widget-container") || widgets[i];
-      target.hidden = true;
-      target.style.setProperty("display", "none", "important");
+      widgets[i].setAttribute("data-svc-state", "failed");
+      (widgets[i].closest(".-svc-widget-container") || widgets[i]).style.setProperty("display", "none", "important");
     }
   }
   var style = d.createElement("link");

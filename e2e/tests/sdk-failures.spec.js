@@ -188,7 +188,7 @@ test("the SDK's .wasm cannot be loaded: widgets hidden with one warning, no unca
   expect(await page.evaluate(() => { window._svc.initCSE(); window._svc.updateWidgetSku("SET", "X"); return "ok"; })).toBe("ok");
 });
 
-test("the whole service unreachable (the loader's host is a closed port): the shop's page works, nothing is thrown", async ({ page }) => {
+test("the whole service unreachable (the loader's host is a closed port): containers hidden, the shop's page works, nothing is thrown", async ({ page }) => {
   breakWith = "service-down";
   const seen = await openProductPage(page);
   expect(await page.evaluate(() => document.querySelector("script[data-svc-loader]").src))
@@ -196,8 +196,11 @@ test("the whole service unreachable (the loader's host is a closed port): the sh
   await page.waitForTimeout(300);
   expect(seen.errors).toEqual([]);
   expect(seen.warnings).toEqual([]);
-  // Nothing of svc ran, so nothing was changed: the widgets stay empty (docs/integration.md).
+  // Nothing of svc ran: the snippet hid the containers for the page view, no headline stands above
+  // nothing (docs/integration.md, docs/adr/0071); the widgets stay empty.
   await expect(page.locator("#similar-widget")).toBeEmpty();
+  for (const id of ["#set-container", "#similar-container"]) await expect(page.locator(id)).toBeHidden();
+  await expect(page.locator("#similar-widget")).toHaveAttribute("data-svc-state", "failed");
   expect(await page.evaluate(() => typeof window.svclytics)).toBe("function");  // the snippet's queue still takes calls
   if (healthyMarkup) expect(await shopMarkup(page)).toBe(healthyMarkup);
 });

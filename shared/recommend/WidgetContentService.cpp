@@ -78,6 +78,7 @@ Result<WidgetContent> WidgetContentService::customSet(const Tenant& tenant, cons
     if (!set) return content;  // no set: the widget hides
     content.setId = set->definition.id;
     content.title = set->definition.title;
+    content.description = set->definition.description;
     if (!set->definition.images.empty()) content.image = set->definition.images.front();
     std::vector<uint32_t> shown(set->articles.begin(), set->articles.end());
     for (uint32_t index : set->articles) {

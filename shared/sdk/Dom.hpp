@@ -36,9 +36,14 @@ public:
     virtual void removeAttribute(NodeId node, std::string_view name) = 0;
     // Replaces the element's children with markup the SDK rendered (escaped).
     virtual void setContent(NodeId node, const std::string& html) = 0;
-    // Hides the enclosing .-svc-widget-container, or the element when it has none.
+    // Hides the enclosing .-svc-widget-container, or the element when it has none, with svc's
+    // own marker only; show takes that marker away again. Neither touches how the shop itself
+    // hides the container (hidden, a style, an ancestor): svc never shows what the shop hid.
     virtual void hide(NodeId node) = 0;
     virtual void show(NodeId node) = 0;
+    // Whether the page displays the element at all (no hidden ancestor, no display:none,
+    // visibility:hidden or opacity:0 on the way up): a widget the shop hid is never viewed.
+    virtual bool displayed(NodeId) { return true; }
     // The SDK is done with the node; the adapter may drop its handle.
     virtual void release(NodeId node) = 0;
     virtual void warn(const std::string& message) = 0;
@@ -47,6 +52,7 @@ public:
     virtual void setPartContent(NodeId widget, const std::string& part, const std::string& html) = 0;
     virtual void setPartAttribute(NodeId widget, const std::string& part, std::string_view name,
                                   const std::string& value) = 0;
+    virtual void removePartAttribute(NodeId widget, const std::string& part, std::string_view name) = 0;
     // Scrolls a widget part sideways by about its visible width (direction -1 or +1);
     // instant when the shopper prefers reduced motion.
     virtual void scrollPart(NodeId widget, const std::string& part, int direction) = 0;
@@ -54,8 +60,12 @@ public:
     // The shop's plugin (window._svc_shop_plugin). Whether addToCart is a function now.
     virtual bool shopCanAddToCart() = 0;
     // Calls addToCart(sku, 1, Promise) and answers later, never synchronously, through
-    // SdkController::cartResult(requestId, ok); a throw or a rejection is ok = false.
+    // SdkController::cartResult(requestId, outcome): resolved is Added, a throw or a rejection
+    // Failed, an answer that is no promise (no then function) NotAPromise.
     virtual void addToCart(int requestId, const std::string& sku) = 0;
+    // The shop's bundle may define addToCart after widgets were rendered (a deferred script):
+    // calls SdkController::shopPluginReady() once shopCanAddToCart() turns true.
+    virtual void watchShopPlugin() = 0;
     // Hands the product URL to the shop's navigateTo (a path when the URL is on the page's
     // origin). False when the shop has none or it threw: the link is then followed normally.
     virtual bool navigateTo(const std::string& url) = 0;

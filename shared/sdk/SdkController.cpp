@@ -92,6 +92,26 @@ void SdkController::applyContent(int batchId, const std::string& responseText) {
         renderWidget(widgets[i].node, widgets[i].spec, std::move(response->widgets[i]), renderer, options);
     }
     batches_.erase(batch);
+    // A shop whose bundle comes later (deferred) defines addToCart after this render: the
+    // buttons follow as soon as it does.
+    if (!options.cartButtons && !rendered_.empty() && !watchingShopPlugin_) {
+        watchingShopPlugin_ = true;
+        dom_.watchShopPlugin();
+    }
+}
+
+void SdkController::shopPluginReady() {
+    watchingShopPlugin_ = false;
+    if (!dom_.shopCanAddToCart()) return;
+    for (auto& [key, widget] : rendered_) {
+        // Demo SKUs are in no shop's cart (showCompose).
+        if (widget.options.cartButtons || widget.spec.type == WidgetType::SetCompose) continue;
+        widget.options.cartButtons = true;
+        for (size_t at = 0; at < widget.content.items.size(); ++at) {
+            const ContentItem& shown = choiceAt(widget.content.items[at], widget.chosen[at]);
+            dom_.setPartContent(widget.node, WidgetRenderer::cardPart(at), widget.renderer.renderCardBody(shown, at, widget.options));
+        }
+    }
 }
 
 void SdkController::renderWidget(NodeId node, const WidgetSpec& spec, WidgetContent&& content,
@@ -141,7 +161,10 @@ ContentBatch SdkController::demo(const std::string& widgetType) {
 
 ContentBatch SdkController::refresh() {
     for (NodeId node : dom_.claimedWidgets()) {
-        if (dom_.attribute(node, kClaimAttribute) != std::optional<std::string>(claimSignature(node))) unclaim(node);
+        auto claimedWith = dom_.attribute(node, kClaimAttribute);
+        // Without a claim, the snippet or the loader gave the widget up (svc did not load in time)
+        // and hid its container for good: a late SDK leaves it hidden whatever changes.
+        if (claimedWith && *claimedWith != claimSignature(node)) unclaim(node);
         dom_.release(node);
     }
     // Widgets a single-page app removed: their handles would keep the elements alive.
@@ -237,6 +260,10 @@ ActionOutcome SdkController::handleAction(int widgetKey, const std::string& acti
         return ActionOutcome::Handled;
     }
     if (action == "cart") {
+        for (const auto& [id, cart] : carts_) {
+            // The button is disabled while its promise is pending; a click that still arrives adds nothing twice.
+            if (cart.widgetKey == widgetKey && cart.position == at) return ActionOutcome::Handled;
+        }
         if (!dom_.shopCanAddToCart()) {
             // The shop removed its function after rendering: say so instead of doing nothing.
             dom_.setPartContent(widget.node, WidgetRenderer::statusPart(at), escapeHtml(widget.renderer.texts().get(TextKey::NotAddedToCart)));
@@ -245,6 +272,7 @@ ActionOutcome SdkController::handleAction(int widgetKey, const std::string& acti
         int requestId = nextCartId_++;
         carts_[requestId] = {widgetKey, at, shown.sku};
         dom_.setPartContent(widget.node, WidgetRenderer::statusPart(at), "");
+        setCartBusy(widget, at, true);
         dom_.addToCart(requestId, shown.sku);
         return ActionOutcome::Handled;
     }
@@ -255,27 +283,45 @@ ActionOutcome SdkController::handleAction(int widgetKey, const std::string& acti
         if (previous == next) return ActionOutcome::Handled;
         widget.chosen[at] = next;
         const ContentItem& now = choiceAt(item, next);
-        dom_.setPartContent(widget.node, WidgetRenderer::cardPart(at), widget.renderer.renderCardBody(now, widget.options));
+        dom_.setPartContent(widget.node, WidgetRenderer::cardPart(at), widget.renderer.renderCardBody(now, at, widget.options));
         dom_.setPartAttribute(widget.node, WidgetRenderer::positionPart(at), "data-svc-sku", now.sku);
         dom_.setPartAttribute(widget.node, WidgetRenderer::alternativePart(at, previous), "aria-pressed", "false");
         dom_.setPartAttribute(widget.node, WidgetRenderer::alternativePart(at, next), "aria-pressed", "true");
-        if (widget.options.cartButtons) dom_.setPartContent(widget.node, WidgetRenderer::statusPart(at), "");
         return ActionOutcome::Handled;
     }
     return ActionOutcome::Ignored;
 }
 
-void SdkController::cartResult(int requestId, bool ok) {
+void SdkController::setCartBusy(const RenderedWidget& widget, size_t position, bool busy) {
+    std::string button = WidgetRenderer::cartButtonPart(position);
+    for (const char* name : {"disabled", "aria-disabled", "aria-busy"}) {
+        if (busy) dom_.setPartAttribute(widget.node, button, name, std::string_view(name) == "disabled" ? "" : "true");
+        else dom_.removePartAttribute(widget.node, button, name);
+    }
+}
+
+void SdkController::cartResult(int requestId, CartOutcome outcome) {
     auto cart = carts_.find(requestId);
     if (cart == carts_.end()) return;
     PendingCart pending = cart->second;
     carts_.erase(cart);
+    if (outcome == CartOutcome::NotAPromise) {
+        warnOnce("_svc_shop_plugin.addToCart must return a promise that resolves when the product is in the cart; "
+                 "it returned none, so the widget cannot say whether it was added");
+    }
     auto widget = rendered_.find(pending.widgetKey);
     if (widget == rendered_.end()) return;  // re-rendered meanwhile: nothing left to tell
-    // Only a cart that took the product is an add-to-cart for attribution.
-    if (ok) recordEvent(WidgetEventType::AddToCart, widget->second, pending.sku);
-    const std::string& text = widget->second.renderer.texts().get(ok ? TextKey::AddedToCart : TextKey::NotAddedToCart);
-    dom_.setPartContent(widget->second.node, WidgetRenderer::statusPart(pending.position), escapeHtml(text));
+    setCartBusy(widget->second, pending.position, false);
+    // Only a cart that took the product is an add-to-cart for attribution; an answer that says
+    // nothing claims nothing, neither in the events nor on the button.
+    std::string text;
+    if (outcome == CartOutcome::Added) {
+        recordEvent(WidgetEventType::AddToCart, widget->second, pending.sku);
+        text = escapeHtml(widget->second.renderer.texts().get(TextKey::AddedToCart));
+    } else if (outcome == CartOutcome::Failed) {
+        text = escapeHtml(widget->second.renderer.texts().get(TextKey::NotAddedToCart));
+    }
+    dom_.setPartContent(widget->second.node, WidgetRenderer::statusPart(pending.position), text);
 }
 
 void SdkController::recordEvent(WidgetEventType type, const RenderedWidget& widget, const std::string& sku) {
@@ -289,6 +335,8 @@ bool SdkController::widgetVisibility(int widgetKey, double visibleFractionOfWidg
     RenderedWidget& widget = found->second;
     if (widget.viewed) return true;
     if (!WidgetEventLog::isView(visibleFractionOfWidget, fractionOfViewportCovered)) return false;
+    // On screen but hidden by the shop (its A/B control group, a closed tab): not a view, yet.
+    if (!dom_.displayed(widget.node)) return false;
     widget.viewed = true;
     // A view is of the widget: it names the product it was shown for (data-sku) and its set.
     recordEvent(WidgetEventType::View, widget, widget.spec.sku);

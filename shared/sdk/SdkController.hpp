@@ -23,6 +23,13 @@ struct ContentBatch {
     std::string query;      // query string for GET {base}/{apiId}/content?...
 };
 
+// How the shop's addToCart answered (Dom::addToCart).
+enum class CartOutcome {
+    Added,       // its promise resolved
+    Failed,      // it threw or its promise rejected
+    NotAPromise, // it returned something else: whether the cart took the product is unknown
+};
+
 enum class ActionOutcome {
     Ignored,  // not ours, or stale: the browser's default happens
     Handled,  // done here: the JS layer prevents the browser's default
@@ -60,8 +67,10 @@ public:
     // (its data-svc-key): "open" (plainClick false for a modified click that opens a tab),
     // "cart", "alt" (choice: the data-svc-alt of the button).
     ActionOutcome handleAction(int widgetKey, const std::string& action, int position, int choice, bool plainClick);
-    // The shop's addToCart promise settled.
-    void cartResult(int requestId, bool ok);
+    // The shop's addToCart answered. Until then the position's button is disabled and busy.
+    void cartResult(int requestId, CartOutcome outcome);
+    // addToCart exists now (Dom::watchShopPlugin): widgets rendered without it get their buttons.
+    void shopPluginReady();
 
     // The ids events carry (VisitorIdentity::establish); set once before the first scan.
     void setVisitor(const VisitorIds& visitor) { visitor_ = visitor; }
@@ -129,6 +138,8 @@ private:
     };
     std::map<int, PendingCart> carts_;
     int nextCartId_ = 1;
+    bool watchingShopPlugin_ = false;
+    void setCartBusy(const RenderedWidget& widget, size_t position, bool busy);
     std::set<std::string> warned_;
     VisitorIds visitor_;
     std::set<std::string> ordersSent_;

@@ -35,6 +35,7 @@ std::string ContentResponse::toJson() const {
         if (!widget.setId.empty()) content["setId"] = widget.setId;
         if (!widget.title.empty()) content["title"] = widget.title;
         if (!widget.image.empty()) content["image"] = widget.image;
+        if (!widget.description.empty()) content["description"] = widget.description;
         body["widgets"].push_back(std::move(content));
     }
     return body.dump();
@@ -100,6 +101,7 @@ Result<ContentResponse> ContentResponse::fromJson(const std::string& text) {
         readString(widget, "setId", content.setId);
         readString(widget, "title", content.title);
         readString(widget, "image", content.image);
+        readString(widget, "description", content.description);
         for (size_t i = 0; i < items->items().size(); ++i) {
             const JsonValue& entry = items->items()[i];
             std::string itemPath = path + ".items[" + std::to_string(i) + "]";

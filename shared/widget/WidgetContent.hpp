@@ -31,6 +31,7 @@ struct WidgetContent {
     std::string setId;  // SET-Custom: the custom set shown; SET: the generated set's id
     std::string title;  // SET-Custom: the set's title
     std::string image;  // SET-Custom: the set's photo
+    std::string description;  // SET-Custom: what the photo shows (its alt text)
 };
 
 struct ContentResponse {

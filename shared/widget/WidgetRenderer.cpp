@@ -34,7 +34,7 @@ const ContentItem& choiceAt(const ContentItem& item, size_t choice) {
     return choice == 0 || choice > item.alternatives.size() ? item : item.alternatives[choice - 1];
 }
 
-std::string WidgetRenderer::renderCardBody(const ContentItem& item, const RenderOptions& options) const {
+std::string WidgetRenderer::renderCardBody(const ContentItem& item, size_t position, const RenderOptions& options) const {
     std::string name = escapeHtml(item.name);
     std::string url = escapeHtml(safeUrl(item.url));
     std::string html = "<a class=\"svc-card__link\" href=\"" + url + "\" data-svc-action=\"open\">";
@@ -61,8 +61,11 @@ std::string WidgetRenderer::renderCardBody(const ContentItem& item, const Render
         // The visible text is the same on every card; the accessible name says which product,
         // and starts with the visible text (WCAG 2.5.3, label in name), whatever the operator wrote.
         std::string label = escapeHtml(texts_.get(TextKey::AddToCart));
-        html += "<button type=\"button\" class=\"svc-card__cart\" data-svc-action=\"cart\" aria-label=\"" + label + ": " + name +
-                "\">" + label + "</button>";
+        html += "<button type=\"button\" class=\"svc-card__cart\" data-svc-action=\"cart\" data-svc-part=\"" + cartButtonPart(position) +
+                "\" aria-label=\"" + label + ": " + name + "\">" + label + "</button>";
+        // A live region: the outcome of add-to-cart is announced without moving focus. Part of the
+        // card so that buttons that arrive later (a deferred shop plugin) bring theirs along.
+        html += "<p class=\"svc-card__status\" role=\"status\" data-svc-part=\"" + statusPart(position) + "\"></p>";
     }
     return html;
 }
@@ -80,11 +83,7 @@ std::string WidgetRenderer::renderPosition(const ContentItem& item, size_t posit
          "\" data-svc-sku=\"", escapeHtml(item.sku), "\" aria-roledescription=\"", escapeHtml(texts_.get(TextKey::Slide)),
          "\" aria-label=\"", escapeHtml(texts_.format(TextKey::SlideOf, {}, {}, std::to_string(position + 1), std::to_string(count))),
          "\">"});
-    add({"<div class=\"svc-card__body\" data-svc-part=\"", cardPart(position), "\">", renderCardBody(item, options), "</div>"});
-    if (options.cartButtons) {
-        // A live region: the outcome of add-to-cart is announced without moving focus.
-        add({"<p class=\"svc-card__status\" role=\"status\" data-svc-part=\"", statusPart(position), "\"></p>"});
-    }
+    add({"<div class=\"svc-card__body\" data-svc-part=\"", cardPart(position), "\">", renderCardBody(item, position, options), "</div>"});
     if (!item.alternatives.empty()) {
         // Toggle buttons, one per choice: reachable by Tab, pressed state announced.
         add({"<div class=\"svc-card__choices\" role=\"group\" aria-label=\"", escapeHtml(texts_.format(TextKey::AlternativesFor, item.name)),
@@ -101,6 +100,22 @@ std::string WidgetRenderer::renderPosition(const ContentItem& item, size_t posit
     return html;
 }
 
+// A custom set is its photo (a model or mood photo) with the products seen in it: the photo and
+// the set's title come first. The description says what the photo shows, so it is the alt text;
+// without one the title names the photo.
+std::string WidgetRenderer::renderSetPhoto(const WidgetContent& content) const {
+    std::string image = safeUrl(content.image);
+    if (image.empty() && content.title.empty()) return {};
+    std::string html = "<figure class=\"svc-widget__look\">";
+    if (!image.empty()) {
+        const std::string& alt = content.description.empty() ? content.title : content.description;
+        html += "<img class=\"svc-widget__photo\" src=\"" + escapeHtml(image) + "\" alt=\"" + escapeHtml(alt) +
+                "\" decoding=\"async\" width=\"480\" height=\"640\">";
+    }
+    if (!content.title.empty()) html += "<figcaption class=\"svc-widget__title\">" + escapeHtml(content.title) + "</figcaption>";
+    return html + "</figure>";
+}
+
 std::string WidgetRenderer::render(const WidgetSpec& spec, const WidgetContent& content, const RenderOptions& options) const {
     if (content.items.empty()) return {};
     const std::string& heading = texts_.get(headingFor(spec.type));
@@ -114,6 +129,7 @@ std::string WidgetRenderer::render(const WidgetSpec& spec, const WidgetContent& 
                 "<button type=\"button\" class=\"svc-widget__next\" data-svc-action=\"next\" aria-label=\"" +
                 escapeHtml(texts_.get(TextKey::NextSlides)) + "\">\u203a</button></div>";
     }
+    if (spec.type == WidgetType::SetCustom) html += renderSetPhoto(content);
     html += "<ul class=\"svc-widget__list\" data-svc-part=\"" + listPart() + "\">";
     for (size_t position = 0; position < content.items.size(); ++position) {
         html += renderPosition(content.items[position], position, content.items.size(), options);

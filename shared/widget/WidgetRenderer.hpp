@@ -37,14 +37,16 @@ public:
     const WidgetTexts& texts() const { return texts_; }
     // Empty string when there is nothing to show: the caller hides the widget.
     std::string render(const WidgetSpec& spec, const WidgetContent& content, const RenderOptions& options = {}) const;
-    // The inside of position `position`'s card part ("c<position>") showing `item`.
-    std::string renderCardBody(const ContentItem& item, const RenderOptions& options) const;
+    // The inside of position `position`'s card part ("c<position>") showing `item`: with
+    // cart buttons, also the button ("b<position>") and its status ("s<position>").
+    std::string renderCardBody(const ContentItem& item, size_t position, const RenderOptions& options) const;
 
     // Names of the parts a controller updates. (Built by appending: `"c" + std::to_string(...)`
     // trips GCC 12's -Wrestrict false positive, bug 105329.)
     static std::string cardPart(size_t position) { return std::string("c").append(std::to_string(position)); }
     static std::string listPart() { return "list"; }  // the carousel's scrolling list of slides
     static std::string statusPart(size_t position) { return std::string("s").append(std::to_string(position)); }
+    static std::string cartButtonPart(size_t position) { return std::string("b").append(std::to_string(position)); }
     static std::string positionPart(size_t position) { return std::string("p").append(std::to_string(position)); }
     static std::string alternativePart(size_t position, size_t choice) {
         return std::string("a").append(std::to_string(position)).append("-").append(std::to_string(choice));
@@ -52,6 +54,7 @@ public:
 
 private:
     std::string renderPosition(const ContentItem& item, size_t position, size_t count, const RenderOptions& options) const;
+    std::string renderSetPhoto(const WidgetContent& content) const;
     MoneyFormatter money_;
     WidgetTexts texts_;
 };

@@ -30,6 +30,7 @@ public:
         bool hidden = false;
         bool inContainer = false;      // inside a .-svc-widget-container
         bool containerHidden = false;  // that container's visibility
+        bool hiddenByShop = false;     // the shop's own hiding (hidden, display:none, a hidden ancestor)
         int releases = 0;
     };
     std::map<NodeId, Node> nodes;
@@ -83,6 +84,7 @@ public:
         Node& n = nodes.at(node);
         (n.inContainer ? n.containerHidden : n.hidden) = false;
     }
+    bool displayed(NodeId node) override { return !nodes.at(node).hiddenByShop && visible(node); }
     void release(NodeId node) override { ++nodes.at(node).releases; }
     void warn(const std::string& message) override { warnings.push_back(message); }
 
@@ -95,6 +97,9 @@ public:
     void setPartAttribute(NodeId widget, const std::string& part, std::string_view name, const std::string& value) override {
         partAttributes[{widget, part, std::string(name)}] = value;
     }
+    void removePartAttribute(NodeId widget, const std::string& part, std::string_view name) override {
+        partAttributes.erase({widget, part, std::string(name)});
+    }
     // Scrolls asked for: (node, part, direction).
     std::vector<std::tuple<NodeId, std::string, int>> scrolls;
     void scrollPart(NodeId widget, const std::string& part, int direction) override { scrolls.emplace_back(widget, part, direction); }
@@ -106,6 +111,8 @@ public:
     std::vector<std::string> navigations;
     bool shopCanAddToCart() override { return canAddToCart; }
     void addToCart(int requestId, const std::string& sku) override { cartCalls.emplace_back(requestId, sku); }
+    int pluginWatches = 0;
+    void watchShopPlugin() override { ++pluginWatches; }
     bool navigateTo(const std::string& url) override {
         navigations.push_back(url);
         return shopNavigates;
@@ -540,13 +547,13 @@ TEST_CASE("SdkController: add to cart shows success or failure in the position's
     CHECK(set.dom.cartCalls[1].second == "P-2");
     CHECK(set.dom.cartCalls[0].first != set.dom.cartCalls[1].first);
 
-    set.controller.cartResult(set.dom.cartCalls[1].first, false);
-    set.controller.cartResult(set.dom.cartCalls[0].first, true);
+    set.controller.cartResult(set.dom.cartCalls[1].first, svc::CartOutcome::Failed);
+    set.controller.cartResult(set.dom.cartCalls[0].first, svc::CartOutcome::Added);
     CHECK(set.dom.partContent[{set.node, "s0"}] == "Added to cart");
     CHECK(set.dom.partContent[{set.node, "s1"}] == "Could not add to cart. Please try again.");
     // An answer given twice, or for no request, changes nothing.
-    set.controller.cartResult(set.dom.cartCalls[0].first, false);
-    set.controller.cartResult(999, false);
+    set.controller.cartResult(set.dom.cartCalls[0].first, svc::CartOutcome::Failed);
+    set.controller.cartResult(999, svc::CartOutcome::Failed);
     CHECK(set.dom.partContent[{set.node, "s0"}] == "Added to cart");
 
     // The shop took its function away after rendering: failure, and no call.
@@ -614,8 +621,8 @@ TEST_CASE("SdkController: view, click and add-to-cart events carry cid, sid, wid
     set.controller.handleAction(set.key, "cart", 1, 0, true);
     set.controller.handleAction(set.key, "cart", 0, 0, true);
     REQUIRE(set.dom.cartCalls.size() == 2);
-    set.controller.cartResult(set.dom.cartCalls[0].first, true);
-    set.controller.cartResult(set.dom.cartCalls[1].first, false);  // a failed add is not an add-to-cart
+    set.controller.cartResult(set.dom.cartCalls[0].first, svc::CartOutcome::Added);
+    set.controller.cartResult(set.dom.cartCalls[1].first, svc::CartOutcome::Failed);  // a failed add is not an add-to-cart
 
     auto events = serverSees(set.controller.drainEvents());
     REQUIRE(events.size() == 3);
@@ -721,4 +728,101 @@ TEST_CASE("SdkController::track: svclytics('purchase') warns once per problem an
 
     CHECK(controller.track("pageview", "{}").empty());
     CHECK(dom.warnings.back() == "[svc] svclytics: unknown event 'pageview'; the SDK sends 'purchase'");
+}
+
+TEST_CASE("SdkController: a widget the shop hid is rendered into its hiding and never counts a view while hidden") {
+    // The shop's A/B control group: the container is hidden by the shop (hidden, display:none
+    // or a hidden ancestor); svc's show takes away only its own marker.
+    MemoryDom dom;
+    NodeId node = dom.addSimilar("A", true);
+    dom.nodes[node].hiddenByShop = true;
+    SdkController controller(dom);
+    controller.setVisitor(visitorIds());
+    ContentBatch batch = controller.scan();
+    controller.applyContent(batch.id, responseJson({itemJson("P-1", "Shirt", 1000)}));
+    REQUIRE(dom.state(node) == std::optional<std::string>("rendered"));
+    CHECK(dom.nodes[node].hiddenByShop);
+    int key = std::stoi(*dom.get(node, "data-svc-key"));
+    // The observer may report the widget's box on screen; the page does not display it.
+    CHECK_FALSE(controller.widgetVisibility(key, 1.0, 0.6));
+    CHECK(controller.queuedEventCount() == 0);
+    // The shop shows it (the test ended): now it is a view, once.
+    dom.nodes[node].hiddenByShop = false;
+    CHECK(controller.widgetVisibility(key, 1.0, 0.6));
+    CHECK(controller.queuedEventCount() == 1);
+}
+
+TEST_CASE("SdkController: buttons follow a shop plugin that arrives after the first render, with the chosen alternative") {
+    RenderedSet set(false);
+    CHECK(set.dom.pluginWatches == 1);
+    CHECK(set.dom.nodes[set.node].content.find("svc-card__cart") == std::string::npos);
+    set.controller.handleAction(set.key, "alt", 1, 2, true);
+    set.dom.partContent.clear();
+
+    // Still no addToCart: nothing changes.
+    set.controller.shopPluginReady();
+    CHECK(set.dom.partContent.empty());
+
+    set.dom.canAddToCart = true;
+    set.controller.shopPluginReady();
+    const std::string& first = set.dom.partContent[{set.node, "c0"}];
+    const std::string& second = set.dom.partContent[{set.node, "c1"}];
+    CHECK(first.find("aria-label=\"Add to cart: Shirt\"") != std::string::npos);
+    CHECK(first.find("data-svc-part=\"s0\"") != std::string::npos);
+    CHECK(second.find("aria-label=\"Add to cart: Alt Q-2\"") != std::string::npos);  // the shown choice
+    CHECK(set.controller.handleAction(set.key, "cart", 1, 0, true) == svc::ActionOutcome::Handled);
+    REQUIRE(set.dom.cartCalls.size() == 1);
+    CHECK(set.dom.cartCalls[0].second == "Q-2");
+
+    // Widgets rendered once the plugin exists have buttons at once: no watching again.
+    set.dom.partContent.clear();
+    set.controller.shopPluginReady();
+    CHECK(set.dom.partContent.empty());
+    NodeId later = set.dom.addSimilar("B");
+    ContentBatch batch = set.controller.scan();
+    set.controller.applyContent(batch.id, responseJson({itemJson("P-3", "Coat", 1000)}));
+    CHECK(set.dom.nodes[later].content.find("svc-card__cart") != std::string::npos);
+    CHECK(set.dom.pluginWatches == 1);
+}
+
+TEST_CASE("SdkController: a pending add-to-cart keeps its button disabled and busy; an answer that is no promise claims nothing") {
+    RenderedSet set(true);
+    set.controller.setVisitor(visitorIds());
+    using Attribute = std::tuple<NodeId, std::string, std::string>;
+    auto busy = [&](const std::string& button) {
+        return set.dom.partAttributes.count(Attribute{set.node, button, "disabled"}) &&
+               set.dom.partAttributes[Attribute{set.node, button, "aria-disabled"}] == "true" &&
+               set.dom.partAttributes[Attribute{set.node, button, "aria-busy"}] == "true";
+    };
+    auto untouched = [&](const std::string& button) {
+        for (const char* name : {"disabled", "aria-disabled", "aria-busy"}) {
+            if (set.dom.partAttributes.count(Attribute{set.node, button, name})) return false;
+        }
+        return true;
+    };
+    CHECK(set.controller.handleAction(set.key, "cart", 0, 0, true) == svc::ActionOutcome::Handled);
+    CHECK(busy("b0"));
+    CHECK(untouched("b1"));
+    // A second click while pending (the browser delivered it anyway) adds nothing twice.
+    CHECK(set.controller.handleAction(set.key, "cart", 0, 0, true) == svc::ActionOutcome::Handled);
+    REQUIRE(set.dom.cartCalls.size() == 1);
+    set.controller.cartResult(set.dom.cartCalls[0].first, svc::CartOutcome::Added);
+    CHECK(untouched("b0"));
+    CHECK(set.dom.partContent[{set.node, "s0"}] == "Added to cart");
+
+    // The shop's addToCart returned no promise: one warning, no "Added to cart", no add-to-cart event.
+    for (int round = 0; round < 2; ++round) {
+        CHECK(set.controller.handleAction(set.key, "cart", 1, 0, true) == svc::ActionOutcome::Handled);
+        CHECK(busy("b1"));
+        set.controller.cartResult(set.dom.cartCalls.back().first, svc::CartOutcome::NotAPromise);
+        CHECK(untouched("b1"));
+        CHECK(set.dom.partContent[{set.node, "s1"}] == "");
+    }
+    CHECK(set.dom.warnings == std::vector<std::string>{
+                                  "[svc] _svc_shop_plugin.addToCart must return a promise that resolves when the product is in "
+                                  "the cart; it returned none, so the widget cannot say whether it was added"});
+    auto events = serverSees(set.controller.drainEvents());
+    REQUIRE(events.size() == 1);
+    CHECK(events[0].type == svc::WidgetEventType::AddToCart);
+    CHECK(events[0].sku == std::optional<std::string>("P-1"));
 }

@@ -79,12 +79,14 @@ public:
     void warn(const std::string& message) override { warnings.push_back(message); }
     void setPartContent(svc::NodeId, const std::string&, const std::string&) override {}
     void setPartAttribute(svc::NodeId, const std::string&, std::string_view, const std::string&) override {}
+    void removePartAttribute(svc::NodeId, const std::string&, std::string_view) override {}
     void scrollPart(svc::NodeId, const std::string&, int) override {}
 
     bool canAddToCart = true;
     std::vector<std::string> cartSkus;
     bool shopCanAddToCart() override { return canAddToCart; }
     void addToCart(int, const std::string& sku) override { cartSkus.push_back(sku); }
+    void watchShopPlugin() override {}
     bool navigateTo(const std::string&) override { return false; }
     std::string shopTestGroup() override { return ""; }
     void observeVisibility(svc::NodeId node, int) override { observed.push_back(node); }

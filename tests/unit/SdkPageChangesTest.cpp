@@ -125,3 +125,21 @@ TEST_CASE("SdkController::refresh: a widget the shop fixed is claimed again; one
     CHECK(controller.renderedWidgetCount() == 0);
     CHECK(dom.warnings.size() == 1);
 }
+
+TEST_CASE("SdkController: widgets the snippet gave up on (failed, never claimed) stay given up, also when they change") {
+    SdkMemoryDom dom;
+    // svc did not load within the snippet's bound: it marked the widget failed and hid its container.
+    NodeId givenUp = dom.add({{"data-svc-widget-id", "SIMILAR"}, {"data-touchpoint", "product"}, {"data-sku", "A"},
+                              {"data-svc-state", "failed"}});
+    NodeId fresh = dom.addWidget("SIMILAR", "product", "A");
+    SdkController controller(dom);
+    ContentBatch first = controller.scan();
+    CHECK(first.query == "w=SIMILAR&t=product&s=A&i=");  // the fresh widget only
+    controller.applyContent(first.id, contentResponse({"S"}));
+    CHECK(dom.state(fresh) == std::optional<std::string>("rendered"));
+
+    dom.setAttribute(givenUp, "data-sku", "B");
+    CHECK(controller.refresh().id == 0);
+    CHECK(dom.state(givenUp) == std::optional<std::string>("failed"));
+    CHECK(dom.nodes[givenUp].renders == 0);
+}

@@ -132,6 +132,7 @@ TEST_CASE("WidgetContentService: SET-Custom by set id or by SKU; a product that 
         CHECK(content.setId == "look");
         CHECK(content.title == "Summer look");
         CHECK(content.image == "https://cdn.example/look.jpg");
+        CHECK(content.description == "Light and easy");  // the photo's alt text in the widget
         REQUIRE(content.items.size() == 2);
         CHECK(content.items[0].mainSku == "TEE");
         CHECK(content.items[0].alternatives.size() == 1);  // TEE2

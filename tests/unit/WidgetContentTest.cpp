@@ -48,6 +48,10 @@ TEST_CASE("ContentResponse: toJson and fromJson round trip") {
     response.widgets.push_back(WidgetContent{{item("A", 4999, 5999), item("B\xC3\xA4", 0)}});
     response.widgets.push_back(WidgetContent{});
     response.widgets.push_back(WidgetContent{{item("C", 9223372036854775807LL, -1)}});
+    response.widgets[1].setId = "look";
+    response.widgets[1].title = "City weekend";
+    response.widgets[1].image = "https://cdn.example/look.jpg";
+    response.widgets[1].description = "A relaxed look";
 
     auto parsed = ContentResponse::fromJson(response.toJson());
     REQUIRE(parsed.ok());
@@ -58,6 +62,11 @@ TEST_CASE("ContentResponse: toJson and fromJson round trip") {
     checkSameItem(parsed->widgets[0].items[0], response.widgets[0].items[0]);
     checkSameItem(parsed->widgets[0].items[1], response.widgets[0].items[1]);
     CHECK(parsed->widgets[1].items.empty());
+    CHECK(parsed->widgets[1].setId == "look");
+    CHECK(parsed->widgets[1].title == "City weekend");
+    CHECK(parsed->widgets[1].image == "https://cdn.example/look.jpg");
+    CHECK(parsed->widgets[1].description == "A relaxed look");
+    CHECK(parsed->widgets[0].description.empty());
     REQUIRE(parsed->widgets[2].items.size() == 1);
     checkSameItem(parsed->widgets[2].items[0], response.widgets[2].items[0]);
 }

@@ -71,16 +71,23 @@ TEST_CASE("WidgetRenderer: add-to-cart buttons and their status only when the sh
     withCart.cartButtons = true;
     std::string html = renderer.render(spec, WidgetContent{{item, basicItem()}}, withCart);
     // The accessible name names the product; the visible text is the same everywhere.
-    CHECK(html.find("<button type=\"button\" class=\"svc-card__cart\" data-svc-action=\"cart\" "
-                    "aria-label=\"Add to cart: Jeans &quot;Slim&quot; &lt;b&gt;\">Add to cart</button></div>") != std::string::npos);
+    CHECK(html.find("<button type=\"button\" class=\"svc-card__cart\" data-svc-action=\"cart\" data-svc-part=\"b0\" "
+                    "aria-label=\"Add to cart: Jeans &quot;Slim&quot; &lt;b&gt;\">Add to cart</button>"
+                    "<p class=\"svc-card__status\" role=\"status\" data-svc-part=\"s0\"></p></div>") != std::string::npos);
     CHECK(count(html, "data-svc-action=\"cart\"") == 2);
     CHECK(html.find("<p class=\"svc-card__status\" role=\"status\" data-svc-part=\"s0\"></p>") != std::string::npos);
     CHECK(html.find("data-svc-part=\"s1\"") != std::string::npos);
+    CHECK(html.find("data-svc-part=\"b1\"") != std::string::npos);
     std::string without = renderer.render(spec, WidgetContent{{item}}, svc::RenderOptions{});
     CHECK(without.find("<button") == std::string::npos);
     CHECK(without.find("role=\"status\"") == std::string::npos);
-    CHECK(renderer.renderCardBody(item, withCart).find("svc-card__cart") != std::string::npos);
-    CHECK(renderer.renderCardBody(item, svc::RenderOptions{}).find("svc-card__cart") == std::string::npos);
+    // A card rendered again (an alternative picked, the shop's plugin arrived late) brings its button and status.
+    std::string body = renderer.renderCardBody(item, 3, withCart);
+    CHECK(body.find("data-svc-part=\"b3\"") != std::string::npos);
+    CHECK(body.find("<p class=\"svc-card__status\" role=\"status\" data-svc-part=\"s3\"></p>") != std::string::npos);
+    CHECK(renderer.renderCardBody(item, 3, svc::RenderOptions{}).find("svc-card__") != std::string::npos);
+    CHECK(renderer.renderCardBody(item, 3, svc::RenderOptions{}).find("svc-card__cart") == std::string::npos);
+    CHECK(renderer.renderCardBody(item, 3, svc::RenderOptions{}).find("role=\"status\"") == std::string::npos);
 }
 
 TEST_CASE("WidgetRenderer: a position with alternatives shows its item and one pressed-state button per choice") {
@@ -231,4 +238,51 @@ TEST_CASE("WidgetRenderer: items in order, formatted with the given currency and
     CHECK(html.find("<span class=\"svc-card__selling\">$1,234.56</span>") != std::string::npos);
     CHECK(html.find("<s class=\"svc-card__retail\">$59.99</s>") != std::string::npos);
     CHECK(renderer.render(WidgetSpec{}, WidgetContent{}) == "");
+}
+
+TEST_CASE("WidgetRenderer: SET-Custom shows the set's photo, described by the set, and its title before its products") {
+    WidgetSpec spec;
+    spec.type = WidgetType::SetCustom;
+    WidgetRenderer renderer(MoneyFormatter("EUR", "de-DE"));
+    struct Case {
+        std::string image, title, description, figure;
+    };
+    const std::vector<Case> cases = {
+        {"https://cdn.example/look.jpg", "City <weekend>", "A \"relaxed\" look",
+         "<figure class=\"svc-widget__look\"><img class=\"svc-widget__photo\" src=\"https://cdn.example/look.jpg\" "
+         "alt=\"A &quot;relaxed&quot; look\" decoding=\"async\" width=\"480\" height=\"640\">"
+         "<figcaption class=\"svc-widget__title\">City &lt;weekend&gt;</figcaption></figure>"},
+        // Without a description the title names the photo.
+        {"https://cdn.example/look.jpg", "City", "",
+         "<figure class=\"svc-widget__look\"><img class=\"svc-widget__photo\" src=\"https://cdn.example/look.jpg\" alt=\"City\" "
+         "decoding=\"async\" width=\"480\" height=\"640\"><figcaption class=\"svc-widget__title\">City</figcaption></figure>"},
+        {"", "City", "A look", "<figure class=\"svc-widget__look\"><figcaption class=\"svc-widget__title\">City</figcaption></figure>"},
+        // A photo URL with a script scheme is no photo.
+        {"javascript:alert(1)", "", "A look", ""},
+        {"", "", "", ""},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.image);
+        CAPTURE(c.title);
+        WidgetContent content{{basicItem()}};
+        content.image = c.image;
+        content.title = c.title;
+        content.description = c.description;
+        std::string html = renderer.render(spec, content);
+        size_t list = html.find("<ul class=\"svc-widget__list\"");
+        REQUIRE(list != std::string::npos);
+        if (c.figure.empty()) {
+            CHECK(html.find("<figure") == std::string::npos);
+            continue;
+        }
+        size_t figure = html.find(c.figure);
+        REQUIRE(figure != std::string::npos);
+        CHECK(figure < list);
+    }
+    // Only SET-Custom is a photo with its products.
+    WidgetContent content{{basicItem()}};
+    content.image = "https://cdn.example/look.jpg";
+    content.title = "City";
+    spec.type = WidgetType::Set;
+    CHECK(renderer.render(spec, content).find("<figure") == std::string::npos);
 }

@@ -20,13 +20,13 @@ function warnOnce(message) {
   try { console.warn("[svc] " + message); } catch (ignored) {}
 }
 
-// Without the Wasm core the widgets can only be hidden, never half-shown.
+// Without the Wasm core the widgets can only be hidden, never half-shown. For good: nothing
+// shows them again, so an inline !important (CSSOM, allowed under a strict CSP) that needs no
+// stylesheet is safe; the shop's own hiding (hidden, its styles) stays as it is (docs/adr/0071).
 function hideAllWidgets() {
   var widgets = document.querySelectorAll("div[data-svc-widget-id]");
   for (var i = 0; i < widgets.length; i++) {
-    var target = widgets[i].closest(".-svc-widget-container") || widgets[i];
-    target.hidden = true;
-    target.style.setProperty("display", "none", "important");
+    (widgets[i].closest(".-svc-widget-container") || widgets[i]).style.setProperty("display", "none", "important");
     widgets[i].setAttribute("data-svc-state", "failed");
   }
 }

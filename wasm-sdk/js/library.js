@@ -33,17 +33,26 @@ mergeInto(LibraryManager.library, {
     if (SVC.nodes[node]) SVC.nodes[node].innerHTML = UTF8ToString(html);
   },
 
-  // Hides or shows the enclosing .-svc-widget-container, or the element when it has none.
-  // CSSOM, not a style attribute: allowed under a strict Content-Security-Policy, and
-  // !important so that the shop's CSS cannot show an empty widget.
+  // Hides or shows the enclosing .-svc-widget-container, or the element when it has none, with
+  // svc's own marker: svc.css hides [data-svc-hidden] (!important, so that the shop's CSS cannot
+  // show an empty widget). The shop's own hiding (hidden, its styles) is never touched, so
+  // showing a widget never shows a container the shop hid (an A/B control group).
   svc_dom_set_visible__deps: ["$SVC"],
   svc_dom_set_visible: function (node, visible) {
     var element = SVC.nodes[node];
     if (!element) return;
     var target = element.closest(".-svc-widget-container") || element;
-    target.hidden = !visible;
-    if (visible) target.style.removeProperty("display");
-    else target.style.setProperty("display", "none", "important");
+    if (visible) target.removeAttribute("data-svc-hidden");
+    else target.setAttribute("data-svc-hidden", "");
+  },
+
+  // Whether anything of the widget is displayed: not when the shop hid it or an ancestor.
+  svc_dom_displayed__deps: ["$SVC"],
+  svc_dom_displayed: function (node) {
+    var element = SVC.nodes[node];
+    if (!element) return 0;
+    if (element.checkVisibility) return element.checkVisibility({ opacityProperty: true, visibilityProperty: true }) ? 1 : 0;
+    return element.getClientRects().length && getComputedStyle(element).visibility === "visible" ? 1 : 0;
   },
 
   svc_dom_release__deps: ["$SVC"],
@@ -64,8 +73,9 @@ mergeInto(LibraryManager.library, {
     var element = SVC.nodes[node];
     var target = element && element.querySelector('[data-svc-part="' + UTF8ToString(part) + '"]');
     if (!target) return;
-    if (name) target.setAttribute(UTF8ToString(name), UTF8ToString(value));
-    else target.innerHTML = UTF8ToString(value);
+    if (!name) target.innerHTML = UTF8ToString(value);
+    else if (value) target.setAttribute(UTF8ToString(name), UTF8ToString(value));
+    else target.removeAttribute(UTF8ToString(name));
   },
 
   svc_dom_scroll_part__deps: ["$SVC"],
@@ -89,11 +99,28 @@ mergeInto(LibraryManager.library, {
   svc_shop_add_to_cart: function (requestId, sku) {
     var skuText = UTF8ToString(sku);
     // The executor turns a throw into a rejection, and the answer always comes later,
-    // never inside this call: C++ is not re-entered while it runs.
+    // never inside this call: C++ is not re-entered while it runs. An answer that is no
+    // promise says nothing about the cart: outcome 2, not "added".
+    var promised = true;
     new Promise(function (resolve) {
-      resolve(window._svc_shop_plugin.addToCart(skuText, 1, Promise));
-    }).then(function () { Module["_svc_cart_result"](requestId, 1); },
+      var answer = window._svc_shop_plugin.addToCart(skuText, 1, Promise);
+      promised = answer !== null && (typeof answer === "object" || typeof answer === "function") && typeof answer.then === "function";
+      resolve(answer);
+    }).then(function () { Module["_svc_cart_result"](requestId, promised ? 1 : 2); },
             function () { Module["_svc_cart_result"](requestId, 0); });
+  },
+
+  // A deferred shop bundle defines the plugin later: look for addToCart a few times a second
+  // for a minute, then give up (a page without one keeps no timer running).
+  svc_shop_watch_plugin__deps: ["svc_shop_can_add_to_cart"],
+  svc_shop_watch_plugin: function () {
+    var tries = 240;
+    var timer = setInterval(function () {
+      var ready = _svc_shop_can_add_to_cart();
+      if (!ready && --tries > 0) return;
+      clearInterval(timer);
+      if (ready) Module["_svc_shop_plugin_ready"]();
+    }, 250);
   },
 
   svc_shop_navigate_to: function (url) {

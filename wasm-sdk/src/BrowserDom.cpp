@@ -48,6 +48,7 @@ void BrowserDom::removeAttribute(NodeId node, std::string_view name) {
 void BrowserDom::setContent(NodeId node, const std::string& html) { svc_dom_set_content(node, html.c_str()); }
 void BrowserDom::hide(NodeId node) { svc_dom_set_visible(node, 0); }
 void BrowserDom::show(NodeId node) { svc_dom_set_visible(node, 1); }
+bool BrowserDom::displayed(NodeId node) { return svc_dom_displayed(node) != 0; }
 void BrowserDom::release(NodeId node) { svc_dom_release(node); }
 void BrowserDom::warn(const std::string& message) { svc_warn(message.c_str()); }
 
@@ -59,12 +60,17 @@ void BrowserDom::setPartAttribute(NodeId widget, const std::string& part, std::s
     svc_dom_part(widget, part.c_str(), std::string(name).c_str(), value.c_str());
 }
 
+void BrowserDom::removePartAttribute(NodeId widget, const std::string& part, std::string_view name) {
+    svc_dom_part(widget, part.c_str(), std::string(name).c_str(), nullptr);
+}
+
 void BrowserDom::scrollPart(NodeId widget, const std::string& part, int direction) {
     svc_dom_scroll_part(widget, part.c_str(), direction);
 }
 
 bool BrowserDom::shopCanAddToCart() { return svc_shop_can_add_to_cart() != 0; }
 void BrowserDom::addToCart(int requestId, const std::string& sku) { svc_shop_add_to_cart(requestId, sku.c_str()); }
+void BrowserDom::watchShopPlugin() { svc_shop_watch_plugin(); }
 bool BrowserDom::navigateTo(const std::string& url) { return svc_shop_navigate_to(url.c_str()) != 0; }
 
 std::string BrowserDom::shopTestGroup() {

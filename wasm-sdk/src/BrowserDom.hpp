@@ -18,13 +18,16 @@ public:
     void setContent(NodeId node, const std::string& html) override;
     void hide(NodeId node) override;
     void show(NodeId node) override;
+    bool displayed(NodeId node) override;
     void release(NodeId node) override;
     void warn(const std::string& message) override;
     void setPartContent(NodeId widget, const std::string& part, const std::string& html) override;
     void setPartAttribute(NodeId widget, const std::string& part, std::string_view name, const std::string& value) override;
+    void removePartAttribute(NodeId widget, const std::string& part, std::string_view name) override;
     void scrollPart(NodeId widget, const std::string& part, int direction) override;
     bool shopCanAddToCart() override;
     void addToCart(int requestId, const std::string& sku) override;
+    void watchShopPlugin() override;
     bool navigateTo(const std::string& url) override;
     std::string shopTestGroup() override;
     void observeVisibility(NodeId node, int widgetKey) override;

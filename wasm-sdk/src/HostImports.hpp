@@ -7,16 +7,18 @@ char* svc_dom_attribute(int node, const char* name);
 void svc_dom_set_attribute(int node, const char* name, const char* value);  // value nullptr: remove
 void svc_dom_set_content(int node, const char* html);
 void svc_dom_set_visible(int node, int visible);
+int svc_dom_displayed(int node);   // 1 when the page displays the element (Dom::displayed)
 void svc_dom_release(int node);
 int svc_dom_same(int a, int b);    // 1 when both handles hold one element
 int svc_dom_connected(int node);   // 1 while the element is in the page
 void svc_warn(const char* message);
 void svc_host_fetch(int batchId, const char* query);
-// name nullptr: value becomes the part's content; else the part's attribute `name`.
+// name nullptr: value becomes the part's content; else the part's attribute `name` (removed when value is nullptr).
 void svc_dom_part(int node, const char* part, const char* name, const char* value);
 void svc_dom_scroll_part(int node, const char* part, int direction);  // -1 or +1
 int svc_shop_can_add_to_cart();
 void svc_shop_add_to_cart(int requestId, const char* sku);
+void svc_shop_watch_plugin();  // calls _svc_shop_plugin_ready once addToCart is a function
 int svc_shop_navigate_to(const char* url);
 char* svc_document_cookie();  // nullptr when reading it throws
 void svc_set_document_cookie(const char* assignment);

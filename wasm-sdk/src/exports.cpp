@@ -83,7 +83,14 @@ EMSCRIPTEN_KEEPALIVE int svc_action(int widgetKey, char* action, int position, i
            svc::ActionOutcome::Handled;
 }
 
-EMSCRIPTEN_KEEPALIVE void svc_cart_result(int requestId, int ok) { controller().cartResult(requestId, ok != 0); }
+// outcome: 1 added, 0 failed, 2 the shop's addToCart returned no promise (svc_shop_add_to_cart).
+EMSCRIPTEN_KEEPALIVE void svc_cart_result(int requestId, int outcome) {
+    controller().cartResult(requestId, outcome == 1   ? svc::CartOutcome::Added
+                                       : outcome == 2 ? svc::CartOutcome::NotAPromise
+                                                      : svc::CartOutcome::Failed);
+}
+
+EMSCRIPTEN_KEEPALIVE void svc_shop_plugin_ready() { controller().shopPluginReady(); }
 
 EMSCRIPTEN_KEEPALIVE void svc_svclytics(char* eventName, char* payloadJson) {
     std::string name = take(eventName);
