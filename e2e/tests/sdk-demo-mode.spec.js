@@ -82,7 +82,7 @@ test("_svc.demo called before the SDK arrived is queued by the loader and run on
   // sdk.js is held back (then served as is) until the shop has called _svc.demo on the loader's queue.
   let release;
   const held = new Promise((resolve) => { release = resolve; });
-  await page.route(/\/sdk\/sdk\.js$/, async (route) => { await held; await route.continue(); });
+  await page.route(/\/sdk\/([0-9a-f]{16}\/)?sdk\.js$/, async (route) => { await held; await route.continue(); });
   const seen = watch(page);
   await page.goto(base() + "/demo/demo.html", { waitUntil: "domcontentloaded" });
   await page.waitForFunction(() => window._svc && Array.isArray(window._svc.q));
