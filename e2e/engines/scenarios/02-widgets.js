@@ -102,12 +102,15 @@ module.exports = [
   {
     // Hiding the containers' headlines when the loader itself cannot load is the snippet's work
     // (issue 20, point 6, done on another branch): this asserts what holds in every engine today.
-    name: "svc unreachable: the shop's page works, no widget content, no error reaches the page",
+    name: "svc unreachable: the shop's page works, its widget containers hidden, no error reaches the page",
     async run(s, ctx) {
       await s.go(ctx.shop("/demo/product.html", { sku: ctx.firstSku, svc: "down" }));
       await s.waitFor(() => document.getElementById("product-name").textContent !== "\u2026", [], { what: "the shop's own rendering" });
       await new Promise((resolve) => setTimeout(resolve, 500));
       assert.equal(await s.eval(() => document.querySelectorAll(".svc-card, [data-svc-state=rendered]").length), 0);
+      // The snippet hides every container when the loader cannot load: no headline above nothing (issue 20, point 6).
+      await s.waitFor(() => [...document.querySelectorAll("div[data-svc-widget-id]")].every((widget) =>
+        getComputedStyle(widget.closest(".-svc-widget-container") || widget).display === "none"), [], { what: "every widget container hidden" });
       const problems = await s.problems();
       assert.ok(problems.every((problem) => problem.startsWith("warn: [svc]")), problems.join("\n"));
       assert.equal(await s.eval(() => document.getElementById("product-name").textContent.length > 3), true);
