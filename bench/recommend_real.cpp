@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "evaluation/BasketEvaluation.hpp"
+#include "evaluation/TwoThreads.hpp"
 
 int main(int argc, char** argv) {
     std::string directory = argc > 1 ? argv[1] : svc::evaluation::defaultHmBasketsPath();
@@ -21,15 +22,7 @@ int main(int argc, char** argv) {
     }
     svc::evaluation::BasketEvaluationOptions options;
     if (argc > 2) options.folds = std::stoul(argv[2]);
-    options.parallel = [](size_t count, const std::function<void(size_t)>& work) {
-        std::atomic<size_t> next{0};
-        auto worker = [&] {
-            for (size_t i; (i = next.fetch_add(1)) < count;) work(i);
-        };
-        std::thread helper(worker);
-        worker();
-        helper.join();
-    };
+    options.parallel = svc::evaluation::twoThreads();
     auto started = std::chrono::steady_clock::now();
     auto report = svc::evaluation::evaluateBaskets(*data, svc::evaluation::contentPoolTemplates(), options);
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -13,7 +13,7 @@ const globalSetup = require("../global-setup.js");
 const { ShopServer } = require("./ShopServer");
 const { PuppeteerEngine } = require("./drivers/puppeteer");
 const { WebKitEngine } = require("./drivers/webkit");
-const { freePort } = require("./freePort");
+const { freePort } = require("../support/freePort");
 const { hostileTenant } = require("./hostileTenant");
 const matrix = require("./matrix");
 

@@ -2,6 +2,7 @@
 // svc-server behind nginx running the shipped deploy/nginx/svc.conf (only its ports, certificate
 // paths, upstream address and operators include replaced), a second TLS server block serving a
 // shop's static pages from another origin, and an NSS database in which Chromium trusts the CA.
+const { freePort } = require("./freePort");
 const { spawn, execFileSync } = require("node:child_process");
 const fs = require("node:fs");
 const https = require("node:https");
@@ -27,16 +28,6 @@ function missingTools() {
   return ["nginx", "openssl", "certutil"].filter((tool) => !findTool(tool));
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 // A test CA and one server certificate for both hosts (EC P-256, two days).
 function makeCertificates(dir) {

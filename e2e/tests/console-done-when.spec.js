@@ -2,6 +2,7 @@
 // starts svc on a fresh data dir; the operator it created signs in with the password it wrote,
 // creates a tenant, gives it its feed, authors a custom set, adjusts texts and CSS with the
 // preview, and reads the performance charts after demo traffic. Every step through the pages.
+const { freePort } = require("../support/freePort");
 const { test, expect } = require("@playwright/test");
 const { spawn } = require("node:child_process");
 const fs = require("node:fs");
@@ -12,16 +13,6 @@ const path = require("node:path");
 const repoRoot = path.resolve(__dirname, "..", "..");
 let demo;  // { process, baseUrl, dataDir, password }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 // A read by the page itself, as the console's scripts do: Chromium retries a request whose kept-alive
 // connection the server closed meanwhile (svc closes idle ones after 2 s, docs/adr/0005); Node's client does not.

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "evaluation/BasketEvaluation.hpp"
+#include "evaluation/TwoThreads.hpp"
 #include "support/Skip.hpp"
 
 using namespace svc::evaluation;
@@ -26,15 +27,7 @@ TEST_CASE("Evaluation: SET and SIMILAR on real baskets against co-occurrence, po
     REQUIRE(data->articles().size() > 1000);
 
     BasketEvaluationOptions options;
-    options.parallel = [](size_t count, const std::function<void(size_t)>& work) {
-        std::atomic<size_t> next{0};
-        auto worker = [&] {
-            for (size_t i; (i = next.fetch_add(1)) < count;) work(i);
-        };
-        std::thread helper(worker);
-        worker();
-        helper.join();
-    };
+    options.parallel = twoThreads();
     const auto report = evaluateBaskets(*data, contentPoolTemplates(), options);
     std::cout << report.text();
     REQUIRE(report.pairs > 1000);

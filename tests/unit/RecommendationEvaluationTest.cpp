@@ -15,6 +15,7 @@
 
 #include "evaluation/FashionCatalog.hpp"
 #include "evaluation/RankingMetrics.hpp"
+#include "evaluation/TwoThreads.hpp"
 #include "feed/FeedParser.hpp"
 #include "recommend/ContentSnapshotBuilder.hpp"
 #include "recommend/RecommendationService.hpp"
@@ -28,17 +29,7 @@ namespace {
 constexpr size_t kAnchors = 500;
 constexpr uint64_t kSeed = 42;
 
-svc::ParallelFor twoThreads() {
-    return [](size_t count, const std::function<void(size_t)>& work) {
-        std::atomic<size_t> next{0};
-        auto worker = [&] {
-            for (size_t i; (i = next.fetch_add(1)) < count;) work(i);
-        };
-        std::thread helper(worker);
-        worker();
-        helper.join();
-    };
-}
+using svc::evaluation::twoThreads;
 
 std::shared_ptr<const std::vector<svc::SetTemplate>> contentPool() {
     std::ifstream in(std::string(SVC_SOURCE_DIR) + "/native-server/content-pool/fashion.json");

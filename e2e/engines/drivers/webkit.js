@@ -12,7 +12,7 @@
 const { spawn } = require("node:child_process");
 const fs = require("node:fs");
 const { Session } = require("./Session");
-const { freePort } = require("../freePort");
+const { freePort } = require("../../support/freePort");
 
 const DRIVER = process.env.WEBKIT_DRIVER_PATH || "/usr/bin/WebKitWebDriver";
 const BROWSER = process.env.WEBKIT_BROWSER_PATH || "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
