@@ -42,7 +42,7 @@ bool templateFits(const CompiledTemplate& compiled, const ArticleProfile& anchor
 }  // namespace
 
 std::vector<uint32_t> ComplementFinder::rank(uint32_t anchor, const std::vector<const std::vector<uint32_t>*>& lists,
-                                             const Position& position, size_t limit) const {
+                                             const Position& position, size_t limit, std::vector<double>* scores) const {
     const FeatureSpace& space = snapshot_.space();
     const ArticleProfile& a = snapshot_.entry(anchor).profile;
     const CoPurchaseModel& purchases = snapshot_.purchases();
@@ -109,6 +109,10 @@ std::vector<uint32_t> ComplementFinder::rank(uint32_t anchor, const std::vector<
     std::vector<uint32_t> result;
     result.reserve(keep);
     for (size_t i = 0; i < keep; ++i) result.push_back(scored[i].article);
+    if (scores) {
+        scores->clear();
+        for (size_t i = 0; i < keep; ++i) scores->push_back(scored[i].score);
+    }
     return result;
 }
 
@@ -149,7 +153,7 @@ std::vector<ComplementCluster> ComplementFinder::clusters(uint32_t anchor, size_
         articlesTaken.insert(articlesTaken.end(), fresh.begin(), fresh.end());
         std::sort(articlesTaken.begin() + static_cast<std::ptrdiff_t>(before), articlesTaken.end());
         std::inplace_merge(articlesTaken.begin(), articlesTaken.begin() + static_cast<std::ptrdiff_t>(before), articlesTaken.end());
-        clusters.push_back({"", std::move(name), std::move(source), tags, std::move(fresh)});
+        clusters.push_back({"", std::move(name), std::move(source), tags, std::move(fresh), 0, {}});
     };
     // The department lists a candidate may come from, the anchor's own first.
     std::vector<size_t> departments{static_cast<size_t>(a.department)};
@@ -186,6 +190,7 @@ std::vector<ComplementCluster> ComplementFinder::clusters(uint32_t anchor, size_
         clusters = learnedClusters(anchor, clusters, maxClusters);
         for (auto& cluster : clusters) {
             if (cluster.articles.size() > perCluster) cluster.articles.resize(perCluster);
+            if (cluster.shares.size() > perCluster) cluster.shares.resize(perCluster);
         }
         const std::string& mainSku = snapshot_.entry(anchor).article->mainSku;
         for (size_t i = 0; i < clusters.size(); ++i) clusters[i].id = mainSku + "#" + std::to_string(i + 1);
@@ -289,12 +294,13 @@ std::vector<ComplementCluster> ComplementFinder::learnedClusters(uint32_t anchor
         position.kindEvidence = kindEvidence;
         position.kind = kind;
         // Positions hold one kind each, so no article can appear in two of them.
-        auto fresh = rank(anchor, {&partnersOfKind, &purchases.mostBought(kind), &snapshot_.kindMembers(kind)}, position, kClusterDepth);
+        std::vector<double> shares;
+        auto fresh = rank(anchor, {&partnersOfKind, &purchases.mostBought(kind), &snapshot_.kindMembers(kind)}, position, kClusterDepth, &shares);
         if (fresh.empty()) continue;
         if (const ComplementCluster* curatedCluster = curatedOf(kind))
-            clusters.push_back({"", curatedCluster->name, curatedCluster->source, curatedCluster->tags, std::move(fresh)});
+            clusters.push_back({"", curatedCluster->name, curatedCluster->source, curatedCluster->tags, std::move(fresh), kinds[k].first, std::move(shares)});
         else
-            clusters.push_back({"", space.text(kind), "purchases", {}, std::move(fresh)});
+            clusters.push_back({"", space.text(kind), "purchases", {}, std::move(fresh), kinds[k].first, std::move(shares)});
     }
     return clusters;
 }

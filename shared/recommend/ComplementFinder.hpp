@@ -23,6 +23,12 @@ struct ComplementCluster {
     std::string source;  // "template:<id>", "custom-sets" or "purchases"
     std::vector<std::string> tags;  // the template's tags
     std::vector<uint32_t> articles;  // best first; the first is the set's pick
+    // Learned positions only (empty before the tenant has enough orders): the smoothed probability
+    // that an order with the anchor's kind holds this position's kind, and per article the smoothed
+    // probability that it is the one bought in this position, so one ranked list can weigh an article
+    // of a likely position against the second article of a likelier one.
+    double likelihood = 0;
+    std::vector<double> shares;
 };
 
 class ComplementFinder {
@@ -62,7 +68,7 @@ private:
     };
     // Ranks candidates from `lists` (each in order of likelihood), visiting them in turn.
     std::vector<uint32_t> rank(uint32_t anchor, const std::vector<const std::vector<uint32_t>*>& lists, const Position& position,
-                               size_t limit) const;
+                               size_t limit, std::vector<double>* scores = nullptr) const;
     // Positions from what the tenant's shoppers buy together: kinds by the smoothed probability
     // of being bought with the anchor's kind (prior: the curated positions and the kinds' shares).
     std::vector<ComplementCluster> learnedClusters(uint32_t anchor, const std::vector<ComplementCluster>& curated, size_t maxClusters) const;

@@ -50,6 +50,32 @@ std::vector<GeneratedSet> RecommendationService::generatedSets(const ArticleRef&
     return sets;
 }
 
+std::vector<uint32_t> RecommendationService::rankedComplements(const std::vector<ComplementCluster>& clusters, size_t limit) {
+    std::vector<uint32_t> ranked;
+    const bool learned = !clusters.empty() && std::all_of(clusters.begin(), clusters.end(), [](const ComplementCluster& cluster) {
+        return cluster.shares.size() == cluster.articles.size();
+    });
+    if (learned) {
+        std::vector<std::pair<double, uint32_t>> joint;  // -probability, article
+        for (const auto& cluster : clusters) {
+            for (size_t i = 0; i < cluster.articles.size(); ++i) joint.emplace_back(-cluster.likelihood * cluster.shares[i], cluster.articles[i]);
+        }
+        std::stable_sort(joint.begin(), joint.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+        for (size_t i = 0; i < joint.size() && ranked.size() < limit; ++i) ranked.push_back(joint[i].second);
+        return ranked;
+    }
+    for (size_t rank = 0; ranked.size() < limit; ++rank) {
+        bool any = false;
+        for (const auto& cluster : clusters) {
+            if (rank >= cluster.articles.size() || ranked.size() >= limit) continue;
+            any = true;
+            ranked.push_back(cluster.articles[rank]);
+        }
+        if (!any) break;
+    }
+    return ranked;
+}
+
 std::vector<const ResolvedCustomSet*> RecommendationService::customSetsOf(const ArticleRef& anchor) const {
     std::vector<const ResolvedCustomSet*> sets;
     for (const auto* set : anchor.snapshot->customSetsWith(anchor.index)) {

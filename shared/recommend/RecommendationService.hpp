@@ -52,6 +52,12 @@ public:
     std::vector<GeneratedSet> generatedSets(const ArticleRef& anchor, size_t limit) const;
     // The same from clusters already found for the anchor.
     static std::vector<GeneratedSet> generatedSets(const ArticleRef& anchor, const std::vector<ComplementCluster>& clusters, size_t limit);
+    // SET's positions as one ranked list of `limit` articles (a "complete the look" row). Learned
+    // positions are merged by the probability of each article being bought with the anchor
+    // (its position's likelihood times its share within the position), so a likely position may
+    // give several articles before an unlikely one gives its first; curated positions (cold
+    // start) give their best in turn, then their second, ...
+    static std::vector<uint32_t> rankedComplements(const std::vector<ComplementCluster>& clusters, size_t limit);
     // Custom sets showing the article that still have an available product.
     std::vector<const ResolvedCustomSet*> customSetsOf(const ArticleRef& anchor) const;
     Result<std::shared_ptr<const ContentSnapshot>> snapshot(int64_t tenantId) { return content_.snapshot(tenantId); }

@@ -196,16 +196,9 @@ BasketEvaluationReport evaluateBaskets(const HmBaskets& data, const std::vector<
                     const ArticleRef& ref = **found;
                     auto clusters = service.clusters(ref, 8, kListLength);
                     if (!clusters.empty()) report.setCoverage += 1;
-                    // SET as a ranked list: each position's best, then each position's second, ...
-                    for (size_t rank = 0; lists[kSet].size() < kListLength; ++rank) {
-                        bool any = false;
-                        for (const auto& cluster : clusters) {
-                            if (rank >= cluster.articles.size() || lists[kSet].size() >= kListLength) continue;
-                            any = true;
-                            lists[kSet].push_back(*data.indexOfMainSku(ref.snapshot->entry(cluster.articles[rank]).article->mainSku));
-                        }
-                        if (!any) break;
-                    }
+                    // SET as a ranked list, as the engine ranks it (RecommendationService::rankedComplements).
+                    for (uint32_t index : RecommendationService::rankedComplements(clusters, kListLength))
+                        lists[kSet].push_back(*data.indexOfMainSku(ref.snapshot->entry(index).article->mainSku));
                     for (const auto& cluster : clusters) {
                         for (uint32_t index : cluster.articles) {
                             const HmArticle& product = articles[*data.indexOfMainSku(ref.snapshot->entry(index).article->mainSku)];

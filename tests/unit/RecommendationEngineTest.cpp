@@ -339,3 +339,26 @@ TEST_CASE("Custom sets: by any of their SKUs, shown while one product is availab
     RecommendationService gone(source);
     CHECK(gone.customSetsOf(anchor(gone, "B")).empty());
 }
+
+TEST_CASE("SET as one ranked list: learned positions merged by probability, curated ones in turn") {
+    using svc::ComplementCluster;
+    struct Case {
+        const char* name;
+        std::vector<ComplementCluster> clusters;
+        size_t limit;
+        std::vector<uint32_t> expected;
+    };
+    const std::vector<Case> cases = {
+        // A likely position's second article (0.6 x 0.4) comes before an unlikely position's first (0.2 x 0.9).
+        {"learned", {{"", "tops", "purchases", {}, {1, 2, 3}, 0.6, {0.5, 0.4, 0.1}}, {"", "shoes", "purchases", {}, {7, 8}, 0.2, {0.9, 0.1}}},
+         4, {1, 2, 7, 3}},
+        {"curated (no probabilities): best of each, then second of each", {{"", "tops", "template:t", {}, {1, 2, 3}, 0, {}}, {"", "shoes", "template:t", {}, {7, 8}, 0, {}}},
+         4, {1, 7, 2, 8}},
+        {"shorter than the limit", {{"", "tops", "purchases", {}, {1}, 0.5, {1.0}}}, 10, {1}},
+        {"no positions", {}, 10, {}},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.name);
+        CHECK(RecommendationService::rankedComplements(c.clusters, c.limit) == c.expected);
+    }
+}
