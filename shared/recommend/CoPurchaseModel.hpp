@@ -49,7 +49,7 @@ public:
     double ordersWithArticle(uint32_t article) const;
     const std::vector<std::pair<uint32_t, double>>& partners(uint32_t article) const;
     // Bought articles of a kind, most bought first; the lines of all of them, and the kind's
-    // size in the catalog (for the additive smoothing of an article's share of its kind).
+    // size in the catalog (for the prior of an article's share of its kind: one line spread over the kind).
     const std::vector<uint32_t>& mostBought(uint32_t kind) const;
     double kindLinesAll(uint32_t kind) const;
     double kindSize(uint32_t kind) const;

@@ -84,7 +84,10 @@ std::vector<uint32_t> ComplementFinder::rank(uint32_t anchor, const std::vector<
             }
             if (position.evidence) {
                 // What was learned decides; the curated preferences above only order articles it cannot tell apart.
-                double share = (purchases.popularity(candidate) + 1) / (purchases.kindLinesAll(b.kind) + purchases.kindSize(b.kind) + 1);
+                // The article's share of its kind's lines, under a prior worth one line spread over the kind:
+                // one pseudo-line per article (Laplace) made a big kind's best seller look rarer than a small
+                // kind's, which mattered once positions are merged into one list by probability.
+                double share = (purchases.popularity(candidate) + 1 / std::max(1.0, purchases.kindSize(b.kind))) / (purchases.kindLinesAll(b.kind) + 1);
                 auto found = position.evidence->find(candidate);
                 double evidence = found == position.evidence->end() ? 0 : found->second;
                 score = (evidence + kPriorOrders * share) / (position.kindEvidence + kPriorOrders) + 1e-7 * score;
