@@ -254,20 +254,10 @@ std::vector<ComplementCluster> ComplementFinder::learnedClusters(uint32_t anchor
     for (const auto& [kind, cluster] : curatedKinds) consider(kind, 0);  // co-bought ones were taken above
     for (uint32_t kind : purchases.kindsByOrders()) consider(kind, 0);
 
-    // Article-level evidence: what was bought with the anchor, and at half weight with its nearest
-    // look-alikes (for a rarely bought article they say more than its own few orders).
+    // Article-level evidence: what was bought with the anchor. Its look-alikes' co-purchases (at half
+    // weight) were measured to hurt: on real baskets they drowned the article's share of its kind (ADR 0073).
     std::unordered_map<uint32_t, double> evidence;
-    auto gather = [&](uint32_t source, double weight) {
-        for (const auto& [partner, count] : purchases.partners(source)) {
-            if (partner != anchor) evidence[partner] += weight * count;
-        }
-    };
-    gather(anchor, 1.0);
-    size_t lookAlikes = 0;
-    for (const Neighbour& neighbour : snapshot_.similarList(anchor)) {
-        if (lookAlikes++ >= kLookAlikes) break;
-        gather(neighbour.article, 0.5);
-    }
+    for (const auto& [partner, count] : purchases.partners(anchor)) evidence[partner] += count;
     std::unordered_map<uint32_t, std::pair<double, std::vector<std::pair<double, uint32_t>>>> evidenceByKind;
     for (const auto& [article, weight] : evidence) {
         auto& [mass, members] = evidenceByKind[snapshot_.entry(article).profile.kind];

@@ -47,8 +47,6 @@ public:
     // a kind bought with the anchor's kind in a handful of orders moves the content pool's
     // choice a little, in hundreds it decides. One constant for every level, chosen a priori.
     static constexpr double kPriorOrders = 10;
-    // Nearest look-alikes of the anchor whose co-purchases count as evidence (at half weight).
-    static constexpr size_t kLookAlikes = 5;
 
 private:
     // What a position requires of its candidates besides being available.
@@ -56,8 +54,7 @@ private:
         const std::vector<ColorFamily>* preferredColors = nullptr;
         const CompiledTemplate* compiled = nullptr;  // occasions and departments of a template position
         // Learned positions: articles scored by (evidence + prior strength x share of the kind) /
-        // (evidence of the kind + prior strength), the evidence being what was bought with the
-        // anchor and its look-alikes.
+        // (evidence of the kind + prior strength), the evidence being what was bought with the anchor.
         const std::unordered_map<uint32_t, double>* evidence = nullptr;
         double kindEvidence = 0;
         uint32_t kind = 0;
