@@ -14,6 +14,9 @@ const fs = require("node:fs");
 const { Session } = require("./Session");
 const { freePort } = require("../../support/freePort");
 
+// Longer than any command of a scenario takes (page loads included), far below the scenario timeout.
+const COMMAND_TIMEOUT_MS = 25_000;
+
 const DRIVER = process.env.WEBKIT_DRIVER_PATH || "/usr/bin/WebKitWebDriver";
 const BROWSER = process.env.WEBKIT_BROWSER_PATH || "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
 const KEYS = { Tab: "\uE004", Enter: "\uE007", ArrowLeft: "\uE012", ArrowRight: "\uE014", Space: "\uE00D" };
@@ -143,9 +146,17 @@ class WebKitEngine {
   }
 
   async call(method, path, body) {
-    const response = await fetch(`http://127.0.0.1:${this.port}${path}`, {
-      method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    // A driver command that hangs fails here, naming itself, instead of as a silent scenario timeout.
+    let response;
+    try {
+      response = await fetch(`http://127.0.0.1:${this.port}${path}`, {
+        method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(COMMAND_TIMEOUT_MS),
+      });
+    } catch (error) {
+      if (error.name !== "TimeoutError") throw error;
+      throw new WebDriverError(`${method} ${path}: no answer from WebKitWebDriver within ${COMMAND_TIMEOUT_MS} ms`);
+    }
     const json = await response.json();
     if (!response.ok) throw new WebDriverError(`${method} ${path}: ${JSON.stringify(json.value).slice(0, 400)}`);
     return json.value;
