@@ -87,6 +87,10 @@ std::vector<int> versionNumbers(const std::string& version) {
     return numbers;
 }
 
+// A POST body holding just this query; the media type GraphQL over HTTP answers with.
+std::string post(const std::string& query) { return json{{"query", query}}.dump(); }
+const std::string graphqlJson = "application/graphql-response+json";
+
 }  // namespace
 
 TEST_CASE("GraphQL without a valid x-api-id: each top-level field is null with one Unauthorized error, field by field") {
@@ -191,8 +195,6 @@ TEST_CASE("GraphQL versions: every answer names the API version that answered, a
     GraphqlFixture api;
     const std::string current = changelogVersions().back().first;
     const json extensions = {{"version", current}};
-    const std::string graphqlJson = "application/graphql-response+json";
-    auto post = [](const std::string& query) { return json{{"query", query}}.dump(); };
     struct Case {
         std::string name;
         std::string apiId;
@@ -240,8 +242,6 @@ TEST_CASE("GraphQL versions: every answer names the API version that answered, a
 TEST_CASE("GraphQL errors carry extensions.code beside the spec's errorType, one code per errorType") {
     GraphqlFixture api;
     const std::string tenant = api.tenant.apiId;
-    const std::string graphqlJson = "application/graphql-response+json";
-    auto post = [](const std::string& query) { return json{{"query", query}}.dump(); };
     struct Case {
         std::string name;
         std::string apiId;
