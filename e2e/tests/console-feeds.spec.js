@@ -69,7 +69,7 @@ test("feeds: a new tenant's first feed is uploaded on the Feeds page; a bad pull
   await expect(page.locator("#source-url-error")).toContainText("is not an absolute http://, https://, ftp://, sftp:// or s3:// URL");
   await expect(page.getByLabel("URL", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByLabel("URL", { exact: true })).toBeFocused();
-  await page.getByLabel("URL", { exact: true }).fill("https://feeds.invalid/feed.csv");
+  await page.getByLabel("URL", { exact: true }).fill("https://192.0.2.10/feed.csv");
   await page.getByLabel("Password (or S3 secret key)").fill("e2e-pull-password");
   await page.getByLabel("User (or S3 access key ID)").fill("e2e-user");
   await page.getByRole("button", { name: "Add pull source" }).click();
@@ -77,7 +77,7 @@ test("feeds: a new tenant's first feed is uploaded on the Feeds page; a bad pull
   await expect(page.locator("#source-url-error")).toBeHidden();
   const sourceRow = page.locator("#sources-table tbody tr");
   await expect(sourceRow).toHaveCount(1);
-  await expect(sourceRow).toContainText("https://feeds.invalid/feed.csv");
+  await expect(sourceRow).toContainText("https://192.0.2.10/feed.csv");
   await expect(sourceRow).toContainText("user, password set");
   await expect(feedRow).toContainText("pulled");
   await expect(feedRow.locator("td").nth(5)).toHaveText("12 h");  // twice the interval

@@ -221,10 +221,10 @@ test("shops: a plugin's registration shows with its endpoints, last contact and 
   const tenant = await (await page.request.get(base() + "/operator/api/tenants/" + apiId)).json();
   // What a shop plugin sends (spec endpoint 6); its software name tries to smuggle markup in.
   const record = {
-    api: { attributes: "https://plugin-shop.invalid/svc/attributes", products: "https://plugin-shop.invalid/svc/products",
-           variantDimensions: "https://plugin-shop.invalid/svc/variant-dimensions" },
+    api: { attributes: "https://192.0.2.11/svc/attributes", products: "https://192.0.2.11/svc/products",
+           variantDimensions: "https://192.0.2.11/svc/variant-dimensions" },
     plugin: { version: "1.4.0" },
-    shop: { software: "<b>Shopware</b>", url: "https://plugin-shop.invalid", version: "6.5" },
+    shop: { software: "<b>Shopware</b>", url: "https://192.0.2.11", version: "6.5" },
   };
   const registered = await page.request.put(base() + "/shops/" + apiId + "/" + tenant.feedId,
     { headers: { "svc-com-tid": apiId, "svc-com-fid": tenant.feedId }, data: record });
@@ -233,7 +233,7 @@ test("shops: a plugin's registration shows with its endpoints, last contact and 
   await page.goto(consoleUrl("shops.html"));
   const row = page.locator("#shop-table tbody tr").filter({ hasText: "Plugin Registered Shop" });
   await expect(row).toHaveCount(1);
-  await expect(row).toContainText("https://plugin-shop.invalid/svc/products");
+  await expect(row).toContainText("https://192.0.2.11/svc/products");
   await expect(row).toContainText("<b>Shopware</b> 6.5, plugin 1.4.0");  // shown as text
   expect(await row.locator("b").count()).toBe(0);
   await expect(row.locator("td").nth(4)).toHaveText("never");  // the plugin never answered svc
