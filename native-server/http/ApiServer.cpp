@@ -13,6 +13,7 @@
 #include "app/BuildInfo.hpp"
 #include "http/ClientConnection.hpp"
 #include "store/SqliteFleetStore.hpp"
+#include "store/SqlitePriceHistory.hpp"
 #include "http/GraphqlHttp.hpp"
 #include "log/Log.hpp"
 #include "security/CursorTags.hpp"
@@ -22,7 +23,6 @@
 #include "text/StringUtil.hpp"
 #include "http/ResponseCompression.hpp"
 #include "http/StaticFiles.hpp"
-#include "image/PerceptualHash.hpp"
 #include "widget/ContentRequest.hpp"
 
 namespace svc {
@@ -91,7 +91,6 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
       tenants_(storage.tenants()),
       contentIndex_(storage.catalog(), storage.content(), &storage.events(), storage.clock(), options_.content),
       recommendations_(contentIndex_),
-      widgetContent_(recommendations_),
       cursors_(hmacCursorTags(keys.cursorSigningKey())),
       graphql_(recommendations_, cursors_, options_.graphql.limits),
       files_(options_.dataDir + "/uploads", keys.fileEncryptionKey()),
@@ -106,6 +105,11 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
       attributor_(storage.ledger(), storage.tenants(), attributionCatalog_, storage.clock()),
       reportRoutes_(tenants_, storage.events(), storage.ledger(), attributor_, storage.clock()),
       server_(gateLimits(options_), options_.threads) {
+    // Builds read the recorded lowest 30-day prices with the products; answers read no database (ADR 0080).
+    auto prices = std::make_shared<SqlitePriceHistory>(options_.dataDir + "/catalog");
+    contentIndex_.setLowestPrices([prices](int64_t tenantId, const std::vector<std::string>& skus) {
+        return prices->lowestBeforeCurrentPrice(tenantId, skus);
+    });
     // Content is rebuilt after every applied import; the generation tells other processes too.
     // The change is handed over first, so the rebuild it schedules (or one the generation
     // triggers) finds it and reads just the changed articles.
@@ -126,8 +130,9 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
         }
     }
     if (auto settings = SqliteWidgetSettingsStore::open(options_.dataDir + "/svc.sqlite3")) {
-        presentation_ = std::make_unique<WidgetPresentation>(std::move(*settings), options_.dataDir + "/catalog");
+        presentation_ = std::make_unique<WidgetPresentation>(std::move(*settings));
     }
+    contentAnswer_ = std::make_unique<ContentAnswer>(recommendations_, presentation_.get(), imageBot_.get());
     if (auto registrations = SqliteShopRegistrationStore::open(options_.dataDir)) {
         shopRoutes_ = std::make_unique<ShopRoutes>(tenants_, std::move(*registrations), storage.clock(), options_.shops);
     } else {
@@ -507,44 +512,13 @@ void ApiServer::serveContent(const httplib::Request& request, httplib::Response&
     std::string_view query = queryStart == std::string::npos ? std::string_view() : std::string_view(request.target).substr(queryStart + 1);
     auto widgets = ContentRequest::fromQueryString(query);
     if (!widgets) return fail(widgets.error());
-    auto content = widgetContent_.contentFor(*tenant, *widgets);
-    if (!content) return fail(content.error());
     // The page's language hints (hl: <html lang>, hp: first path segment) pick the texts.
-    if (!presentation_) return fail(Error::unavailable("widget settings are unavailable"));
     PageHints hints{request.get_param_value("hl"), request.get_param_value("hp")};
-    if (auto decorated = presentation_->decorate(*tenant, hints, *content); !decorated) return fail(decorated.error());
-    if (imageBot_) {
-        // Visual facts (ADR 0038): a SIMILAR list never shows the same picture twice (shops list one
-        // photo under several products), and large feed images become svc's thumbnails once made.
-        std::string thumbs = baseUrl(request) + "/" + tenant->apiId + "/thumbs/";
-        std::function<void(ContentItem&)> useThumbnail = [&](ContentItem& item) {
-            if (auto visual = imageBot_->visualFor(tenant->id, item.image); visual && visual->replacementKey) {
-                item.image = thumbs + *visual->replacementKey + ".jpg";
-            }
-            for (auto& alternative : item.alternatives) useThumbnail(alternative);
-        };
-        for (size_t w = 0; w < content->widgets.size(); ++w) {
-            auto& items = content->widgets[w].items;
-            if (w < widgets->size() && (*widgets)[w].type == WidgetType::Similar) {
-                std::vector<std::optional<uint64_t>> hashes;
-                for (const auto& item : items) {
-                    auto visual = imageBot_->visualFor(tenant->id, item.image);
-                    hashes.push_back(visual ? std::optional<uint64_t>(visual->phash) : std::nullopt);
-                }
-                auto keep = PerceptualHash::firstOfEachPicture(hashes);
-                size_t kept = 0;
-                for (size_t i = 0; i < items.size(); ++i) {
-                    if (!keep[i]) continue;
-                    if (kept != i) items[kept] = std::move(items[i]);
-                    ++kept;
-                }
-                items.resize(kept);
-            }
-            for (auto& item : items) useThumbnail(item);
-        }
-    }
+    std::string base = baseUrl(request);
+    auto content = contentAnswer_->answer(*tenant, *widgets, hints, base);
+    if (!content) return fail(content.error());
     // Shared caches may keep content briefly; the request carries no cookie or secret.
-    response.set_header("Cache-Control", fromOwnPage(request, baseUrl(request)) ? "no-store" : "public, max-age=60");
+    response.set_header("Cache-Control", fromOwnPage(request, base) ? "no-store" : "public, max-age=60");
     ResponseCompression::setBody(request, response, content->toJson(), "application/json");
 }
 
@@ -587,7 +561,9 @@ void ApiServer::serveGraphql(const httplib::Request& request, httplib::Response&
         }
         return {};
     };
-    auto result = graphql_.execute(*parsed, tenant);
+    // Image URLs as the SDK's answer shows them: svc's thumbnails once the image bot made them (ADR 0080).
+    auto presentation = tenant ? contentAnswer_->presentationFor(*tenant, baseUrl(request)) : nullptr;
+    auto result = graphql_.execute(*parsed, tenant, presentation.get());
     response.status = graphqlStatusFor(result.outcome, *mediaType);
     if (result.outcome == graphql::GraphqlResponse::Outcome::NotAQuery) response.set_header("Allow", "POST");
     ResponseCompression::setBody(request, response, graphqlBodyFor(result, *mediaType), graphqlContentType(*mediaType));

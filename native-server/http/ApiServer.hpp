@@ -42,7 +42,7 @@
 #include "http/ThumbnailRoutes.hpp"
 #include "imagebot/ImageBot.hpp"
 #include "http/WidgetPresentation.hpp"
-#include "recommend/WidgetContentService.hpp"
+#include "content/ContentAnswer.hpp"
 #include "store/SqliteStorage.hpp"
 #include "tenant/TenantService.hpp"
 
@@ -132,7 +132,6 @@ private:
     TenantService tenants_;
     ContentIndex contentIndex_;
     RecommendationService recommendations_;
-    WidgetContentService widgetContent_;
     WidgetErrorCounts widgetErrors_;  // content requests answered with an error, per tenant (the fleet view)
     graphql::CursorCodec cursors_;
     graphql::GraphqlService graphql_;
@@ -148,7 +147,8 @@ private:
     ReportRoutes reportRoutes_;
     Metrics metrics_;
     std::unique_ptr<ShopRoutes> shopRoutes_;  // shop plugin registration (docs/adr/0035)
-    std::unique_ptr<WidgetPresentation> presentation_;  // texts, CSS, 30-day prices (docs/adr/0028-0030)
+    std::unique_ptr<WidgetPresentation> presentation_;  // texts, CSS, 30-day price rule (docs/adr/0028-0030)
+    std::unique_ptr<ContentAnswer> contentAnswer_;      // the content answer and GraphQL's presentation data (ADR 0080)
     std::unique_ptr<OperatorAuth> operatorAuth_;        // shared by the operator route classes below
     std::unique_ptr<OperatorRoutes> operatorRoutes_;    // /operator/api/ and /console/
     std::unique_ptr<OperatorReportRoutes> operatorReportRoutes_;  // the console's Performance page

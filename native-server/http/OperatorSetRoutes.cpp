@@ -42,6 +42,16 @@ std::vector<std::string> wordsOf(const std::string& text) {
     return words;
 }
 
+// svc's recorded lowest 30-day price of a SKU: a fact of the content snapshot (ADR 0080).
+std::optional<int64_t> recordedLowestPrice(const ContentSnapshot& snapshot, const std::string& sku) {
+    auto index = snapshot.find(sku);
+    if (!index) return std::nullopt;
+    for (const auto& variant : snapshot.entry(*index).article->variants) {
+        if (variant.sku == sku) return variant.recordedLowestPrice30d;
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 OperatorSetRoutes::OperatorSetRoutes(OperatorAuth& auth, TenantStore& tenants, ContentStore& content, CatalogStore& catalog,
@@ -51,6 +61,7 @@ OperatorSetRoutes::OperatorSetRoutes(OperatorAuth& auth, TenantStore& tenants, C
     : auth_(auth),
       tenants_(tenants),
       catalog_(catalog),
+      index_(index),
       authoring_(content, index, [this](int64_t tenantId, const std::vector<std::string>& skus) { return unknownSkus(tenantId, skus); }),
       photos_(std::move(dataDir)),
       decorate_(std::move(decorate)),
@@ -298,12 +309,15 @@ void OperatorSetRoutes::previewContent(const httplib::Request& request, httplib:
     draft.setId = preview->draft.id;
     draft.title = preview->draft.title;
     if (!preview->draft.images.empty()) draft.image = preview->draft.images.front();
+    auto snapshot = index_.snapshot((*tenant)->id);
     for (const auto& sku : preview->draft.skus) {
         auto variants = catalog_.articleVariants((*tenant)->id, sku);
         if (!variants) return sendError(response, variants.error());
         std::vector<Product> live;
         for (auto& variant : *variants) {
-            if (!variant.deleted) live.push_back(std::move(variant));
+            if (variant.deleted) continue;
+            if (snapshot) variant.recordedLowestPrice30d = recordedLowestPrice(**snapshot, variant.sku);
+            live.push_back(std::move(variant));
         }
         auto articles = groupIntoArticles(std::move(live));
         if (articles.empty()) continue;

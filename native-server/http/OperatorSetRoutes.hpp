@@ -73,6 +73,7 @@ private:
     OperatorAuth& auth_;
     TenantService tenants_;
     CatalogStore& catalog_;
+    ContentIndex& index_;  // the previews' recorded lowest 30-day prices (ADR 0080)
     SetAuthoring authoring_;  // lists, checks and writes sets and templates; schedules the rebuild
     SetPhotoStore photos_;
     std::function<Status(const Tenant&, ContentResponse&)> decorate_;

@@ -6,9 +6,8 @@
 
 namespace svc {
 
-WidgetPresentation::WidgetPresentation(std::unique_ptr<SqliteWidgetSettingsStore> settings, std::string catalogDirectory,
-                                       std::chrono::milliseconds ttl)
-    : store_(std::move(settings)), prices_(std::move(catalogDirectory)), ttl_(ttl) {}
+WidgetPresentation::WidgetPresentation(std::unique_ptr<SqliteWidgetSettingsStore> settings, std::chrono::milliseconds ttl)
+    : store_(std::move(settings)), ttl_(ttl) {}
 
 Result<std::shared_ptr<const WidgetSettings>> WidgetPresentation::settingsOf(int64_t tenantId) {
     auto now = std::chrono::steady_clock::now();
@@ -37,30 +36,14 @@ Status WidgetPresentation::decorate(const Tenant& tenant, const PageHints& hints
     content.language = presentation.languageRule.resolve(
         hints.htmlLang, hints.pathSegment, [&](const std::string& language) { return presentation.hasTexts(language); });
     content.texts = presentation.textsFor(content.language);
-    const bool required = presentation.requiresLowestPrice30Days();
-
-    // Only reduced items show it (a crossed-out price). The feed's own figure (the shop knows
-    // prices from before svc did) comes first; svc's recorded history fills in for the rest.
-    std::vector<ContentItem*> reduced;
-    auto consider = [&](ContentItem& item) {
-        if (!required) return item.lowestPrice30Days.reset();
-        if (item.lowestPrice30Days) return;
-        if (item.retailPrice && *item.retailPrice > item.price) reduced.push_back(&item);
-    };
+    // The items carry their lowest 30-day prices from the snapshot (contentItemOf, ADR 0080);
+    // the tenant's country decides whether they are shown.
+    if (presentation.requiresLowestPrice30Days()) return Status::success();
     for (auto& widget : content.widgets) {
         for (auto& item : widget.items) {
-            consider(item);
-            for (auto& alternative : item.alternatives) consider(alternative);
+            item.lowestPrice30Days.reset();
+            for (auto& alternative : item.alternatives) alternative.lowestPrice30Days.reset();
         }
-    }
-    if (reduced.empty()) return Status::success();
-    std::vector<std::string> skus;
-    for (const ContentItem* item : reduced) skus.push_back(item->sku);
-    auto lowest = prices_.lowestBeforeCurrentPrice(tenant.id, skus);
-    if (!lowest) return lowest.error();
-    for (ContentItem* item : reduced) {
-        auto found = lowest->find(item->sku);
-        if (found != lowest->end()) item->lowestPrice30Days = found->second;
     }
     return Status::success();
 }

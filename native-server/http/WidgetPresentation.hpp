@@ -1,7 +1,7 @@
 #pragma once
 // The operator's widget presentation applied to what the SDK receives: the content answer
-// gets the texts of the language the tenant's rule picks for the page, and the lowest
-// 30-day prices where the tenant's country requires them; /<apiId>/widgets.css is the base
+// gets the texts of the language the tenant's rule picks for the page, and keeps the lowest
+// 30-day prices (carried by the snapshot's items) only where the tenant's country requires them; /<apiId>/widgets.css is the base
 // stylesheet plus the tenant's CSS, scoped to the widgets (docs/adr/0058). Settings are kept for a short time: every content
 // request needs them, and the CLI (another process) changes them rarely.
 #include <chrono>
@@ -11,7 +11,6 @@
 #include <string>
 #include <string_view>
 
-#include "store/SqlitePriceHistory.hpp"
 #include "store/SqliteWidgetSettingsStore.hpp"
 #include "tenant/Tenant.hpp"
 #include "widget/WidgetContent.hpp"
@@ -25,10 +24,9 @@ struct PageHints {
 
 class WidgetPresentation {
 public:
-    WidgetPresentation(std::unique_ptr<SqliteWidgetSettingsStore> settings, std::string catalogDirectory,
-                       std::chrono::milliseconds ttl = std::chrono::seconds(2));
+    explicit WidgetPresentation(std::unique_ptr<SqliteWidgetSettingsStore> settings, std::chrono::milliseconds ttl = std::chrono::seconds(2));
 
-    // Texts and, where required, lowest 30-day prices into `content`.
+    // Texts into `content`, and its lowest 30-day prices kept only where the country requires them.
     Status decorate(const Tenant& tenant, const PageHints& hints, ContentResponse& content);
     // The stylesheet served at /<apiId>/widgets.css.
     Result<std::string> stylesheet(const Tenant& tenant, const std::string& baseCss);
@@ -41,7 +39,6 @@ private:
     std::string scopedCssOf(const Tenant& tenant, const std::string& css);
 
     std::unique_ptr<SqliteWidgetSettingsStore> store_;
-    SqlitePriceHistory prices_;
     std::chrono::milliseconds ttl_;
     std::mutex mutex_;
     struct Cached {

@@ -203,9 +203,41 @@ Status ContentIndex::buildSnapshot(int64_t tenantId, TenantContent& content, boo
         known = content.knownChanges;  // pointers: the SKU lists are not copied
     }
     ContentSnapshotBuilder builder(previous, parallelFor(), changedOnly);
-    auto read = catalog_.forEachChangedProduct(tenantId, changedOnly ? content.catalogSequence : -1, known,
-                                               [&](Product&& product) { builder.add(std::move(product)); });
+    // Every variant read is a variant whose price history may have changed (the import that
+    // changes a price stamps its row): its recorded lowest price is read with it, in batches.
+    std::vector<Product> batch;
+    std::vector<std::string> reduced;
+    Status pricesRead;
+    auto addBatch = [&] {
+        if (!reduced.empty() && pricesRead) {
+            if (auto lowest = lowestPrices_(tenantId, reduced); !lowest) {
+                pricesRead = lowest.error();
+            } else {
+                for (auto& product : batch) {
+                    if (auto found = lowest->find(product.sku); found != lowest->end()) product.recordedLowestPrice30d = found->second;
+                }
+            }
+        }
+        for (auto& product : batch) builder.add(std::move(product));
+        batch.clear();
+        reduced.clear();
+    };
+    auto read = catalog_.forEachChangedProduct(tenantId, changedOnly ? content.catalogSequence : -1, known, [&](Product&& product) {
+        if (!lowestPrices_) return builder.add(std::move(product));
+        auto selling = product.sellingPrice();
+        if (!product.deleted && !product.lowestPrice30d && selling && product.retailPrice && *product.retailPrice > *selling) {
+            reduced.push_back(product.sku);
+        }
+        batch.push_back(std::move(product));
+        if (batch.size() >= 1024) addBatch();
+    });
+    if (read) addBatch();
     if (!read) return read.error();
+    if (!pricesRead) {
+        Error error = pricesRead.error();
+        error.message = "lowest 30-day prices: " + error.message;
+        return error;
+    }
     auto snapshot = builder.build(inputs);
     snapshot->setBuildSeconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     {

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -26,6 +27,10 @@
 namespace svc {
 
 class ServiceMetrics;
+
+// SKU -> the lowest selling price (cents) of the 30 days before its current price began, for
+// the SKUs asked about that have one: the catalog's price history (ADR 0030).
+using LowestPriceLookup = std::function<Result<std::map<std::string, int64_t>>(int64_t tenantId, const std::vector<std::string>& skus)>;
 
 struct ContentIndexOptions {
     unsigned threads = 2;           // for list computation; this machine has two cores
@@ -88,6 +93,10 @@ public:
     Result<Learned> learnNow(int64_t tenantId);
     // Rebuild durations and failures are reported here; set before start().
     void setMetrics(ServiceMetrics* metrics) { metrics_ = metrics; }
+    // Where builds read the recorded lowest 30-day prices of the reduced variants they read, so
+    // answers carry them without a query (ADR 0080); set before the first build. Without it,
+    // snapshots have none.
+    void setLowestPrices(LowestPriceLookup lookup) { lowestPrices_ = std::move(lookup); }
 
 private:
     struct TenantContent {
@@ -126,6 +135,7 @@ private:
     ContentIndexOptions options_;
 
     ServiceMetrics* metrics_ = nullptr;
+    LowestPriceLookup lowestPrices_;
     mutable std::mutex mutex_;  // guards the members below and every TenantContent::current
     std::map<int64_t, std::unique_ptr<TenantContent>> tenants_;
     std::set<int64_t> pending_;

@@ -26,6 +26,10 @@ struct Product {
     std::optional<int64_t> retailPrice;      // cents
     std::optional<int64_t> discountPrice;    // cents, the selling price
     std::optional<int64_t> lowestPrice30d;   // cents, where the law requires it
+    // Cents: the lowest selling price of the 30 days before the current price began, from svc's
+    // own price history (ADR 0030). The catalog's reads leave it empty; the content host fills it
+    // in for reduced variants when it builds a snapshot, so answering reads no database (ADR 0080).
+    std::optional<int64_t> recordedLowestPrice30d;
     std::map<std::string, std::string> properties;  // every further feed column
     bool deleted = false;
     int64_t lastSeenAt = 0;  // when a feed last contained it (Unix time)

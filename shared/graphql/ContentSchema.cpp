@@ -358,9 +358,17 @@ private:
         };
         add(article.representative());
         for (const auto& variant : article.variants) add(variant);
-        return pageOf(context_->cursors, "Image", std::move(list), withImage, window->first, window->second, [](const Product* variant) {
-            return std::make_shared<ImageResolver>(variant->image, variant->thumbnail);
+        return pageOf(context_->cursors, "Image", std::move(list), withImage, window->first, window->second, [this](const Product* variant) {
+            return std::make_shared<ImageResolver>(variant->image, thumbnailOf(*variant));
         });
+    }
+
+    // The picture widgets show when it is not the full image: the feed's thumbnail, or svc's
+    // thumbnail of a large picture once the image bot made it (the SDK's answer shows the same).
+    std::string thumbnailOf(const Product& variant) const {
+        if (!context_->presentation) return variant.thumbnail;
+        std::string shown = context_->presentation->shownPicture(variant.image, variant.thumbnail);
+        return variant.thumbnail.empty() && shown == variant.image ? std::string() : shown;
     }
 
     // Variants a shopper can buy: available and priced, in SKU order (as the store lists them).

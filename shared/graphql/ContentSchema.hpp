@@ -11,6 +11,7 @@
 #include "graphql/Schema.hpp"
 #include "recommend/RecommendationService.hpp"
 #include "tenant/Tenant.hpp"
+#include "widget/ContentPresentation.hpp"
 
 namespace svc::graphql {
 
@@ -26,6 +27,7 @@ struct ContentContext {
     Tenant tenant;
     RecommendationService& recommendations;
     const CursorCodec& cursors;
+    const ContentPresentation* presentation = nullptr;  // null: the catalog's URLs as they are
 };
 
 // Root for an authorised tenant.

@@ -132,7 +132,8 @@ std::shared_ptr<const PreparedDocument> GraphqlService::prepare(const std::strin
     return prepared;
 }
 
-GraphqlResponse GraphqlService::execute(const GraphqlRequest& request, const std::optional<Tenant>& tenant) const {
+GraphqlResponse GraphqlService::execute(const GraphqlRequest& request, const std::optional<Tenant>& tenant,
+                                        const ContentPresentation* presentation) const {
     if (request.query.size() > limits_.maxDocumentBytes) {
         GraphqlError error = limitError("maxDocumentBytes", "query: the document has " + std::to_string(request.query.size()) +
                                                                 " bytes, more than the maximum of " + std::to_string(limits_.maxDocumentBytes),
@@ -158,7 +159,7 @@ GraphqlResponse GraphqlService::execute(const GraphqlRequest& request, const std
     const Schema& schema = contentSchema();
     if (auto refused = costRefusal(*prepared, request)) return requestErrors(GraphqlResponse::Outcome::RequestError, {*refused});
 
-    ObjectPtr root = tenant ? makeQueryRoot(std::make_shared<ContentContext>(ContentContext{*tenant, recommendations_, cursors_}))
+    ObjectPtr root = tenant ? makeQueryRoot(std::make_shared<ContentContext>(ContentContext{*tenant, recommendations_, cursors_, presentation}))
                             : makeUnauthorizedRoot();
     ExecutionLimits executionLimits;
     executionLimits.maxResponseBytes = limits_.maxResponseBytes;

@@ -68,8 +68,10 @@ public:
     // adds it to the refusals it writes itself.
     static nlohmann::ordered_json responseExtensions();
 
-    // `tenant` is nullopt when the request carried no valid x-api-id.
-    GraphqlResponse execute(const GraphqlRequest& request, const std::optional<Tenant>& tenant) const;
+    // `tenant` is nullopt when the request carried no valid x-api-id. `presentation`: the host's
+    // presentation data for this request (svc's thumbnails), shared with the SDK's answer (ADR 0080).
+    GraphqlResponse execute(const GraphqlRequest& request, const std::optional<Tenant>& tenant,
+                            const ContentPresentation* presentation = nullptr) const;
 
     size_t cachedDocumentCount() const { return documents_.size(); }
     size_t cachedDocumentBytes() const { return documents_.bytes(); }

@@ -49,6 +49,7 @@ uint64_t contentHashOf(const std::vector<Product>& variants) {
         hash.add(v.retailPrice.value_or(-1));
         hash.add(v.discountPrice.value_or(-1));
         hash.add(v.lowestPrice30d.value_or(-1));
+        hash.add(v.recordedLowestPrice30d.value_or(-1));
         hash.add(v.stale ? 1 : 0);
         auto tags = v.properties.find("tags");
         hash.add(tags == v.properties.end() ? std::string_view("\x01") : std::string_view(tags->second));

@@ -15,9 +15,12 @@ std::optional<ContentItem> contentItemOf(const Article& article) {
     item.image = product.thumbnail.empty() ? product.image : product.thumbnail;
     item.price = *product.sellingPrice();
     item.retailPrice = product.retailPrice;
-    // The shop's own statement (feed column lowest-price-30d); whether it is shown is the
-    // tenant's country rule, applied where the answer is served (WidgetPresentation).
+    // The shop's own statement (feed column lowest-price-30d) comes first: the shop knew prices
+    // before svc did. svc's recorded history fills in for a reduced item (a crossed-out price).
+    // Whether either is shown is the tenant's country rule, applied where the answer is
+    // presented (WidgetPresentation).
     item.lowestPrice30Days = product.lowestPrice30d;
+    if (!item.lowestPrice30Days && item.retailPrice && *item.retailPrice > item.price) item.lowestPrice30Days = product.recordedLowestPrice30d;
     return item;
 }
 

@@ -385,6 +385,34 @@ TEST_CASE("Image bot: the content answer shows svc's thumbnail for large feed im
     CHECK(served->status == 200);
 }
 
+TEST_CASE("Image bot: GraphQL's Image.thumbnailUrl is the picture the widgets show: svc's thumbnail of a large image, the feed's own") {
+    BotFixture f;
+    f.images.put("/a.jpg", test::productJpeg(600, 800, 20));
+    f.images.put("/large.jpg", test::productJpeg(800, 600, 21));
+    f.images.put("/small.jpg", test::productJpeg(150, 200, 22));
+    f.images.put("/with-thumb.jpg", test::productJpeg(900, 900, 23));
+    f.images.put("/feed-thumb.jpg", test::productJpeg(120, 120, 23));
+    f.import(f.tenant, {productRow("A", f.images.url("/a.jpg")), productRow("B", f.images.url("/large.jpg")),
+                        productRow("C", f.images.url("/small.jpg")),
+                        productRow("D", f.images.url("/with-thumb.jpg"), f.images.url("/feed-thumb.jpg"))});
+    f.settle();
+    std::string query = R"({"query":"{ product(id: \"A-M\") { similarProducts { edges { node { modelId images { edges { node { url thumbnailUrl } } } } } } } }"})";
+    auto response = f.server->client().Post("/graphql", {{"x-api-id", f.tenant.apiId}}, query, "application/json");
+    REQUIRE(response);
+    CAPTURE(response->body);
+    REQUIRE(response->status == 200);
+    std::map<std::string, json> images;  // model -> its first image
+    for (const auto& edge : json::parse(response->body)["data"]["product"]["similarProducts"]["edges"]) {
+        images[edge["node"]["modelId"].get<std::string>()] = edge["node"]["images"]["edges"][0]["node"];
+    }
+    REQUIRE(images.size() == 3);
+    std::string thumbs = "http://127.0.0.1:" + std::to_string(f.server->server->port()) + "/" + f.tenant.apiId + "/thumbs/";
+    CHECK(images["Model B"]["url"] == f.images.url("/large.jpg"));
+    CHECK(images["Model B"]["thumbnailUrl"] == thumbs + ImageBot::thumbKeyOf(f.images.url("/large.jpg")) + ".jpg");
+    CHECK(images["Model C"]["thumbnailUrl"].is_null());  // already thumbnail-sized: the image itself
+    CHECK(images["Model D"]["thumbnailUrl"] == f.images.url("/feed-thumb.jpg"));
+}
+
 TEST_CASE("Image bot: a SIMILAR list does not show the same picture twice under two URLs") {
     BotFixture f;
     auto dress = test::productImage(400, 500, 30);

@@ -146,3 +146,21 @@ TEST_CASE("price history: the feed's own lowest-price-30d comes first, svc's his
         }
     }
 }
+
+TEST_CASE("price history: answers read no database: the snapshot carries the recorded lowest prices (ADR 0080)") {
+    PriceFixture f;
+    f.setCountry("DE");
+    f.importPrices("5000");
+    f.clock.advance(kDay);
+    f.importPrices("4000");
+    REQUIRE(f.items()["B"]["lowestPrice30Days"] == 5000);
+    // The history is gone from the catalog file, and nothing asks for a rebuild: an answer that
+    // read it now would have no lowest price; one from the snapshot still has it.
+    {
+        auto db = SqliteDatabase::open(f.dir.path() + "/catalog/tenant-" + std::to_string(f.tenant.id) + ".sqlite3");
+        REQUIRE(db);
+        REQUIRE((*db)->execute("DROP TRIGGER price_history_on_change; DROP TABLE price_history"));
+    }
+    CHECK(f.items()["B"]["lowestPrice30Days"] == 5000);
+    CHECK(!f.items()["C"].contains("lowestPrice30Days"));
+}
