@@ -1,44 +1,127 @@
 #include "widget/WidgetContent.hpp"
 
-#include <nlohmann/json.hpp>
+#include <algorithm>
+#include <string_view>
 
 #include "text/JsonReader.hpp"
+#include "text/JsonWriter.hpp"
 
 namespace svc {
 
-std::string ContentResponse::toJson() const {
-    nlohmann::json body;
-    body["currency"] = currency;
-    body["locale"] = locale;
-    body["language"] = language;
-    nlohmann::json& textObject = body["texts"] = nlohmann::json::object();
-    for (size_t k = 0; k < kTextKeyCount; ++k) textObject[WidgetTexts::nameOf(static_cast<TextKey>(k))] = texts.get(static_cast<TextKey>(k));
-    body["widgets"] = nlohmann::json::array();
-    auto itemJson = [](const ContentItem& item) {
-        nlohmann::json entry{{"sku", item.sku}, {"mainSku", item.mainSku}, {"name", item.name},
-                             {"brand", item.brand}, {"url", item.url}, {"image", item.image}, {"price", item.price}};
-        if (item.retailPrice) entry["retailPrice"] = *item.retailPrice;
-        if (item.lowestPrice30Days) entry["lowestPrice30Days"] = *item.lowestPrice30Days;
-        return entry;
-    };
-    for (const auto& widget : widgets) {
-        nlohmann::json items = nlohmann::json::array();
-        for (const auto& item : widget.items) {
-            nlohmann::json entry = itemJson(item);
-            if (!item.alternatives.empty()) {
-                entry["alternatives"] = nlohmann::json::array();
-                for (const auto& alternative : item.alternatives) entry["alternatives"].push_back(itemJson(alternative));
-            }
-            items.push_back(std::move(entry));
+namespace {
+
+// Written as text straight away: an answer is every content request's work, and a JSON tree
+// of it cost a tenth of the server's CPU (ADR 0080). Members in name order, as before.
+void appendMember(std::string& out, bool& first, std::string_view name) {
+    if (!first) out += ',';
+    first = false;
+    appendJsonString(out, name);
+    out += ':';
+}
+
+void appendItem(std::string& out, const ContentItem& item) {
+    bool first = true;
+    out += '{';
+    if (!item.alternatives.empty()) {
+        appendMember(out, first, "alternatives");
+        out += '[';
+        for (size_t i = 0; i < item.alternatives.size(); ++i) {
+            if (i) out += ',';
+            appendItem(out, item.alternatives[i]);
         }
-        nlohmann::json content{{"items", std::move(items)}};
-        if (!widget.setId.empty()) content["setId"] = widget.setId;
-        if (!widget.title.empty()) content["title"] = widget.title;
-        if (!widget.image.empty()) content["image"] = widget.image;
-        if (!widget.description.empty()) content["description"] = widget.description;
-        body["widgets"].push_back(std::move(content));
+        out += ']';
     }
-    return body.dump();
+    appendMember(out, first, "brand");
+    appendJsonString(out, item.brand);
+    appendMember(out, first, "image");
+    appendJsonString(out, item.image);
+    if (item.lowestPrice30Days) {
+        appendMember(out, first, "lowestPrice30Days");
+        out += std::to_string(*item.lowestPrice30Days);
+    }
+    appendMember(out, first, "mainSku");
+    appendJsonString(out, item.mainSku);
+    appendMember(out, first, "name");
+    appendJsonString(out, item.name);
+    appendMember(out, first, "price");
+    out += std::to_string(item.price);
+    if (item.retailPrice) {
+        appendMember(out, first, "retailPrice");
+        out += std::to_string(*item.retailPrice);
+    }
+    appendMember(out, first, "sku");
+    appendJsonString(out, item.sku);
+    appendMember(out, first, "url");
+    appendJsonString(out, item.url);
+    out += '}';
+}
+
+// The text keys in name order (the order the texts object has always been written in).
+const std::vector<TextKey>& textKeysByName() {
+    static const std::vector<TextKey> keys = [] {
+        std::vector<TextKey> all;
+        for (size_t k = 0; k < kTextKeyCount; ++k) all.push_back(static_cast<TextKey>(k));
+        std::sort(all.begin(), all.end(), [](TextKey a, TextKey b) { return std::string_view(WidgetTexts::nameOf(a)) < WidgetTexts::nameOf(b); });
+        return all;
+    }();
+    return keys;
+}
+
+}  // namespace
+
+std::string ContentResponse::toJson() const {
+    std::string out;
+    out.reserve(4096);
+    bool first = true;
+    out += '{';
+    appendMember(out, first, "currency");
+    appendJsonString(out, currency);
+    appendMember(out, first, "language");
+    appendJsonString(out, language);
+    appendMember(out, first, "locale");
+    appendJsonString(out, locale);
+    appendMember(out, first, "texts");
+    out += '{';
+    bool firstText = true;
+    for (TextKey key : textKeysByName()) {
+        appendMember(out, firstText, WidgetTexts::nameOf(key));
+        appendJsonString(out, texts.get(key));
+    }
+    out += '}';
+    appendMember(out, first, "widgets");
+    out += '[';
+    for (size_t w = 0; w < widgets.size(); ++w) {
+        const WidgetContent& widget = widgets[w];
+        if (w) out += ',';
+        bool firstMember = true;
+        out += '{';
+        if (!widget.description.empty()) {
+            appendMember(out, firstMember, "description");
+            appendJsonString(out, widget.description);
+        }
+        if (!widget.image.empty()) {
+            appendMember(out, firstMember, "image");
+            appendJsonString(out, widget.image);
+        }
+        appendMember(out, firstMember, "items");
+        out += '[';
+        for (size_t i = 0; i < widget.items.size(); ++i) {
+            if (i) out += ',';
+            appendItem(out, widget.items[i]);
+        }
+        out += ']';
+        if (!widget.setId.empty()) {
+            appendMember(out, firstMember, "setId");
+            appendJsonString(out, widget.setId);
+        }
+        if (!widget.title.empty()) {
+            appendMember(out, firstMember, "title");
+            appendJsonString(out, widget.title);
+        }
+        out += '}';
+    }
+    out += "]}";
+    return out;
 }
 
 namespace {
