@@ -401,8 +401,9 @@ TEST_CASE("Image bot: GraphQL's Image.thumbnailUrl is the picture the widgets sh
     REQUIRE(response);
     CAPTURE(response->body);
     REQUIRE(response->status == 200);
+    json body = json::parse(response->body);
     std::map<std::string, json> images;  // model -> its first image
-    for (const auto& edge : json::parse(response->body)["data"]["product"]["similarProducts"]["edges"]) {
+    for (const auto& edge : body["data"]["product"]["similarProducts"]["edges"]) {
         images[edge["node"]["modelId"].get<std::string>()] = edge["node"]["images"]["edges"][0]["node"];
     }
     REQUIRE(images.size() == 3);
