@@ -48,10 +48,7 @@ TEST_CASE("an import applied by a process's import service is published once to 
     REQUIRE(tenant);
     std::vector<int64_t> seen;
     // The server's own subscribers (content index, image bot) come first; this one is added later, as a test may.
-    server.services->catalogChanged().subscribe([&](int64_t tenantId, const CatalogChange& change) {
-        seen.push_back(tenantId);
-        CHECK(change.skus.size() == 2);
-    });
+    server.services->catalogChanged().subscribe([&](int64_t tenantId, const CatalogChange&) { seen.push_back(tenantId); });
     const std::vector<std::string> header = {"sku", "main-sku", "model", "stock", "variant", "name", "retail-price",
                                              "discount-price", "deeplink", "image", "category-path", "marke", "farbe"};
     auto row = [](const std::string& sku) {
