@@ -9,9 +9,9 @@ namespace {
 constexpr const char* kBusyMessage = "the service is busy checking passwords: try again in a moment";
 }
 
-OperatorAccounts::OperatorAccounts(std::unique_ptr<SqliteOperatorStore> store, const Clock& clock, PasswordCost cost,
+OperatorAccounts::OperatorAccounts(OperatorStore& store, const Clock& clock, PasswordCost cost,
                                    PasswordHashLimits hashLimits)
-    : store_(std::move(store)), clock_(clock), hasher_(cost), gate_(hashLimits) {
+    : store_(&store), clock_(clock), hasher_(cost), gate_(hashLimits) {
     auto dummy = hasher_.hash(randomSecret());
     if (dummy) unknownAccountHash_ = *dummy;
 }
