@@ -269,6 +269,16 @@ ALTER TABLE feed_imports ADD COLUMN warnings TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE feed_imports ADD COLUMN unknown_skus INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE feed_imports ADD COLUMN describes_products INTEGER;
 )sql"},
+        // 18: leases of work that must run once across processes and nodes (docs/adr/0078);
+        // they replace the flock files of <data-dir>/locks. 16 and 17 are left to other branches
+        // of this round (category mappings, consent), so their databases meet this one's.
+        {18, R"sql(
+CREATE TABLE leases (
+    name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+) WITHOUT ROWID;
+)sql"},
     };
     return list;
 }

@@ -34,8 +34,9 @@ Result<std::unique_ptr<SqliteStorage>> SqliteStorage::open(const std::string& da
     if (!main) return main.error();
     if (auto status = migrate(**main, DatabaseKind::Main); !status) return status.error();
     storage->main_ = std::move(*main);
+    if (auto status = openStore("leases", SqliteLeaseStore::open(storage->mainPath_), storage->leases_); !status) return status.error();
     storage->tenants_ = std::make_unique<SqliteTenantStore>(*storage->main_, storage->mainMutex_);
-    storage->imports_ = std::make_unique<SqliteFeedImportStore>(*storage->main_, storage->mainMutex_, (dir / "locks").string());
+    storage->imports_ = std::make_unique<SqliteFeedImportStore>(*storage->main_, storage->mainMutex_, *storage->leases_, clock);
     storage->content_ = std::make_unique<SqliteContentStore>(*storage->main_, storage->mainMutex_);
     storage->catalog_ = std::make_unique<SqliteCatalogStore>((dir / "catalog").string(), clock);
     auto events = SqliteEventStore::open((dir / "events.sqlite3").string());

@@ -15,6 +15,7 @@
 #include "store/SqliteFeedImportStore.hpp"
 #include "store/SqliteFleetStore.hpp"
 #include "store/SqliteImageFactStore.hpp"
+#include "store/SqliteLeaseStore.hpp"
 #include "store/SqliteLedgerStore.hpp"
 #include "store/SqliteMetricsReader.hpp"
 #include "store/SqliteOperatorStore.hpp"
@@ -47,6 +48,7 @@ public:
     ImageFactStore& imageFacts() override { return *imageFacts_; }
     FleetStore& fleet() override { return *fleet_; }
     MetricsReader& metrics() override { return *metrics_; }
+    LeaseStore& leases() override { return *leases_; }
     const Clock& clock() const override { return *clock_; }
 
 private:
@@ -55,6 +57,7 @@ private:
     std::string mainPath_;
     std::unique_ptr<SqliteDatabase> main_;
     std::mutex mainMutex_;
+    std::unique_ptr<SqliteLeaseStore> leases_;  // before imports_, whose import leases live here
     std::unique_ptr<SqliteTenantStore> tenants_;
     std::unique_ptr<SqliteCatalogStore> catalog_;
     std::unique_ptr<SqliteFeedImportStore> imports_;

@@ -14,6 +14,7 @@
 #include "store/FeedImportStore.hpp"
 #include "store/FleetStore.hpp"
 #include "store/ImageFactStore.hpp"
+#include "store/LeaseStore.hpp"
 #include "store/LedgerStore.hpp"
 #include "store/MetricsReader.hpp"
 #include "store/OperatorKeyStore.hpp"
@@ -50,6 +51,8 @@ public:
     virtual ImageFactStore& imageFacts() = 0;
     virtual FleetStore& fleet() = 0;
     virtual MetricsReader& metrics() = 0;
+    // Work that must run once across processes and nodes is claimed here (app/BackgroundWorkers.hpp).
+    virtual LeaseStore& leases() = 0;
     // The clock the stores stamp rows with (the one given to open).
     virtual const Clock& clock() const = 0;
 };
