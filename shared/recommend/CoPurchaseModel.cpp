@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "recommend/PriorStrength.hpp"
+
 namespace svc {
 
 void CoPurchaseModel::train(const std::vector<std::vector<uint32_t>>& baskets, const std::vector<const ArticleProfile*>& profiles) {
@@ -90,6 +92,46 @@ void CoPurchaseModel::train(const std::vector<std::vector<uint32_t>>& baskets, c
     }
     sameBrandWeight_ = affinity(sameBrand, expectedBrand);
     sameColorFamilyWeight_ = affinity(sameFamily, expectedFamily);
+    estimatePriorStrengths(baskets, profiles);
+}
+
+void CoPurchaseModel::estimatePriorStrengths(const std::vector<std::vector<uint32_t>>& baskets,
+                                             const std::vector<const ArticleProfile*>& profiles) {
+    auto kindOf = [&](uint32_t article) -> uint32_t {
+        const ArticleProfile* p = article < profiles.size() ? profiles[article] : nullptr;
+        return p ? p->kind : 0;
+    };
+    // Article level: each co-purchase (anchor a, article c of another kind u) of a training order,
+    // predicted from the other orders as ComplementFinder predicts it:
+    // (orders with a and c + m x share of c in u) / (lines of kind u bought with a + m), with the
+    // held-out order's lines taken out of every count, the share's included.
+    std::unordered_map<uint64_t, double> anchorKindLines;  // (anchor, kind) -> lines bought with the anchor
+    for (const auto& [key, count] : pairs_) anchorKindLines[pairKey(static_cast<uint32_t>(key >> 32), kindOf(static_cast<uint32_t>(key)))] += count;
+    size_t outcomes = 0;
+    for (const auto& basket : baskets) {
+        if (basket.size() >= 2) outcomes += basket.size() * (basket.size() - 1);
+    }
+    const size_t stride = outcomes / kMaximumFitOutcomes + 1;
+    PriorStrength articleLevel;
+    std::unordered_map<uint32_t, double> linesOfKind;  // in the held-out order
+    size_t outcome = 0;
+    for (const auto& basket : baskets) {
+        if (basket.size() < 2) continue;
+        linesOfKind.clear();
+        for (uint32_t article : basket) linesOfKind[kindOf(article)] += 1;
+        for (uint32_t a : basket) {
+            const uint32_t t = kindOf(a);
+            for (uint32_t c : basket) {
+                if (c == a || outcome++ % stride != 0) continue;
+                const uint32_t u = kindOf(c);
+                if (t == 0 || u == 0 || u == t) continue;
+                const double inOrder = linesOfKind[u];
+                const double share = (popularity(c) - 1 + 1 / std::max(1.0, kindSize(u))) / (kindLinesAll(u) - inOrder + 1);
+                articleLevel.add(pairCount(a, c) - 1, anchorKindLines[pairKey(a, u)] - inOrder, share);
+            }
+        }
+    }
+    articlePriorOrders_ = articleLevel.estimate(kDefaultPriorOrders);
 }
 
 namespace {
@@ -126,6 +168,10 @@ const std::vector<uint32_t>& CoPurchaseModel::mostBought(uint32_t kind) const { 
 double CoPurchaseModel::kindLinesAll(uint32_t kind) const { return valueOr0(kindLinesAll_, kind); }
 
 double CoPurchaseModel::kindSize(uint32_t kind) const { return valueOr0(kindSizes_, kind); }
+
+double CoPurchaseModel::articleShare(uint32_t article, uint32_t kind) const {
+    return (popularity(article) + 1 / std::max(1.0, kindSize(kind))) / (kindLinesAll(kind) + 1);
+}
 
 double CoPurchaseModel::kindLift(uint32_t kindA, uint32_t kindB) const {
     if (!ready() || pairTotal_ <= 0) return 0;

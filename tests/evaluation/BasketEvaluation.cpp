@@ -179,7 +179,10 @@ BasketEvaluationReport evaluateBaskets(const HmBaskets& data, const std::vector<
             for (size_t a : basket->articles) skus.push_back(articles[a].sku());
             inputs.orders.push_back(std::move(skus));
         }
-        FixedSource source(builder.build(inputs));
+        auto snapshot = builder.build(inputs);
+        report.articlePriorOrders.push_back(snapshot->purchases().articlePriorOrders());
+        report.kindPriorOrders.push_back(snapshot->purchases().kindPriorOrders());
+        FixedSource source(std::move(snapshot));
         RecommendationService service(source);
         const Baselines baselines = learnBaselines(data, training);
         EvalRng randomRng(options.seed + 1000 + fold);
@@ -345,6 +348,11 @@ std::string BasketEvaluationReport::text() const {
         << interval(setMinusFiveTypesHitRate) << "\n";
     out << "SET coverage " << setCoverage << " of " << anchorsAsked << " anchors asked, gender clashes " << genderClashes
         << ", products of the anchor's own type " << ownTypeProducts << "\n";
+    out << "prior strengths estimated per fold (orders): article level";
+    for (double m : articlePriorOrders) out << " " << m;
+    out << "; kind level";
+    for (double m : kindPriorOrders) out << " " << m;
+    out << "\n";
     return out.str();
 }
 

@@ -63,6 +63,8 @@ struct BasketEvaluationReport {
     size_t genderClashes = 0;
     size_t ownTypeProducts = 0;
     size_t anchorsAsked = 0;
+    // Per fold, the prior strengths (in orders) the engine estimated from that fold's learning orders.
+    std::vector<double> articlePriorOrders, kindPriorOrders;
 
     std::string text() const;  // the figures as a table
 };
