@@ -57,15 +57,14 @@ public:
     // (one pseudo-line per article made a big kind's best seller look rarer than a small kind's).
     double articleShare(uint32_t article, uint32_t kind) const;
 
-    // The strength, in orders, of the prior of each learned estimate, estimated from this tenant's
-    // own orders by leave-one-out likelihood (PriorStrength): how far the articles bought with an
-    // anchor back off to their share of the kind, and the kinds bought with a kind to their share
-    // of orders. kDefaultPriorOrders where the orders give nothing to estimate from.
+    // The strength, in orders, of the prior of the article-level estimate, estimated from this
+    // tenant's own orders by leave-one-out likelihood (PriorStrength): how far the articles bought
+    // with an anchor back off to their share of the kind. kDefaultPriorOrders where the orders give
+    // nothing to estimate from.
     double articlePriorOrders() const { return articlePriorOrders_; }
-    double kindPriorOrders() const { return kindPriorOrders_; }
     static constexpr double kDefaultPriorOrders = 10;
-    // The estimates read at most this many leave-one-out outcomes per level (an even sample beyond):
-    // the fit stays a few milliseconds whatever the tenant's history.
+    // The estimate reads at most this many leave-one-out outcomes (an even sample beyond): the fit
+    // stays a few milliseconds whatever the tenant's history.
     static constexpr size_t kMaximumFitOutcomes = 50000;
 
     static constexpr size_t kMinimumOrders = 20;
@@ -74,7 +73,6 @@ private:
     static uint64_t pairKey(uint32_t a, uint32_t b) { return (static_cast<uint64_t>(a) << 32) | b; }
     void estimatePriorStrengths(const std::vector<std::vector<uint32_t>>& baskets, const std::vector<const ArticleProfile*>& profiles);
     double articlePriorOrders_ = kDefaultPriorOrders;
-    double kindPriorOrders_ = kDefaultPriorOrders;
     size_t multiLineOrders_ = 0;
     std::unordered_map<uint32_t, double> popularity_;
     std::unordered_map<uint64_t, double> pairs_;      // both directions
