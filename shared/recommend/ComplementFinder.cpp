@@ -86,7 +86,7 @@ std::vector<uint32_t> ComplementFinder::rank(uint32_t anchor, const std::vector<
                 // What was learned decides; the curated preferences above only order articles it cannot tell apart.
                 // What was bought with the anchor backs off to the article's share of its kind by a prior
                 // strength estimated from the tenant's own orders (a fixed 10 let single co-purchases rule).
-                double share = purchases.articleShare(candidate, b.kind);
+                double share = purchases.articleShare(candidate, b.kind) * purchases.attributeRatio(a, b);
                 auto found = position.evidence->find(candidate);
                 double evidence = found == position.evidence->end() ? 0 : found->second;
                 const double m = purchases.articlePriorOrders();
