@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "graphql/Sha256.hpp"
 #include "text/StringUtil.hpp"
 
 namespace svc {
@@ -62,6 +63,14 @@ std::string graphqlBodyFor(const graphql::GraphqlResponse& response, GraphqlMedi
         return body.dump();
     }
     return response.body;
+}
+
+GraphqlCaching graphqlCachingFor(const graphql::GraphqlRequest& request, const graphql::GraphqlResponse& response, bool authorised,
+                                 const std::string& body) {
+    bool stable = request.queriesOnly && !request.persistedQueryHash.empty() && authorised &&
+                  response.outcome == graphql::GraphqlResponse::Outcome::Executed;
+    if (!stable) return {};
+    return {"public, max-age=60", "\"" + graphql::sha256Hex(body).substr(0, 32) + "\""};
 }
 
 }  // namespace svc
