@@ -8,6 +8,7 @@ test("a browser opening /graphql gets GraphiQL; a query with the API ID field ru
   page.on("pageerror", (error) => problems.push(error.message));
   const requested = [];
   page.on("request", (request) => requested.push(request.url()));
+  page.on("response", (response) => { if (response.status() >= 400) problems.push(response.status() + " " + response.url()); });
 
   const response = await page.goto(process.env.SVC_BASE_URL + "/graphql?apiId=" + process.env.SVC_API_ID);
   expect(response.status()).toBe(200);

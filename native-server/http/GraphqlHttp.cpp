@@ -70,7 +70,9 @@ GraphqlCaching graphqlCachingFor(const graphql::GraphqlRequest& request, const g
     bool stable = request.queriesOnly && !request.persistedQueryHash.empty() && authorised &&
                   response.outcome == graphql::GraphqlResponse::Outcome::Executed;
     if (!stable) return {};
-    return {"public, max-age=60", "\"" + graphql::sha256Hex(body).substr(0, 32) + "\""};
+    std::string etag(1, '"');
+    etag.append(graphql::sha256Hex(body), 0, 32).push_back('"');
+    return {"public, max-age=60", etag};
 }
 
 }  // namespace svc
