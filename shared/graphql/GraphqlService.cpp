@@ -32,7 +32,6 @@ GraphqlResponse requestErrors(GraphqlResponse::Outcome outcome, const std::vecto
 
 namespace {
 
-// The request's fields from a JSON object, whichever transport carried them.
 // extensions.persistedQuery as Apollo sends it: {"version": 1, "sha256Hash": "<64 hex digits>"}.
 Status readPersistedQuery(const nlohmann::json& extensions, GraphqlRequest& request) {
     if (!extensions.is_object() || !extensions.contains("persistedQuery") || extensions["persistedQuery"].is_null()) return {};
@@ -52,6 +51,8 @@ Status readPersistedQuery(const nlohmann::json& extensions, GraphqlRequest& requ
     return {};
 }
 
+// The request's fields from a JSON object, whichever transport carried them. `query` may be
+// left out (or null) when extensions.persistedQuery names the document.
 Result<GraphqlRequest> requestFromJson(const nlohmann::json& json) {
     GraphqlRequest request;
     bool persisted = json.contains("extensions") && json["extensions"].is_object() && json["extensions"].contains("persistedQuery") &&
