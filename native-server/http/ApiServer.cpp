@@ -85,6 +85,7 @@ ApiServer::ApiServer(ServerOptions options, Storage& storage, const ServerKeys& 
     : options_(withEventMetrics(withPublicUrlRules(std::move(options)), serviceMetrics_)),
       sdkFiles_(StaticFiles::preloaded(options_.assetsDir + "/sdk")),
       loaderFiles_(StaticFiles::preloaded(options_.assetsDir + "/loader")),
+      graphiqlPage_(options_.assetsDir),
       sdkFingerprint_(sdkFiles_.fingerprint()),
       storage_(storage),
       tenants_(storage.tenants()),
@@ -408,7 +409,11 @@ void ApiServer::registerRoutes() {
         serveSdkAsset(request, response, request.matches[1], std::nullopt);
     });
     server_.Post("/graphql", [this](const httplib::Request& request, httplib::Response& response) { serveGraphql(request, response); });
-    server_.Get("/graphql", [this](const httplib::Request& request, httplib::Response& response) { serveGraphql(request, response); });
+    server_.Get("/graphql", [this](const httplib::Request& request, httplib::Response& response) {
+        if (GraphiqlPage::wanted(request)) return graphiqlPage_.servePage(request, response);
+        serveGraphql(request, response);
+    });
+    graphiqlPage_.registerOn(server_);
     server_.Options("/graphql", [](const httplib::Request&, httplib::Response& response) {
         allowAnyOrigin(response);
         response.set_header("Access-Control-Allow-Methods", "POST, GET, OPTIONS");
@@ -564,7 +569,18 @@ void ApiServer::serveGraphql(const httplib::Request& request, httplib::Response&
     auto result = graphql_.execute(*parsed, tenant);
     response.status = graphqlStatusFor(result.outcome, *mediaType);
     if (result.outcome == graphql::GraphqlResponse::Outcome::NotAQuery) response.set_header("Allow", "POST");
-    ResponseCompression::setBody(request, response, graphqlBodyFor(result, *mediaType), graphqlContentType(*mediaType));
+    std::string body = graphqlBodyFor(result, *mediaType);
+    auto caching = graphqlCachingFor(*parsed, result, tenant.has_value(), body);
+    response.headers.erase("Cache-Control");  // no-store until here, for the refusals above
+    response.set_header("Cache-Control", caching.cacheControl);
+    if (!caching.etag.empty()) {
+        response.set_header("ETag", caching.etag);
+        if (request.get_header_value("If-None-Match") == caching.etag) {
+            response.status = 304;
+            return;
+        }
+    }
+    ResponseCompression::setBody(request, response, body, graphqlContentType(*mediaType));
 }
 
 void ApiServer::serveDemo(const httplib::Request& request, httplib::Response& response) {

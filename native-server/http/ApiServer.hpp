@@ -18,6 +18,7 @@
 #include "http/EventRoutes.hpp"
 #include "http/FeedRoutes.hpp"
 #include "http/GatedServer.hpp"
+#include "http/GraphiqlPage.hpp"
 #include "http/Metrics.hpp"
 #include "metrics/OperationalGauges.hpp"
 #include "metrics/ServiceMetrics.hpp"
@@ -127,6 +128,7 @@ private:
     ServerOptions options_;
     StaticFiles sdkFiles_;
     StaticFiles loaderFiles_;
+    GraphiqlPage graphiqlPage_;  // GET /graphql for a browser (docs/adr/0084)
     std::string sdkFingerprint_;  // the SDK files' version in their long-cached URLs
     Storage& storage_;
     TenantService tenants_;
