@@ -170,7 +170,13 @@ Status ContentIndex::buildSnapshot(int64_t tenantId, TenantContent& content, boo
     ContentInputs inputs;
     auto templates = contentStore_.templates();
     if (!templates) return templates.error();
-    inputs.templates = std::make_shared<const std::vector<SetTemplate>>(std::move(*templates));
+    if (mappings_) {
+        auto entries = mappings_->categoryMapping(tenantId);
+        if (!entries) return entries.error();
+        inputs.templates = std::make_shared<const std::vector<SetTemplate>>(CategorySlotMapping(std::move(*entries)).applyTo(*templates));
+    } else {
+        inputs.templates = std::make_shared<const std::vector<SetTemplate>>(std::move(*templates));
+    }
     auto customSets = contentStore_.customSets(tenantId);
     if (!customSets) return customSets.error();
     inputs.customSets = std::move(*customSets);
@@ -223,6 +229,30 @@ Status ContentIndex::buildSnapshot(int64_t tenantId, TenantContent& content, boo
         }
     }
     return {};
+}
+
+Result<std::shared_ptr<const ContentSnapshot>> ContentIndex::draftWithMapping(int64_t tenantId, const CategorySlotMapping& mapping) {
+    auto served = snapshot(tenantId);
+    if (!served) return served.error();
+    TenantContent& content = tenant(tenantId);
+    // The served snapshot's orders are read under the build lock (builds append to them); no
+    // product is re-read, so the draft differs from the served content only in its templates.
+    std::lock_guard build(content.buildMutex);
+    std::shared_ptr<const ContentSnapshot> previous = current(content);
+    auto templates = contentStore_.templates();
+    if (!templates) return templates.error();
+    ContentInputs inputs;
+    inputs.templates = std::make_shared<const std::vector<SetTemplate>>(mapping.applyTo(*templates));
+    auto customSets = contentStore_.customSets(tenantId);
+    if (!customSets) return customSets.error();
+    inputs.customSets = std::move(*customSets);
+    auto photoSets = contentStore_.photoSets(tenantId);
+    if (!photoSets) return photoSets.error();
+    inputs.photoSets = std::make_shared<const std::vector<PhotoSet>>(std::move(*photoSets));
+    inputs.orders = content.orders;
+    inputs.clock = &clock_;
+    ContentSnapshotBuilder builder(previous, parallelFor(), true);
+    return std::shared_ptr<const ContentSnapshot>(builder.build(inputs));
 }
 
 std::vector<ContentIndex::Learned> ContentIndex::learned() const {

@@ -19,7 +19,9 @@
 #include "core/Clock.hpp"
 #include "recommend/ContentSnapshotBuilder.hpp"
 #include "recommend/RecommendationService.hpp"
+#include "sets/CategorySlotMapping.hpp"
 #include "store/CatalogStore.hpp"
+#include "store/CategoryMappingStore.hpp"
 #include "store/ContentStore.hpp"
 #include "store/EventStore.hpp"
 
@@ -88,6 +90,12 @@ public:
     Result<Learned> learnNow(int64_t tenantId);
     // Rebuild durations and failures are reported here; set before start().
     void setMetrics(ServiceMetrics* metrics) { metrics_ = metrics; }
+    // Each tenant's categories mapped onto the content pool's slots (ADR 0075), applied to the
+    // templates of every build; without it the templates stand as stored. Set before start().
+    void setCategoryMappings(CategoryMappingStore* mappings) { mappings_ = mappings; }
+    // The tenant's content as it would be with `mapping` instead of the stored one, built from the
+    // served snapshot and never served: the console's preview of a mapping before it is saved.
+    Result<std::shared_ptr<const ContentSnapshot>> draftWithMapping(int64_t tenantId, const CategorySlotMapping& mapping);
 
 private:
     struct TenantContent {
@@ -126,6 +134,7 @@ private:
     ContentIndexOptions options_;
 
     ServiceMetrics* metrics_ = nullptr;
+    CategoryMappingStore* mappings_ = nullptr;
     mutable std::mutex mutex_;  // guards the members below and every TenantContent::current
     std::map<int64_t, std::unique_ptr<TenantContent>> tenants_;
     std::set<int64_t> pending_;

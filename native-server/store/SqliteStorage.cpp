@@ -28,6 +28,7 @@ Result<std::unique_ptr<SqliteStorage>> SqliteStorage::open(const std::string& da
     storage->imports_ = std::make_unique<SqliteFeedImportStore>(*storage->main_, storage->mainMutex_,
                                                                 (std::filesystem::path(dataDir) / "locks").string());
     storage->content_ = std::make_unique<SqliteContentStore>(*storage->main_, storage->mainMutex_);
+    storage->categoryMappings_ = std::make_unique<SqliteCategoryMappingStore>(*storage->main_, storage->mainMutex_);
     storage->catalog_ = std::make_unique<SqliteCatalogStore>((std::filesystem::path(dataDir) / "catalog").string(), *clock);
     auto events = SqliteEventStore::open((std::filesystem::path(dataDir) / "events.sqlite3").string());
     if (!events) return events.error();

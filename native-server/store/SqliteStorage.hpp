@@ -6,6 +6,7 @@
 
 #include "core/Clock.hpp"
 #include "store/SqliteCatalogStore.hpp"
+#include "store/SqliteCategoryMappingStore.hpp"
 #include "store/SqliteContentStore.hpp"
 #include "store/SqliteFeedImportStore.hpp"
 #include "store/SqliteDatabase.hpp"
@@ -24,6 +25,7 @@ public:
     CatalogStore& catalog() { return *catalog_; }
     FeedImportStore& imports() { return *imports_; }
     ContentStore& content() { return *content_; }
+    CategoryMappingStore& categoryMappings() { return *categoryMappings_; }
     OperatorKeyStore& operatorKeys() { return *content_; }
     EventStore& events() { return *events_; }
     LedgerStore& ledger() { return *ledger_; }
@@ -37,6 +39,7 @@ private:
     std::unique_ptr<SqliteCatalogStore> catalog_;
     std::unique_ptr<SqliteFeedImportStore> imports_;
     std::unique_ptr<SqliteContentStore> content_;
+    std::unique_ptr<SqliteCategoryMappingStore> categoryMappings_;  // on the main connection: a replace bumps the generation
     std::unique_ptr<SqliteEventStore> events_;  // events.sqlite3: its own file, so event commits never wait for imports
     std::unique_ptr<SqliteLedgerStore> ledger_;  // the same file, its own connection
     std::unique_ptr<Clock> ownedClock_;
