@@ -20,6 +20,7 @@ void ContentIndex::start() {
     if (thread_.joinable()) return;
     stopping_ = false;
     if (auto generations = contentStore_.generations()) generations_ = *generations;
+    if (auto learned = contentStore_.learned()) storedLearned_ = *learned;
     thread_ = std::thread([this] { run(); });
 }
 
@@ -214,10 +215,15 @@ Status ContentIndex::buildSnapshot(int64_t tenantId, TenantContent& content, boo
     if (!read) return read.error();
     auto snapshot = builder.build(inputs);
     snapshot->setBuildSeconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    ContentStore::LearnedUpTo learnedNow{static_cast<int64_t>(inputs.orders.size()), content.lastOrderReceivedAt};
+    bool learnedMoved = false;
     {
         std::lock_guard lock(mutex_);
         content.current = std::move(snapshot);
         content.learned = {tenantId, inputs.orders.size(), content.lastOrderReceivedAt, content.lastPurchaseSequence};
+        auto& stored = storedLearned_[tenantId];
+        learnedMoved = stored.orders != learnedNow.orders || stored.lastOrderReceivedAt != learnedNow.lastOrderReceivedAt;
+        stored = learnedNow;
         content.catalogSequence = read->sequence;
         content.incrementalBuilds = previous ? content.incrementalBuilds + 1 : 0;
         content.builtAt = std::chrono::steady_clock::now();
@@ -227,6 +233,11 @@ Status ContentIndex::buildSnapshot(int64_t tenantId, TenantContent& content, boo
         for (auto it = changes.begin(); it != changes.end() && it->first <= read->sequence; it = changes.erase(it)) {
             content.knownSkus -= it->second->skus.size();
         }
+    }
+    // Only when it moved: most builds (imports, authoring) learn nothing new. A failed write costs
+    // only the figure after a restart, never the content.
+    if (learnedMoved) {
+        if (auto stored = contentStore_.recordLearned(tenantId, learnedNow); !stored) Log::warn("content learned up to: " + stored.error().message);
     }
     return {};
 }
@@ -261,6 +272,12 @@ std::vector<ContentIndex::Learned> ContentIndex::learned() const {
     for (const auto& [tenantId, content] : tenants_) {
         if (content->current) all.push_back(content->learned);
     }
+    for (const auto& [tenantId, stored] : storedLearned_) {
+        auto loaded = tenants_.find(tenantId);
+        if (loaded != tenants_.end() && loaded->second->current) continue;
+        all.push_back({tenantId, static_cast<size_t>(stored.orders), stored.lastOrderReceivedAt, 0});
+    }
+    std::sort(all.begin(), all.end(), [](const Learned& x, const Learned& y) { return x.tenantId < y.tenantId; });
     return all;
 }
 

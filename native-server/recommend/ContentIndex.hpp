@@ -83,7 +83,8 @@ public:
         int64_t lastOrderReceivedAt = 0;  // Unix seconds of the newest of them (0: none)
         int64_t lastSequence = 0;        // the purchase cursor the served snapshot includes
     };
-    // Every tenant whose content is loaded, by tenant id.
+    // Every tenant whose content is loaded, by tenant id, and those whose figures were stored by an
+    // earlier run (content not built since the start): a restart does not forget what was learned.
     std::vector<Learned> learned() const;
     // Learns every purchase stored so far, now, in the calling thread (waiting for a build under
     // way), and says up to where: what an evaluation or an operator waits on.
@@ -139,6 +140,8 @@ private:
     std::map<int64_t, std::unique_ptr<TenantContent>> tenants_;
     std::set<int64_t> pending_;
     std::map<int64_t, int64_t> generations_;
+    // "Learned up to" as last stored (ADR 0074): reported for tenants not loaded since the start.
+    std::map<int64_t, ContentStore::LearnedUpTo> storedLearned_;
     bool stopping_ = false;
     bool busy_ = false;
     std::condition_variable wake_;
