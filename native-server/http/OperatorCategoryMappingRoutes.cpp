@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "http/HttpErrors.hpp"
-#include "http/OperatorJson.hpp"
+#include "http/HttpJson.hpp"
 #include "recommend/TextTokenizer.hpp"
 #include "recommend/WidgetContentService.hpp"
 #include "sets/CategorySlotProposer.hpp"
@@ -43,7 +43,7 @@ Result<CatalogCategories> OperatorCategoryMappingRoutes::categoriesOf(int64_t te
 
 Result<CategorySlotMapping> OperatorCategoryMappingRoutes::mappingFrom(const httplib::Request& request, int64_t tenantId,
                                                                       const std::vector<SetTemplate>& templates) {
-    auto body = operatorJsonBody(request);
+    auto body = readJsonBody(request);
     if (!body) return body.error();
     auto categories = categoriesOf(tenantId);
     if (!categories) return categories.error();
@@ -88,8 +88,9 @@ Status OperatorCategoryMappingRoutes::sendOverview(httplib::Response& response, 
         }
         list.push_back(std::move(entry));
     }
-    sendOperatorJson(response, 200,
-                     {{"slots", slots}, {"categories", list}, {"categoryCount", categories->size()}, {"entries", CategorySlotMapping(*saved).toJson()["entries"]}});
+    sendJson(response, 200,
+             json{{"slots", slots}, {"categories", list}, {"categoryCount", categories->size()}, {"entries", CategorySlotMapping(*saved).toJson()["entries"]}},
+             JsonCaching::NoStore);
     return {};
 }
 
@@ -133,8 +134,7 @@ void OperatorCategoryMappingRoutes::preview(const httplib::Request& request, htt
     auto content = widgetContent.contentFor(*tenant, *widgets);
     if (!content) return sendError(response, content.error());
     if (auto decorated = decorate_(*tenant, PageHints{request.get_param_value("hl"), request.get_param_value("hp")}, *content); !decorated) return sendError(response, decorated.error());
-    response.set_header("Cache-Control", "no-store");
-    response.set_content(content->toJson(), "application/json");
+    sendJsonText(response, 200, content->toJson(), JsonCaching::NoStore);
 }
 
 }  // namespace svc
