@@ -45,7 +45,7 @@ test("categories: svc proposes a slot, the preview shows SET before and after, s
   // Before: the saved content has no set for the jeans.
   await page.getByLabel("Product SKU").fill("DENIM-M");
   await page.getByRole("button", { name: "Show preview" }).click();
-  await expect(page.frameLocator("#preview-before").locator("#preview-status")).toContainText("The SDK shows nothing here");
+  await expect(page.frameLocator("#preview-before").locator("#set-widget")).toHaveAttribute("data-svc-state", "empty");
 
   // The operator takes svc's proposals: the "after" frame shows the set from the tenant's catalog; nothing is stored yet.
   await page.getByRole("button", { name: "Take svc's proposals" }).click();
