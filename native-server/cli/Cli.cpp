@@ -17,6 +17,7 @@
 
 #include "app/DemoSetup.hpp"
 #include "app/BuildInfo.hpp"
+#include "app/SystemClock.hpp"
 #include "cli/BackupCommands.hpp"
 #include "cli/MigrationCommands.hpp"
 #include "cli/ConfigurationSources.hpp"
@@ -32,7 +33,7 @@
 #include "http/ApiServer.hpp"
 #include "http/PublicUrl.hpp"
 #include "sets/SetJson.hpp"
-#include "store/SqliteStorage.hpp"
+#include "store/Storage.hpp"
 #include "tenant/SecretHasher.hpp"
 #include "cli/ContentLearningCli.hpp"
 #include "cli/OperatorCli.hpp"
@@ -82,7 +83,7 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
           const std::string& publicUrlText, const std::string& metricsListen, int purchaseLearningSeconds) {
     // Signals are taken by one thread with sigwait, so shutdown runs as normal code. Blocked
     // before anything starts a thread: threads inherit the mask, and one that does not block
-    // them (the events file's checkpointer starts in SqliteStorage::open) would take a
+    // them (the events file's checkpointer starts in Storage::open) would take a
     // SIGTERM with the default action and end the process without a clean shutdown.
     sigset_t signals;
     sigemptyset(&signals);
@@ -115,7 +116,7 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     // in-memory state (sessions, drafts, rate limits) and race the background workers.
     auto dataDirLock = DataDirLock::acquire(dataDir);
     if (!dataDirLock) return fail(dataDirLock.error());
-    auto storage = SqliteStorage::open(dataDir);
+    auto storage = Storage::open(dataDir, systemClock());
     if (!storage) return fail(storage.error());
     auto keys = ServerKeys::loadOrCreate(dataDir);
     if (!keys) return fail(keys.error());
@@ -158,7 +159,7 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     auto port = server.bind();
     if (!port) return fail(port.error());
     // Scheduled feed pulls (docs/adr/0026); their imports reach this server's content like pushes.
-    SqliteStorage* pulledStorage = storage->get();
+    Storage* pulledStorage = storage->get();
     (*pulls)->imports().setAppliedListener([&server, pulledStorage](int64_t tenantId, CatalogChange change) {
         server.contentIndex().catalogChanged(tenantId, std::move(change));
         (void)pulledStorage->content().bumpGeneration(tenantId);
@@ -197,14 +198,14 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
 
 // What every data-dir command needs: storage, keys, the encrypted file store and imports.
 struct DataDirContext {
-    std::unique_ptr<SqliteStorage> storage;
+    std::unique_ptr<Storage> storage;
     std::optional<ServerKeys> keys;
     std::unique_ptr<EncryptedFileBlobStore> files;
     std::unique_ptr<FeedImportService> imports;
 
     static Result<DataDirContext> open(const std::string& dataDir) {
         DataDirContext context;
-        auto storage = SqliteStorage::open(dataDir);
+        auto storage = Storage::open(dataDir, systemClock());
         if (!storage) return storage.error();
         context.storage = std::move(*storage);
         auto keys = ServerKeys::loadOrCreate(dataDir);
@@ -214,7 +215,7 @@ struct DataDirContext {
         context.imports = std::make_unique<FeedImportService>(context.storage->catalog(), context.storage->imports(), *context.files,
                                                                context.storage->clock());
         // A running server learns of this process's imports through the content generation.
-        SqliteStorage* shared = context.storage.get();
+        Storage* shared = context.storage.get();
         context.imports->setAppliedListener([shared](int64_t tenantId, CatalogChange) { (void)shared->content().bumpGeneration(tenantId); });
         return context;
     }
@@ -507,7 +508,7 @@ int runCli(int argc, char** argv) {
     if (!context) return fail(context.error());
     auto& storage = *context->storage;
 
-    if (tenantWidgets.parsed()) return tenantWidgets.run(storage, dataDir);
+    if (tenantWidgets.parsed()) return tenantWidgets.run(storage);
     if (tenantCreate->parsed()) {
         auto created = TenantService(storage.tenants()).create(tenantName);
         if (!created) return fail(created.error());

@@ -6,7 +6,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "store/SqliteWidgetSettingsStore.hpp"
 #include "text/BoundedJson.hpp"
 
 namespace svc {
@@ -63,23 +62,22 @@ void TenantWidgetsCli::addTo(CLI::App& tenantCommand, std::string& dataDir) {
 
 bool TenantWidgetsCli::parsed() const { return (widgets_ && widgets_->parsed()) || (texts_ && texts_->parsed()); }
 
-int TenantWidgetsCli::run(SqliteStorage& storage, const std::string& dataDir) {
+int TenantWidgetsCli::run(Storage& storage) {
     auto found = storage.tenants().findByApiId(apiId_);
     if (!found) return failWith(found.error());
     if (!*found) return failWith(Error::notFound("--api-id: no tenant with API ID " + apiId_));
     const Tenant& tenant = **found;
-    auto store = SqliteWidgetSettingsStore::open(dataDir + "/svc.sqlite3");
-    if (!store) return failWith(store.error());
+    WidgetSettingsStore& store = storage.widgetSettings();
     int64_t now = storage.clock().nowSeconds();
 
     if (texts_->parsed()) {
         if (remove_) {
-            if (auto status = (*store)->removeTexts(tenant.id, language_); !status) return failWith(status.error());
+            if (auto status = store.removeTexts(tenant.id, language_); !status) return failWith(status.error());
         } else {
             if (textsFile_.empty()) return failWith(Error::invalidArgument("FILE: give the JSON file of texts, or --remove"));
             auto json = readWholeFile(textsFile_, "FILE");
             if (!json) return failWith(json.error());
-            if (auto status = (*store)->setTexts(tenant.id, language_, *json, now); !status) {
+            if (auto status = store.setTexts(tenant.id, language_, *json, now); !status) {
                 return failWith(Error::invalidArgument(textsFile_ + ": " + status.error().message));
             }
         }
@@ -98,7 +96,7 @@ int TenantWidgetsCli::run(SqliteStorage& storage, const std::string& dataDir) {
             change.css = *css;
         }
         if (clearCss_) change.css = "";
-        if (auto status = (*store)->change(tenant.id, change, now); !status) {
+        if (auto status = store.change(tenant.id, change, now); !status) {
             std::string message = status.error().message;
             // The store names its fields; the operator typed options.
             for (const char* field : {"default language", "country", "css"}) {
@@ -113,7 +111,7 @@ int TenantWidgetsCli::run(SqliteStorage& storage, const std::string& dataDir) {
             return failWith(Error::invalidArgument(message));
         }
     }
-    auto settings = (*store)->load(tenant.id);
+    auto settings = store.load(tenant.id);
     if (!settings) return failWith(settings.error());
     std::cout << settingsJson(tenant.apiId, *settings).dump(2) << std::endl;
     return 0;

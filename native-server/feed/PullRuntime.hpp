@@ -14,26 +14,24 @@
 #include "net/OutboundFetcher.hpp"
 #include "security/ServerKeys.hpp"
 #include "store/EncryptedFileBlobStore.hpp"
-#include "store/SqlitePullSourceStore.hpp"
-#include "store/SqliteShopRegistrationStore.hpp"
-#include "store/SqliteStorage.hpp"
+#include "store/Storage.hpp"
 
 namespace svc {
 
 class PullRuntime {
 public:
     // `allowList`: hosts and networks the SSRF guard lets through (AddressPolicy); the error names the bad entry.
-    static Result<std::unique_ptr<PullRuntime>> open(const std::string& dataDir, SqliteStorage& storage, const ServerKeys& keys,
+    static Result<std::unique_ptr<PullRuntime>> open(const std::string& dataDir, Storage& storage, const ServerKeys& keys,
                                                      const std::vector<std::string>& allowList, FetchLimits limits = {},
                                                      PluginPullLimits pluginLimits = {});
 
     const CredentialCipher& cipher() const { return cipher_; }
-    SqlitePullSourceStore& sources() { return *sources_; }
+    PullSourceStore& sources() { return *sources_; }
     FeedImportService& imports() { return *imports_; }
     FeedPuller& puller() { return *puller_; }
     PullScheduler& scheduler() { return *scheduler_; }
     const OutboundFetcher& fetcher() const { return *fetcher_; }
-    SqliteShopRegistrationStore& registrations() { return *registrations_; }
+    ShopRegistrationStore& registrations() { return *registrations_; }
     ShopPluginPuller& plugins() { return *plugins_; }
 
 private:
@@ -41,10 +39,10 @@ private:
 
     CredentialCipher cipher_;
     std::unique_ptr<OutboundFetcher> fetcher_;
-    std::unique_ptr<SqlitePullSourceStore> sources_;
+    PullSourceStore* sources_ = nullptr;
     std::unique_ptr<EncryptedFileBlobStore> files_;
     std::unique_ptr<FeedImportService> imports_;
-    std::unique_ptr<SqliteShopRegistrationStore> registrations_;
+    ShopRegistrationStore* registrations_ = nullptr;
     std::unique_ptr<ShopPluginPuller> plugins_;
     std::unique_ptr<FeedPuller> puller_;
     std::unique_ptr<PullScheduler> scheduler_;

@@ -12,7 +12,6 @@
 
 #include "app/BuildInfo.hpp"
 #include "http/ClientConnection.hpp"
-#include "store/SqliteFleetStore.hpp"
 #include "http/GraphqlHttp.hpp"
 #include "log/Log.hpp"
 #include "security/CursorTags.hpp"
@@ -82,7 +81,7 @@ std::string readFile(const std::filesystem::path& path) {
 
 }  // namespace
 
-ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const ServerKeys& keys)
+ApiServer::ApiServer(ServerOptions options, Storage& storage, const ServerKeys& keys)
     : options_(withEventMetrics(withPublicUrlRules(std::move(options)), serviceMetrics_)),
       sdkFiles_(StaticFiles::preloaded(options_.assetsDir + "/sdk")),
       loaderFiles_(StaticFiles::preloaded(options_.assetsDir + "/loader")),
@@ -117,7 +116,7 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
     if (options_.imageBot) {
         ImageBotOptions botOptions = *options_.imageBot;
         if (botOptions.dataDir.empty()) botOptions.dataDir = options_.dataDir;
-        auto bot = ImageBot::open(std::move(botOptions), storage.catalog(), storage.tenants(), storage.clock());
+        auto bot = ImageBot::open(std::move(botOptions), storage.catalog(), storage.tenants(), storage.imageFacts(), storage.clock());
         if (bot) {
             imageBot_ = std::move(*bot);
             thumbnailRoutes_ = std::make_unique<ThumbnailRoutes>(tenants_, *imageBot_);
@@ -125,74 +124,49 @@ ApiServer::ApiServer(ServerOptions options, SqliteStorage& storage, const Server
             Log::warn("image bot off: " + bot.error().message);
         }
     }
-    if (auto settings = SqliteWidgetSettingsStore::open(options_.dataDir + "/svc.sqlite3")) {
-        presentation_ = std::make_unique<WidgetPresentation>(std::move(*settings), options_.dataDir + "/catalog");
-    }
-    if (auto registrations = SqliteShopRegistrationStore::open(options_.dataDir)) {
-        shopRoutes_ = std::make_unique<ShopRoutes>(tenants_, std::move(*registrations), storage.clock(), options_.shops);
+    presentation_ = std::make_unique<WidgetPresentation>(storage.widgetSettings(), storage.priceHistory());
+    shopRoutes_ = std::make_unique<ShopRoutes>(tenants_, storage.shopRegistrations(), storage.clock(), options_.shops);
+    auto accounts = std::make_unique<OperatorAccounts>(storage.operators(), storage.clock(), options_.console.passwordCost,
+                                                       options_.console.passwordHashes);
+    // One authenticator for every operator route class (sessions, CSRF, operator keys).
+    operatorAuth_ = std::make_unique<OperatorAuth>(storage.tenants(), storage.operatorKeys(), std::move(accounts), options_.publicUrl);
+    operatorRoutes_ = std::make_unique<OperatorRoutes>(
+        *operatorAuth_, storage.tenants(), storage.imports(), imports_, storage.widgetSettings(), options_.assetsDir + "/console",
+        options_.console, storage.clock(), [this](int64_t tenantId) {
+            if (presentation_) presentation_->forget(tenantId);
+        });
+    operatorReportRoutes_ = std::make_unique<OperatorReportRoutes>(*operatorAuth_, storage.ledger(), attributor_, storage.clock());
+    operatorAccountRoutes_ = std::make_unique<OperatorAccountRoutes>(*operatorAuth_);
+    operatorLearningRoutes_ = std::make_unique<OperatorLearningRoutes>(*operatorAuth_, contentIndex_);
+    categoryMappingRoutes_ = std::make_unique<OperatorCategoryMappingRoutes>(
+        *operatorAuth_, storage.catalog(), storage.content(), storage.categoryMappings(), contentIndex_,
+        [this](const Tenant& tenant, const PageHints& hints, ContentResponse& content) {
+            return presentation_ ? presentation_->decorate(tenant, hints, content) : Status{};
+        });
+    widgetPreviewRoutes_ = std::make_unique<WidgetPreviewRoutes>(*operatorAuth_, storage.catalog(), storage.content(),
+                                                                 options_.assetsDir + "/console");
+    operatorSetRoutes_ = std::make_unique<OperatorSetRoutes>(
+        *operatorAuth_, storage.tenants(), storage.content(), storage.catalog(), contentIndex_, options_.dataDir,
+        [this](const Tenant& tenant, ContentResponse& content) {
+            return presentation_ ? presentation_->decorate(tenant, PageHints{}, content) : Status{};
+        },
+        [this](const httplib::Request& request) { return baseUrl(request); });
+    // The console's list of plugin-registered shops.
+    operatorRoutes_->setShopRegistrations(storage.shopRegistrations());
+    // The fleet view: every tenant's attention facts in a few aggregate queries (docs/adr/0066).
+    operatorRoutes_->setFleet(storage.fleet(), &widgetErrors_);
+    // The Feeds page: pull sources, credentials sealed as the CLI seals them.
+    if (auto cipher = CredentialCipher::loadOrCreate(options_.dataDir)) {
+        operatorFeedRoutes_ = std::make_unique<OperatorFeedRoutes>(
+            *operatorAuth_, storage.imports(), files_, worker_, storage.pullSources(), *cipher, storage.clock(),
+            options_.feeds.maxUploadBytes, [this](const httplib::Request& request) { return baseUrl(request); });
     } else {
-        Log::error("shop registrations: " + registrations.error().message);
-    }
-    {
-        auto operators = SqliteOperatorStore::open(options_.dataDir + "/svc.sqlite3");
-        auto settings = SqliteWidgetSettingsStore::open(options_.dataDir + "/svc.sqlite3");
-        if (operators && settings) {
-            auto accounts = std::make_unique<OperatorAccounts>(std::move(*operators), storage.clock(), options_.console.passwordCost,
-                                                               options_.console.passwordHashes);
-            // One authenticator for every operator route class (sessions, CSRF, operator keys).
-            operatorAuth_ = std::make_unique<OperatorAuth>(storage.tenants(), storage.operatorKeys(), std::move(accounts), options_.publicUrl);
-            operatorRoutes_ = std::make_unique<OperatorRoutes>(
-                *operatorAuth_, storage.tenants(), storage.imports(), imports_, std::move(*settings), options_.assetsDir + "/console",
-                options_.console, storage.clock(), [this](int64_t tenantId) {
-                    if (presentation_) presentation_->forget(tenantId);
-                });
-            operatorReportRoutes_ = std::make_unique<OperatorReportRoutes>(*operatorAuth_, storage.ledger(), attributor_, storage.clock());
-            operatorAccountRoutes_ = std::make_unique<OperatorAccountRoutes>(*operatorAuth_);
-            operatorLearningRoutes_ = std::make_unique<OperatorLearningRoutes>(*operatorAuth_, contentIndex_);
-            categoryMappingRoutes_ = std::make_unique<OperatorCategoryMappingRoutes>(
-                *operatorAuth_, storage.catalog(), storage.content(), storage.categoryMappings(), contentIndex_,
-                [this](const Tenant& tenant, const PageHints& hints, ContentResponse& content) {
-                    return presentation_ ? presentation_->decorate(tenant, hints, content) : Status{};
-                });
-            widgetPreviewRoutes_ = std::make_unique<WidgetPreviewRoutes>(*operatorAuth_, storage.catalog(), storage.content(),
-                                                                         options_.assetsDir + "/console");
-            operatorSetRoutes_ = std::make_unique<OperatorSetRoutes>(
-                *operatorAuth_, storage.tenants(), storage.content(), storage.catalog(), contentIndex_, options_.dataDir,
-                [this](const Tenant& tenant, ContentResponse& content) {
-                    return presentation_ ? presentation_->decorate(tenant, PageHints{}, content) : Status{};
-                },
-                [this](const httplib::Request& request) { return baseUrl(request); });
-            // A connection of its own for the console's list of plugin-registered shops.
-            if (auto registrations = SqliteShopRegistrationStore::open(options_.dataDir)) {
-                operatorRoutes_->setShopRegistrations(std::move(*registrations));
-            }
-            // The fleet view: every tenant's attention facts in a few aggregate queries (docs/adr/0066).
-            if (auto fleet = SqliteFleetStore::open(options_.dataDir)) {
-                operatorRoutes_->setFleet(std::move(*fleet), &widgetErrors_);
-            } else {
-                std::cerr << "svc-server: console fleet view: " << fleet.error().message << std::endl;
-            }
-            // The Feeds page: pull sources on a connection of their own, credentials sealed as the CLI seals them.
-            auto pullSources = SqlitePullSourceStore::open(options_.dataDir);
-            auto cipher = CredentialCipher::loadOrCreate(options_.dataDir);
-            if (pullSources && cipher) {
-                operatorFeedRoutes_ = std::make_unique<OperatorFeedRoutes>(
-                    *operatorAuth_, storage.imports(), files_, worker_, std::move(*pullSources), *cipher, storage.clock(),
-                    options_.feeds.maxUploadBytes, [this](const httplib::Request& request) { return baseUrl(request); });
-            } else {
-                Log::error("console feeds: " + (pullSources ? cipher.error() : pullSources.error()).message);
-            }
-        }
+        Log::error("console feeds: " + cipher.error().message);
     }
     imports_.setMetrics(&serviceMetrics_);
     contentIndex_.setMetrics(&serviceMetrics_);
     contentIndex_.setCategoryMappings(&storage.categoryMappings());
-    if (auto reader = SqliteMetricsReader::open(options_.dataDir)) {
-        metricsReader_ = std::move(*reader);
-    } else {
-        std::cerr << "svc-server: metrics from storage off: " << reader.error().message << std::endl;
-    }
-    gauges_ = std::make_unique<OperationalGauges>(GaugeSources{options_.dataDir, &storage.clock(), metricsReader_.get(), &eventRoutes_.writer(),
+    gauges_ = std::make_unique<OperationalGauges>(GaugeSources{&storage.clock(), &storage.metrics(), &eventRoutes_.writer(),
                                                                &contentIndex_, imageBot_.get(), &storage.tenants()});
     contentIndex_.start();
     // Defaults of Debian's cpp-httplib cost ~44 ms per keep-alive request (Nagle plus

@@ -44,7 +44,7 @@
 #include "imagebot/ImageBot.hpp"
 #include "http/WidgetPresentation.hpp"
 #include "recommend/WidgetContentService.hpp"
-#include "store/SqliteStorage.hpp"
+#include "store/Storage.hpp"
 #include "tenant/TenantService.hpp"
 
 namespace svc {
@@ -87,7 +87,7 @@ struct ServerOptions {
 
 class ApiServer {
 public:
-    ApiServer(ServerOptions options, SqliteStorage& storage, const ServerKeys& keys);
+    ApiServer(ServerOptions options, Storage& storage, const ServerKeys& keys);
     ~ApiServer();
     // Binds the listening socket; returns the port or an error naming the address.
     Result<int> bind();
@@ -129,7 +129,7 @@ private:
     StaticFiles sdkFiles_;
     StaticFiles loaderFiles_;
     std::string sdkFingerprint_;  // the SDK files' version in their long-cached URLs
-    SqliteStorage& storage_;
+    Storage& storage_;
     TenantService tenants_;
     ContentIndex contentIndex_;
     RecommendationService recommendations_;
@@ -161,7 +161,6 @@ private:
     std::unique_ptr<OperatorFeedRoutes> operatorFeedRoutes_;  // the Feeds page's pull sources, uploads, freshness
     std::unique_ptr<ImageBot> imageBot_;
     std::unique_ptr<ThumbnailRoutes> thumbnailRoutes_;  // /<apiId>/thumbs/ (docs/adr/0038)
-    std::unique_ptr<SqliteMetricsReader> metricsReader_;
     std::unique_ptr<OperationalGauges> gauges_;
     GatedServer server_;
     int port_ = 0;

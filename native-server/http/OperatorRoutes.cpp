@@ -71,14 +71,14 @@ json tenantJson(const Tenant& tenant, const std::string& country) {
 }  // namespace
 
 OperatorRoutes::OperatorRoutes(OperatorAuth& auth, TenantStore& tenants, FeedImportStore& history, FeedImportService& imports,
-                               std::unique_ptr<SqliteWidgetSettingsStore> widgetSettings, std::string consoleDir,
+                               WidgetSettingsStore& widgetSettings, std::string consoleDir,
                                OperatorConsoleOptions options, const Clock& clock, std::function<void(int64_t)> widgetSettingsChanged)
     : auth_(auth),
       tenants_(tenants),
       tenantService_(tenants),
       history_(history),
       imports_(imports),
-      widgetSettings_(std::move(widgetSettings)),
+      widgetSettings_(&widgetSettings),
       consoleFiles_(std::move(consoleDir)),
       options_(options),
       clock_(clock),

@@ -168,7 +168,7 @@ TEST_CASE("category mapping: refused with the field named; tenants see only thei
     CHECK(fixture.server.client().Get("/operator/api/tenants/nope/category-mapping", fixture.auth())->status == 404);
 
     // Stored as saved, across a restart of the storage (the contract of CategoryMappingStore).
-    auto reopened = SqliteStorage::open(fixture.dir.path());
+    auto reopened = Storage::open(fixture.dir.path(), fixture.clock);
     REQUIRE(reopened);
     CHECK(*(*reopened)->categoryMappings().categoryMapping(fixture.tenant.id) == std::vector<CategorySlotEntry>{{"Skinny Jeans", "bottom"}});
     CHECK((*reopened)->categoryMappings().categoryMapping(999)->empty());

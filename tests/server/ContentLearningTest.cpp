@@ -117,8 +117,8 @@ TEST_CASE("Learning: a restarted server still says up to where content learned, 
     json learned = fixture.learning(true);
     REQUIRE(learned["ordersLearned"] == 4);
     // A new index over the same data dir is what a restart starts with: nothing built yet.
-    const SqliteStorage& storage = *fixture.server.storage;
-    ContentIndex restarted(fixture.server.storage->catalog(), fixture.server.storage->content(), &fixture.server.storage->events(), storage.clock());
+    ContentIndex restarted(fixture.server.storage->catalog(), fixture.server.storage->content(), &fixture.server.storage->events(),
+                           fixture.server.storage->clock());
     restarted.start();
     auto figures = restarted.learned();
     restarted.stop();

@@ -15,6 +15,7 @@
 
 #include "ChildProcess.hpp"
 #include "ServerFixture.hpp"
+#include "store/SqliteDatabase.hpp"
 
 using namespace svc;
 
@@ -189,7 +190,7 @@ TEST_CASE("kill -9 of the server during a pushed import: after restart it is req
     std::string apiId;
     std::string secret;
     {
-        auto storage = SqliteStorage::open(dir.path());
+        auto storage = Storage::open(dir.path(), systemClock());
         REQUIRE(storage);
         auto created = TenantService((*storage)->tenants()).create("Push");
         REQUIRE(created);

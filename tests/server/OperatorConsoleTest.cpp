@@ -13,7 +13,6 @@
 #include "ServerFixture.hpp"
 #include "operator/OperatorAccounts.hpp"
 #include "store/SqliteDatabase.hpp"
-#include "store/SqliteOperatorStore.hpp"
 #include "tenant/SecretHasher.hpp"
 
 using namespace svc;
@@ -48,9 +47,10 @@ struct ConsoleFixture {
     std::string csrf;
 
     explicit ConsoleFixture(bool secureCookies = false) : server(dir.path(), &clock, fastPasswords(secureCookies)) {
-        auto store = SqliteOperatorStore::open(dir.path() + "/svc.sqlite3");
+        auto storeStorage = test::openStorage(dir.path());
+        auto* store = &storeStorage->operators();
         REQUIRE(store);
-        OperatorAccounts accounts(std::move(*store), clock, PasswordCost::minimal());
+        OperatorAccounts accounts(*store, clock, PasswordCost::minimal());
         REQUIRE(accounts.createOperator(kEmail, kPassword));
     }
 
