@@ -13,7 +13,6 @@
 #include "ServerFixture.hpp"
 #include "operator/OperatorAccounts.hpp"
 #include "sets/SetJson.hpp"
-#include "store/SqliteOperatorStore.hpp"
 #include "tenant/SecretHasher.hpp"
 
 using namespace svc;
@@ -177,9 +176,7 @@ TEST_CASE("category mapping: refused with the field named; tenants see only thei
 TEST_CASE("category mapping: by console session, saving and previewing need the CSRF token; reading does not") {
     MappingFixture fixture;
     {
-        auto store = SqliteOperatorStore::open(fixture.dir.path() + "/svc.sqlite3");
-        REQUIRE(store);
-        OperatorAccounts accounts(std::move(*store), fixture.clock, PasswordCost::minimal());
+        OperatorAccounts accounts(fixture.server.storage->operators(), fixture.clock, PasswordCost::minimal());
         REQUIRE(accounts.createOperator("ops@example.com", "correct horse battery"));
     }
     auto client = fixture.server.client();
