@@ -139,6 +139,11 @@ ApiServer::ApiServer(ServerOptions options, Storage& storage, const ServerKeys& 
     operatorReportRoutes_ = std::make_unique<OperatorReportRoutes>(*operatorAuth_, storage.ledger(), attributor_, storage.clock());
     operatorAccountRoutes_ = std::make_unique<OperatorAccountRoutes>(*operatorAuth_);
     operatorLearningRoutes_ = std::make_unique<OperatorLearningRoutes>(*operatorAuth_, contentIndex_);
+    categoryMappingRoutes_ = std::make_unique<OperatorCategoryMappingRoutes>(
+        *operatorAuth_, storage.catalog(), storage.content(), storage.categoryMappings(), contentIndex_,
+        [this](const Tenant& tenant, const PageHints& hints, ContentResponse& content) {
+            return presentation_ ? presentation_->decorate(tenant, hints, content) : Status{};
+        });
     widgetPreviewRoutes_ = std::make_unique<WidgetPreviewRoutes>(*operatorAuth_, storage.catalog(), storage.content(),
                                                                  options_.assetsDir + "/console");
     operatorSetRoutes_ = std::make_unique<OperatorSetRoutes>(
@@ -161,6 +166,7 @@ ApiServer::ApiServer(ServerOptions options, Storage& storage, const ServerKeys& 
     }
     imports_.setMetrics(&serviceMetrics_);
     contentIndex_.setMetrics(&serviceMetrics_);
+    contentIndex_.setCategoryMappings(&storage.categoryMappings());
     gauges_ = std::make_unique<OperationalGauges>(GaugeSources{&storage.clock(), &storage.metrics(), &eventRoutes_.writer(),
                                                                &contentIndex_, imageBot_.get(), &storage.tenants()});
     contentIndex_.start();
@@ -433,6 +439,7 @@ void ApiServer::registerRoutes() {
     if (widgetPreviewRoutes_) widgetPreviewRoutes_->registerOn(server_);
     if (operatorSetRoutes_) operatorSetRoutes_->registerOn(server_);
     if (operatorLearningRoutes_) operatorLearningRoutes_->registerOn(server_);
+    if (categoryMappingRoutes_) categoryMappingRoutes_->registerOn(server_);
     if (operatorFeedRoutes_) operatorFeedRoutes_->registerOn(server_);
     if (thumbnailRoutes_) thumbnailRoutes_->registerOn(server_);
     server_.Get("/imagebot", [](const httplib::Request&, httplib::Response& response) { ThumbnailRoutes::serveInfoPage(response); });

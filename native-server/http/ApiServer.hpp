@@ -37,6 +37,7 @@
 #include "http/ReportRoutes.hpp"
 #include "http/SetRoutes.hpp"
 #include "http/OperatorLearningRoutes.hpp"
+#include "http/OperatorCategoryMappingRoutes.hpp"
 #include "http/OperatorSetRoutes.hpp"
 #include "http/PublicUrl.hpp"
 #include "http/ShopRoutes.hpp"
@@ -157,6 +158,7 @@ private:
     std::unique_ptr<OperatorAccountRoutes> operatorAccountRoutes_;  // /operator/api/operators (docs/adr/0050)
     std::unique_ptr<WidgetPreviewRoutes> widgetPreviewRoutes_;      // /operator/preview/ (docs/adr/0049)
     std::unique_ptr<OperatorLearningRoutes> operatorLearningRoutes_;  // up to where content learned from purchases (docs/adr/0074)
+    std::unique_ptr<OperatorCategoryMappingRoutes> categoryMappingRoutes_;  // categories onto the pool's slots (docs/adr/0075)
     std::unique_ptr<OperatorSetRoutes> operatorSetRoutes_;  // the console's sets, photos, templates (docs/adr/0045)
     std::unique_ptr<OperatorFeedRoutes> operatorFeedRoutes_;  // the Feeds page's pull sources, uploads, freshness
     std::unique_ptr<ImageBot> imageBot_;

@@ -38,6 +38,7 @@ Result<std::unique_ptr<SqliteStorage>> SqliteStorage::open(const std::string& da
     storage->tenants_ = std::make_unique<SqliteTenantStore>(*storage->main_, storage->mainMutex_);
     storage->imports_ = std::make_unique<SqliteFeedImportStore>(*storage->main_, storage->mainMutex_, *storage->leases_, clock);
     storage->content_ = std::make_unique<SqliteContentStore>(*storage->main_, storage->mainMutex_);
+    storage->categoryMappings_ = std::make_unique<SqliteCategoryMappingStore>(*storage->main_, storage->mainMutex_);
     storage->catalog_ = std::make_unique<SqliteCatalogStore>((dir / "catalog").string(), clock);
     auto events = SqliteEventStore::open((dir / "events.sqlite3").string());
     if (!events) return events.error();

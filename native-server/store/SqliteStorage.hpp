@@ -9,6 +9,7 @@
 #include <string>
 
 #include "store/SqliteCatalogStore.hpp"
+#include "store/SqliteCategoryMappingStore.hpp"
 #include "store/SqliteContentStore.hpp"
 #include "store/SqliteDatabase.hpp"
 #include "store/SqliteEventStore.hpp"
@@ -37,6 +38,7 @@ public:
     CatalogStore& catalog() override { return *catalog_; }
     FeedImportStore& imports() override { return *imports_; }
     ContentStore& content() override { return *content_; }
+    CategoryMappingStore& categoryMappings() override { return *categoryMappings_; }
     OperatorKeyStore& operatorKeys() override { return *content_; }
     EventStore& events() override { return *events_; }
     LedgerStore& ledger() override { return *ledger_; }
@@ -62,6 +64,7 @@ private:
     std::unique_ptr<SqliteCatalogStore> catalog_;
     std::unique_ptr<SqliteFeedImportStore> imports_;
     std::unique_ptr<SqliteContentStore> content_;
+    std::unique_ptr<SqliteCategoryMappingStore> categoryMappings_;  // on the main connection: a replace bumps the generation
     std::unique_ptr<SqliteEventStore> events_;  // events.sqlite3: its own file, so event commits never wait for imports
     std::unique_ptr<SqliteLedgerStore> ledger_;  // the same file, its own connection
     std::unique_ptr<SqliteOperatorStore> operators_;

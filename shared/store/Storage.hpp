@@ -9,6 +9,7 @@
 #include "core/Clock.hpp"
 #include "core/Result.hpp"
 #include "store/CatalogStore.hpp"
+#include "store/CategoryMappingStore.hpp"
 #include "store/ContentStore.hpp"
 #include "store/EventStore.hpp"
 #include "store/FeedImportStore.hpp"
@@ -40,6 +41,8 @@ public:
     virtual CatalogStore& catalog() = 0;
     virtual FeedImportStore& imports() = 0;
     virtual ContentStore& content() = 0;
+    // Each tenant's categories mapped onto the content pool's slots (ADR 0075).
+    virtual CategoryMappingStore& categoryMappings() = 0;
     virtual OperatorKeyStore& operatorKeys() = 0;
     virtual EventStore& events() = 0;
     virtual LedgerStore& ledger() = 0;
