@@ -4,9 +4,10 @@
   var svc = w._svc = w._svc || {};
   if (svc.config) return;
   // sdk: the SDK files' versioned folder, cached for a year (a new build has a new one; docs/adr/0077).
-  svc.config = { apiId: __SVC_API_ID__, base: __SVC_BASE_URL__, sdk: __SVC_SDK_URL__ };
+  // consent: the tenant's default until the page says otherwise (docs/adr/0083).
+  svc.config = { apiId: __SVC_API_ID__, base: __SVC_BASE_URL__, sdk: __SVC_SDK_URL__, consent: __SVC_CONSENT__ };
   var queue = svc.q = svc.q || [];
-  ["initCSE", "updateWidgetSku", "demo"].forEach(function (name) {
+  ["initCSE", "updateWidgetSku", "demo", "consent"].forEach(function (name) {
     if (!svc[name]) svc[name] = function () { queue.push([name, arguments]); };
   });
   function hideWidgets() {
