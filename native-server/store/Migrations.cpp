@@ -269,6 +269,11 @@ ALTER TABLE feed_imports ADD COLUMN warnings TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE feed_imports ADD COLUMN unknown_skus INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE feed_imports ADD COLUMN describes_products INTEGER;
 )sql"},
+        // 16: the tenant's default consent (docs/adr/0083): what the SDK assumes until the shop's
+        // page states the visitor's answer. 'granted' keeps what shops had before.
+        {16, R"sql(
+ALTER TABLE widget_settings ADD COLUMN consent TEXT NOT NULL DEFAULT 'granted' CHECK (consent IN ('pending', 'granted', 'denied'));
+)sql"},
     };
     return list;
 }

@@ -19,6 +19,7 @@ struct WidgetSettingsChange {
     std::optional<std::string> defaultLanguage;
     std::optional<std::string> country;  // "" clears it
     std::optional<std::string> css;
+    std::optional<Consent> consent;
 };
 
 class SqliteWidgetSettingsStore {

@@ -412,6 +412,8 @@ std::vector<std::string> SdkController::releaseHeldPurchases() {
 std::vector<std::string> SdkController::setConsent(Consent consent, const VisitorIds& visitor) {
     consent_ = consent;
     visitor_ = consent == Consent::Granted ? visitor : VisitorIds{};
+    // Withdrawn: what was recorded but not sent yet names the visitor who just said no; it stays here.
+    if (consent == Consent::Denied) events_.drain();
     if (consent == Consent::Pending) return {};
     return releaseHeldPurchases();
 }

@@ -80,7 +80,8 @@ public:
     // (the view is recorded, or the widget is gone).
     bool widgetVisibility(int widgetKey, double visibleFractionOfWidget, double fractionOfViewportCovered);
     // The visitor's consent (docs/adr/0083) and the ids that go with it (none unless granted).
-    // Until granted no widget event is recorded; a purchase waits while consent is pending and goes
+    // Until granted no widget event is recorded (denied also drops those not sent yet); a purchase
+    // waits while consent is pending and goes
     // without a visitor id once it is denied. Returns the bodies of purchases that waited, to send now.
     std::vector<std::string> setConsent(Consent consent, const VisitorIds& visitor);
     Consent consent() const { return consent_; }

@@ -909,8 +909,11 @@ TEST_CASE("SdkController consent: nothing is recorded until granted; widgets ren
         CHECK(events[0].type == svc::WidgetEventType::Click);
         CHECK(events[0].cid == std::string(32, 'c'));
 
-        // Withdrawn: nothing again, and the ids handed in are not kept.
+        // Withdrawn: what was recorded and not sent yet is dropped; nothing again, and the ids handed in are not kept.
+        set.controller.handleAction(set.key, "open", 0, 0, false);
+        REQUIRE(set.controller.queuedEventCount() == 1);
         set.controller.setConsent(svc::Consent::Denied, visitorIds());
+        CHECK(set.controller.queuedEventCount() == 0);
         set.controller.handleAction(set.key, "open", 1, 0, false);
         CHECK(set.controller.queuedEventCount() == 0);
     }
