@@ -46,7 +46,8 @@ module.exports = [
       const now = await s.eval(written);
       assert.match(now.cookie, /^_svc_cid=[0-9a-f]{32}$/);
       assert.deepEqual([now.local, now.session], [1, 1]);
-      assert.ok(await s.cookie("_svc_cid"));
+      // The page's own view (document.cookie): Firefox's BiDi cookie list does not show a cookie of a
+      // *.localhost host with a port to page.cookies(); the browser-level check is the Chromium spec's.
       assert.deepEqual(await s.problems(), []);
     },
   },
