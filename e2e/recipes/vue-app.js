@@ -1,5 +1,6 @@
-// The test's Vue shop: a product page whose "Next product" changes the product (a client-side route change).
+// The test's Vue shop (client-rendered, or server-rendered and hydrated): a product page whose "Next product" changes the product (a client-side route change).
 import { createApp, createSSRApp, defineComponent, h, ref } from "vue";
+import { renderToString } from "vue/server-renderer";
 import { SimilarWidget } from "../../docs/examples/vue/SimilarWidget.js";
 
 const App = defineComponent({
@@ -13,6 +14,8 @@ const App = defineComponent({
     ]);
   },
 });
+
+export function serverHtml(props) { return renderToString(createSSRApp(App, props)); }
 
 export function start(props, hydrate) {
   (hydrate ? createSSRApp : createApp)(App, props).mount("#root");
