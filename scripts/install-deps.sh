@@ -89,6 +89,15 @@ if ! $demo_only && { [[ ! -f $stamp ]] || ! cmp -s e2e/package-lock.json "$stamp
   cp e2e/package-lock.json "$stamp"
 fi
 
+# The API contract tools (redocly, Ajv, Apollo Client, relay-compiler; docs/adr/0084, 0085), apart from e2e/'s
+# packages so that each lock file changes for one reason.
+stamp=e2e/api-tools/node_modules/.svc-lock-stamp
+if ! $demo_only && { [[ ! -f $stamp ]] || ! cmp -s e2e/api-tools/package-lock.json "$stamp"; }; then
+  echo "install-deps: npm ci in e2e/api-tools/"
+  (cd e2e/api-tools && npm ci --no-audit --no-fund --loglevel=error)
+  cp e2e/api-tools/package-lock.json "$stamp"
+fi
+
 # The console's chart library (uPlot), copied into the build and served by svc itself: the
 # console never loads anything from another origin (docs/adr/0042).
 stamp=native-server/console-vendor/node_modules/.svc-lock-stamp

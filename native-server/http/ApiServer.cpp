@@ -336,18 +336,20 @@ void ApiServer::registerRoutes() {
                          OperatorFeedRoutes::isUploadPath(request.method, request.path);  // the console's feed uploads
         if (streaming) return httplib::Server::HandlerResponse::Unhandled;
         if (request.get_header_value("Transfer-Encoding").find("chunked") != std::string::npos) {
-            sendError(response, Error::invalidArgument("content-length: required (chunked bodies are only taken by feed uploads)"));
-            response.status = 411;
+            sendError(response, Error::invalidField("content-length", "required (chunked bodies are only taken by feed uploads)")
+                                    .breaking(RequestRule::LengthRequired)
+                                    .withId("svc.http.101"));
             return httplib::Server::HandlerResponse::Handled;
         }
         auto length = parseInt64(request.get_header_value("Content-Length"));
         // Registrations are small and need no credential but IDs: refused before their body is read.
         if (length && request.method == "PUT" && request.path.rfind("/shops/", 0) == 0 && static_cast<size_t>(*length) > options_.shops.maxBodyBytes) {
-            sendError(response, Error::resourceExhausted("the body is larger than " + std::to_string(options_.shops.maxBodyBytes) + " bytes"));
+            sendError(response, Error::resourceExhausted("the body is larger than " + std::to_string(options_.shops.maxBodyBytes) + " bytes").withId("svc.http.102"));
             return httplib::Server::HandlerResponse::Handled;
         }
         if (length && static_cast<size_t>(*length) > options_.maxRequestBytes) {
-            sendError(response, Error::resourceExhausted("the request body is larger than " + std::to_string(options_.maxRequestBytes) + " bytes"));
+            sendError(response, Error::resourceExhausted("the request body is larger than " + std::to_string(options_.maxRequestBytes) + " bytes")
+                                    .withId("svc.http.102"));
             return httplib::Server::HandlerResponse::Handled;
         }
         return httplib::Server::HandlerResponse::Unhandled;
@@ -374,9 +376,7 @@ void ApiServer::registerRoutes() {
         if (!response.body.empty()) return;
         // A body the connection gate stopped reading: say why (too slow, too large, broken framing).
         if (const GatedStream* stream = GatedStream::current(); stream && stream->bodyFailure() != GatedStream::BodyFailure::None) {
-            sendError(response, stream->bodyError());
-            response.status = stream->bodyFailureStatus();
-            return;
+            return sendError(response, stream->bodyError());
         }
         int status = response.status;
         sendError(response, status == 404 ? Error::notFound("no such resource") : Error::invalidArgument("request refused"));

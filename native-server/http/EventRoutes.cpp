@@ -6,6 +6,7 @@
 
 #include "http/RequestContext.hpp"
 #include "http/HttpErrors.hpp"
+#include "http/HttpJson.hpp"
 #include "net/IpAddress.hpp"
 #include "text/StringUtil.hpp"
 
@@ -19,11 +20,6 @@ void allowAnyOrigin(httplib::Response& response) {
     response.set_header("Access-Control-Allow-Origin", "*");
     response.set_header("Access-Control-Expose-Headers", "Retry-After");
     response.set_header("Cache-Control", "no-store");
-}
-
-void sendJson(httplib::Response& response, const nlohmann::json& body, int status = 200) {
-    response.status = status;
-    response.set_content(body.dump(), "application/json");
 }
 
 // application/json from fetch and XHR, text/plain from sendBeacon (a string body) and from
@@ -55,10 +51,8 @@ void discardBody(const httplib::Request& request, httplib::Response& response, c
     reader([](const char*, size_t) { return true; });
 }
 
-void sendTooMany(httplib::Response& response, int retryAfter, const std::string& what) {
-    sendError(response, Error::resourceExhausted(what + "; retry after " + std::to_string(retryAfter) + " s"));
-    response.status = 429;
-    response.set_header("Retry-After", std::to_string(retryAfter));
+Error tooMany(int retryAfter, const std::string& what, const char* id) {
+    return Error::rateLimited(what + "; retry after " + std::to_string(retryAfter) + " s", retryAfter).withId(id);
 }
 
 }  // namespace
@@ -85,7 +79,7 @@ std::string purchaseClientKey(const std::string& remoteAddress) {
     return IpAddress::v6(network).toString() + "/64";
 }
 
-std::optional<std::pair<int, std::string>> EventRoutes::limitPurchases(const httplib::Request& request, int64_t tenantId,
+std::optional<Error> EventRoutes::limitPurchases(const httplib::Request& request, int64_t tenantId,
                                                                        const std::vector<TrackingEvent>& events) {
     int purchases = 0;
     std::map<std::string, int> byVisitor;
@@ -97,10 +91,10 @@ std::optional<std::pair<int, std::string>> EventRoutes::limitPurchases(const htt
     }
     if (purchases == 0) return std::nullopt;
     if (auto wait = addressPurchases_.takeTokens(purchaseClientKey(clientAddress(request)), purchases)) {
-        return std::pair{*wait, std::string("too many purchases from this address")};
+        return tooMany(*wait, "too many purchases from this address", "svc.limit.302");
     }
     for (const auto& [visitor, count] : byVisitor) {
-        if (auto wait = visitorPurchases_.takeTokens(visitor, count)) return std::pair{*wait, std::string("too many purchases by this visitor (cid)")};
+        if (auto wait = visitorPurchases_.takeTokens(visitor, count)) return tooMany(*wait, "too many purchases by this visitor (cid)", "svc.limit.303");
     }
     return std::nullopt;
 }
@@ -140,10 +134,10 @@ void EventRoutes::receive(const httplib::Request& request, httplib::Response& re
     // Cheapest refusals first: a flood costs neither a body read nor a tenant lookup.
     if (auto retryAfter = limiter_.take(clientAddress(request))) {
         discardBody(request, response, reader, options_.maxBodyBytes);
-        return sendTooMany(response, *retryAfter, "too many requests from this address");
+        return sendError(response, tooMany(*retryAfter, "too many requests from this address", "svc.limit.301"));
     }
     auto tooLarge = [&] {
-        return Error::resourceExhausted("the body is larger than " + std::to_string(options_.maxBodyBytes) + " bytes");
+        return Error::resourceExhausted("the body is larger than " + std::to_string(options_.maxBodyBytes) + " bytes").withId("svc.http.102");
     };
     auto declaredLength = parseInt64(request.get_header_value("Content-Length"));
     if (declaredLength && static_cast<size_t>(*declaredLength) > options_.maxBodyBytes) {
@@ -152,9 +146,9 @@ void EventRoutes::receive(const httplib::Request& request, httplib::Response& re
     }
     if (!isAcceptedContentType(request.get_header_value("Content-Type"))) {
         discardBody(request, response, reader, options_.maxBodyBytes);
-        sendError(response, Error::invalidArgument("Content-Type: events are application/json or text/plain (UTF-8)"));
-        response.status = 415;
-        return;
+        return sendError(response, Error::invalidField("Content-Type", "events are application/json or text/plain (UTF-8)")
+                                       .breaking(RequestRule::MediaType)
+                                       .withId("svc.http.103"));
     }
     auto tenantId = tenantOf(request);
     if (!tenantId) {
@@ -179,10 +173,10 @@ void EventRoutes::receive(const httplib::Request& request, httplib::Response& re
         }
     }
     ParsedEvents parsed = parseEvents(body, options_.limits);
-    if (!parsed.ok()) return sendJson(response, eventProblemsBody(parsed.problems, parsed.problemCount), 400);
+    if (!parsed.ok()) return sendJson(response, 400, eventProblemsBody(parsed.problems, parsed.problemCount));
     const auto& events = parsed.events.events;
-    if (!store) return sendJson(response, {{"valid", true}, {"events", events.size()}});
-    if (auto limited = limitPurchases(request, *tenantId, events)) return sendTooMany(response, limited->first, limited->second);
+    if (!store) return sendJson(response, 200, {{"valid", true}, {"events", events.size()}});
+    if (auto limited = limitPurchases(request, *tenantId, events)) return sendError(response, *limited);
     auto outcomes = writer_.write(*tenantId, events);
     if (!outcomes) return sendError(response, outcomes.error());
     size_t duplicates = 0, conflicts = 0;
@@ -215,7 +209,7 @@ void EventRoutes::receive(const httplib::Request& request, httplib::Response& re
         answer["duplicate"] = duplicates > 0;
         if (conflicts > 0) answer["conflict"] = true;
     }
-    sendJson(response, answer);
+    sendJson(response, 200, answer);
 }
 
 }  // namespace svc

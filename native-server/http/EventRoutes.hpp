@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "core/Clock.hpp"
+#include "core/Error.hpp"
 #include "store/EventStore.hpp"
 #include "tenant/TenantService.hpp"
 #include "tracking/ClientRateLimiter.hpp"
@@ -58,9 +59,9 @@ private:
     void receive(const httplib::Request& request, httplib::Response& response, const httplib::ContentReader& reader, bool store);
     // The tenant of x-api-id, else of ?apiId= (sendBeacon cannot set headers).
     Result<int64_t> tenantOf(const httplib::Request& request);
-    // Takes the request's purchases from the address's and each visitor's bucket: the seconds to
-    // wait and why, when one of them is empty.
-    std::optional<std::pair<int, std::string>> limitPurchases(const httplib::Request& request, int64_t tenantId,
+    // Takes the request's purchases from the address's and each visitor's bucket: a RateLimited
+    // error saying why and for how long, when one of them is empty.
+    std::optional<Error> limitPurchases(const httplib::Request& request, int64_t tenantId,
                                                               const std::vector<TrackingEvent>& events);
 
     TenantService& tenants_;

@@ -6,8 +6,8 @@
 
 #include "feed/ImportJson.hpp"
 #include "http/HttpErrors.hpp"
+#include "http/HttpJson.hpp"
 #include "http/RequestContext.hpp"
-#include "text/BoundedJson.hpp"
 #include "text/StringUtil.hpp"
 
 namespace svc {
@@ -15,11 +15,8 @@ namespace {
 
 constexpr const char* kUploadPath = "/feeds/uploads/";
 
-void sendJson(httplib::Response& response, const nlohmann::ordered_json& body, int status = 200) {
-    response.status = status;
-    response.set_header("Cache-Control", "no-store");
-    response.set_content(body.dump(), "application/json");
-}
+// Import states change by the second: never cached.
+void sendImportJson(httplib::Response& response, const nlohmann::ordered_json& body) { sendJson(response, 200, body, JsonCaching::NoStore); }
 
 std::string randomUploadId() {
     unsigned char bytes[16];
@@ -68,10 +65,9 @@ Result<int64_t> importIdOf(const httplib::Request& request) {
 }  // namespace
 
 Result<UploadRequest> parseUploadRequest(const std::string& body) {
-    auto read = BoundedJson::parse(body, "body");
+    auto read = parseJsonObject(body);
     if (!read) return read.error();
     const nlohmann::json& json = *read;
-    if (!json.is_object()) return Error::invalidArgument("body: must be a JSON object");
     UploadRequest request;
     FeedImportOptions& options = request.options;
     auto identifier = json.find("identifier");
@@ -172,7 +168,7 @@ void FeedRoutes::requestUpload(const httplib::Request& request, httplib::Respons
     std::string signature = signer_.sign("PUT", path, upload.expiresAt, headers);
     nlohmann::ordered_json headerJson = nlohmann::ordered_json::object();
     for (const auto& [name, value] : headers) headerJson[name] = value;
-    sendJson(response, {{"headers", headerJson},
+    sendImportJson(response, {{"headers", headerJson},
                         {"method", "PUT"},
                         {"url", baseUrl_(request) + path + "?expires=" + std::to_string(upload.expiresAt) + "&signature=" + signature}});
 }
@@ -228,7 +224,7 @@ void FeedRoutes::receiveUpload(const httplib::Request& request, httplib::Respons
     auto id = history_.queueUploadedFile(uploadId, record);
     if (!id) return sendError(response, id.error());
     worker_.notify();
-    sendJson(response, {{"importId", *id}, {"status", "queued"}, {"bytes", *received}});
+    sendImportJson(response, {{"importId", *id}, {"status", "queued"}, {"bytes", *received}});
 }
 
 void FeedRoutes::listImports(const httplib::Request& request, httplib::Response& response) {
@@ -248,7 +244,7 @@ void FeedRoutes::listImports(const httplib::Request& request, httplib::Response&
     if (!records) return sendError(response, records.error());
     auto list = nlohmann::ordered_json::array();
     for (const auto& record : *records) list.push_back(importRecordJson(record, false));
-    sendJson(response, {{"imports", list}});
+    sendImportJson(response, {{"imports", list}});
 }
 
 Result<std::pair<Tenant, int64_t>> FeedRoutes::tenantAndImportId(const httplib::Request& request) {
@@ -266,7 +262,7 @@ void FeedRoutes::showImport(const httplib::Request& request, httplib::Response& 
     auto record = history_.find(tenant.id, id);
     if (!record) return sendError(response, record.error());
     if (!*record) return sendError(response, Error::notFound("import " + std::to_string(id) + " does not exist"));
-    sendJson(response, importRecordJson(**record, true));
+    sendImportJson(response, importRecordJson(**record, true));
 }
 
 void FeedRoutes::confirmImport(const httplib::Request& request, httplib::Response& response) {
@@ -274,7 +270,7 @@ void FeedRoutes::confirmImport(const httplib::Request& request, httplib::Respons
     if (!target) return sendError(response, target.error());
     auto outcome = imports_.confirm(target->first, target->second);
     if (!outcome) return sendError(response, outcome.error());
-    sendJson(response, importRecordJson(outcome->record, true));
+    sendImportJson(response, importRecordJson(outcome->record, true));
 }
 
 void FeedRoutes::discardImport(const httplib::Request& request, httplib::Response& response) {
@@ -282,7 +278,7 @@ void FeedRoutes::discardImport(const httplib::Request& request, httplib::Respons
     if (!target) return sendError(response, target.error());
     auto record = imports_.discard(target->first, target->second);
     if (!record) return sendError(response, record.error());
-    sendJson(response, importRecordJson(*record, false));
+    sendImportJson(response, importRecordJson(*record, false));
 }
 
 Error FeedRoutes::fileTooLarge() const {
@@ -332,7 +328,7 @@ void FeedRoutes::validateFeed(const httplib::Request& request, httplib::Response
     auto outcome = imports_.dryRunStored(*tenant, key, *options);
     if (!outcome) return sendError(response, outcome.error());
     bool held = exceedsDeleteShare(outcome->report, options->delta, tenant->maxDeleteShare);
-    sendJson(response, dryRunJson(outcome->report, options->delta, held));
+    sendImportJson(response, dryRunJson(outcome->report, options->delta, held));
 }
 
 }  // namespace svc

@@ -177,24 +177,18 @@ Error GatedStream::bodyError() const {
         case BodyFailure::TimedOut:
             return Error::invalidArgument("request body: " + std::to_string(bodyBytes_) + " bytes arrived, too slowly (at most " +
                                           std::to_string(limits_.bodyTimeout.count() / 1000) + " s of waiting plus 1 s per " +
-                                          std::to_string(limits_.minBodyBytesPerSecond) + " bytes)");
+                                          std::to_string(limits_.minBodyBytesPerSecond) + " bytes)")
+                .about("request body")
+                .breaking(RequestRule::BodyDeadline)
+                .withId("svc.http.104");
         case BodyFailure::TooLarge:
-            return Error::resourceExhausted("request body: larger than " + std::to_string(maxBodyBytes_) + " bytes");
+            return Error::resourceExhausted("request body: larger than " + std::to_string(maxBodyBytes_) + " bytes").about("request body").withId("svc.http.102");
         case BodyFailure::Malformed: return Error::invalidArgument("transfer-encoding: the chunked body breaks its framing");
         case BodyFailure::ClientClosed: return Error::invalidArgument("request body: the client closed the connection before its end");
         case BodyFailure::ServerStopping: return Error::unavailable("the server is stopping");
         case BodyFailure::None: break;
     }
     return Error::internal("no body failure");
-}
-
-int GatedStream::bodyFailureStatus() const {
-    switch (failure_) {
-        case BodyFailure::TimedOut: return 408;
-        case BodyFailure::TooLarge: return 413;
-        case BodyFailure::ServerStopping: return 503;
-        default: return 400;
-    }
 }
 
 void GatedStream::finish() {

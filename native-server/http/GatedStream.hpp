@@ -36,10 +36,9 @@ public:
     // The head and the whole body were read: the connection can carry the next request.
     bool requestConsumed() const { return headLeft_ == 0 && framing().complete(); }
     BodyFailure bodyFailure() const { return failure_; }
-    // For the answer, when bodyFailure() is not None: the error naming the limit, and its status
-    // (408 too slow, 413 too large, 400 broken chunked framing).
+    // For the answer, when bodyFailure() is not None: the error naming the limit; sendError maps
+    // it (408 too slow, 413 too large, 400 broken chunked framing, 503 stopping).
     Error bodyError() const;
-    int bodyFailureStatus() const;
     // Drops the bytes read so far from the connection's buffer: what stays is the next request's.
     void finish();
 

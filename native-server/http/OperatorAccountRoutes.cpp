@@ -6,7 +6,7 @@
 
 #include "http/RequestContext.hpp"
 #include "http/HttpErrors.hpp"
-#include "http/OperatorJson.hpp"
+#include "http/HttpJson.hpp"
 #include "text/StringUtil.hpp"
 
 namespace svc {
@@ -17,7 +17,7 @@ using nlohmann::json;
 // A string member, "" when missing; nullopt (and the error, naming it) when not a string.
 std::optional<std::string> textMember(const json& body, const char* field, std::vector<Error>& errors) {
     if (!body.contains(field)) return std::string();
-    auto value = operatorStringField(body, field);
+    auto value = jsonStringMember(body, field);
     if (!value) {
         errors.push_back(value.error());
         return std::nullopt;
@@ -49,13 +49,13 @@ void OperatorAccountRoutes::list(const httplib::Request& request, httplib::Respo
     if (!accounts) return sendError(response, accounts.error());
     json items = json::array();
     for (const auto& account : *accounts) items.push_back(operatorJson(account, caller->email));
-    sendOperatorJson(response, 200, {{"operators", items}});
+    sendJson(response, 200, {{"operators", items}}, JsonCaching::NoStore);
 }
 
 void OperatorAccountRoutes::add(const httplib::Request& request, httplib::Response& response) {
     auto caller = auth_.authenticate(request, true);
     if (!caller) return sendError(response, caller.error());
-    auto body = operatorJsonBody(request);
+    auto body = readJsonBody(request);
     if (!body) return sendError(response, body.error());
     // Both fields checked before anything is written, so the form shows every problem at once.
     std::vector<Error> errors;
@@ -81,9 +81,9 @@ void OperatorAccountRoutes::add(const httplib::Request& request, httplib::Respon
     auto accounts = auth_.accounts().listOperators();
     if (!accounts) return sendError(response, accounts.error());
     for (const auto& account : *accounts) {
-        if (account.id == created->id) return sendOperatorJson(response, 201, operatorJson(account, caller->email));
+        if (account.id == created->id) return sendJson(response, 201, operatorJson(account, caller->email), JsonCaching::NoStore);
     }
-    sendOperatorJson(response, 201, operatorJson(*created, caller->email));
+    sendJson(response, 201, operatorJson(*created, caller->email), JsonCaching::NoStore);
 }
 
 void OperatorAccountRoutes::remove(const httplib::Request& request, httplib::Response& response) {
@@ -100,7 +100,7 @@ void OperatorAccountRoutes::changePassword(const httplib::Request& request, http
     if (caller->email.empty()) {
         return sendError(response, Error::permissionDenied("an operator key has no password: sign in to the console to change yours"));
     }
-    auto body = operatorJsonBody(request);
+    auto body = readJsonBody(request);
     if (!body) return sendError(response, body.error());
     std::vector<Error> errors;
     auto currentText = textMember(*body, "currentPassword", errors);
@@ -114,15 +114,8 @@ void OperatorAccountRoutes::changePassword(const httplib::Request& request, http
     }
     if (!errors.empty()) return sendFieldErrors(response, errors);
     auto changed = auth_.accounts().changePassword(caller->email, current, next, OperatorAuth::sessionToken(request), clientAddress(request));
-    if (!changed) {
-        sendFieldErrors(response, {changed.error()});
-        if (changed.error().code == ErrorCode::ResourceExhausted) {
-            response.status = 429;  // a lock-out, as at sign-in
-            response.set_header("Retry-After", std::to_string(OperatorAccounts::kLockSeconds));
-        }
-        if (changed.error().code == ErrorCode::Unavailable) response.set_header("Retry-After", "1");  // the hash gate was full
-        return;
-    }
+    // A lock-out (429) and a full hash gate (503) carry their Retry-After, as at sign-in.
+    if (!changed) return sendFieldErrors(response, {changed.error()});
     response.status = 204;
 }
 

@@ -11,7 +11,7 @@
 #include "feed/PullSourceRules.hpp"
 #include "http/FeedRoutes.hpp"
 #include "http/HttpErrors.hpp"
-#include "http/OperatorJson.hpp"
+#include "http/HttpJson.hpp"
 #include "text/StringUtil.hpp"
 
 namespace svc {
@@ -216,7 +216,7 @@ void OperatorFeedRoutes::overview(const httplib::Request& request, httplib::Resp
                            {"state", feeds->empty() ? "none" : stale.empty() ? "fresh" : "stale"},
                            {"staleFeeds", stale}});
     }
-    sendOperatorJson(response, 200, {{"now", now}, {"tenants", tenants}});
+    sendJson(response, 200, {{"now", now}, {"tenants", tenants}}, JsonCaching::NoStore);
 }
 
 void OperatorFeedRoutes::feeds(const httplib::Request& request, httplib::Response& response) {
@@ -233,7 +233,7 @@ void OperatorFeedRoutes::feeds(const httplib::Request& request, httplib::Respons
               {"headers", {{"x-api-id", tenant->apiId}, {"x-api-secret", "<API secret>"}, {"content-type", "application/json"}}},
               {"body", {{"identifier", "sku"}, {"format", {{"type", "csv"}, {"options", {{"delimiter", ";"}}}}}, {"delta", false},
                         {"feed", "default"}}}};
-    sendOperatorJson(response, 200, {{"now", now}, {"feeds", *list}, {"push", push}});
+    sendJson(response, 200, {{"now", now}, {"feeds", *list}, {"push", push}}, JsonCaching::NoStore);
 }
 
 void OperatorFeedRoutes::listSources(const httplib::Request& request, httplib::Response& response) {
@@ -243,13 +243,13 @@ void OperatorFeedRoutes::listSources(const httplib::Request& request, httplib::R
     if (!all) return sendError(response, all.error());
     json list = json::array();
     for (const auto& source : *all) list.push_back(sourceJson(source));
-    sendOperatorJson(response, 200, {{"now", clock_.nowSeconds()}, {"sources", list}});
+    sendJson(response, 200, {{"now", clock_.nowSeconds()}, {"sources", list}}, JsonCaching::NoStore);
 }
 
 void OperatorFeedRoutes::addSource(const httplib::Request& request, httplib::Response& response) {
     auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
-    auto body = operatorJsonBody(request);
+    auto body = readJsonBody(request);
     if (!body) return sendError(response, body.error());
     PullSourceRequest wanted;
     Credentials credentials;
@@ -289,13 +289,13 @@ void OperatorFeedRoutes::addSource(const httplib::Request& request, httplib::Res
         return sendError(response, stored.error());
     }
     if (pullWaker_) pullWaker_();
-    sendOperatorJson(response, 201, sourceJson(*stored));
+    sendJson(response, 201, sourceJson(*stored), JsonCaching::NoStore);
 }
 
 void OperatorFeedRoutes::changeSource(const httplib::Request& request, httplib::Response& response) {
     auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
-    auto body = operatorJsonBody(request);
+    auto body = readJsonBody(request);
     if (!body) return sendError(response, body.error());
     std::string feed = request.matches[2];
     auto found = sources_->find(tenant->id, feed);
@@ -357,7 +357,7 @@ void OperatorFeedRoutes::changeSource(const httplib::Request& request, httplib::
     auto stored = sources_->find(tenant->id, feed);
     if (!stored) return sendError(response, stored.error());
     if (!*stored) return sendError(response, Error::notFound("the feed '" + feed + "' has no pull source"));
-    sendOperatorJson(response, 200, sourceJson(**stored));
+    sendJson(response, 200, sourceJson(**stored), JsonCaching::NoStore);
 }
 
 void OperatorFeedRoutes::removeSource(const httplib::Request& request, httplib::Response& response) {
@@ -384,7 +384,7 @@ void OperatorFeedRoutes::pullNow(const httplib::Request& request, httplib::Respo
     source.nextRunAt = now;
     if (auto status = sources_->change(source); !status) return sendError(response, status.error());
     if (pullWaker_) pullWaker_();
-    sendOperatorJson(response, 202, {{"feed", feed}, {"requestedAt", now}, {"scheduled", static_cast<bool>(pullWaker_)}});
+    sendJson(response, 202, {{"feed", feed}, {"requestedAt", now}, {"scheduled", static_cast<bool>(pullWaker_)}}, JsonCaching::NoStore);
 }
 
 void OperatorFeedRoutes::upload(const httplib::Request& request, httplib::Response& response, const httplib::ContentReader& reader) {
@@ -443,7 +443,7 @@ void OperatorFeedRoutes::upload(const httplib::Request& request, httplib::Respon
         return sendError(response, id.error());
     }
     worker_.notify();
-    sendOperatorJson(response, 202, {{"importId", *id}, {"status", "queued"}, {"bytes", *received}, {"feed", record.feed}});
+    sendJson(response, 202, {{"importId", *id}, {"status", "queued"}, {"bytes", *received}, {"feed", record.feed}}, JsonCaching::NoStore);
 }
 
 void OperatorFeedRoutes::catalogSize(const httplib::Request& request, httplib::Response& response) {
@@ -455,7 +455,7 @@ void OperatorFeedRoutes::catalogSize(const httplib::Request& request, httplib::R
     for (const auto& record : *records) {
         points.push_back({{"importId", record.id}, {"at", record.finishedAt}, {"feed", record.feed}, {"products", record.catalogProducts}});
     }
-    sendOperatorJson(response, 200, {{"points", points}});
+    sendJson(response, 200, {{"points", points}}, JsonCaching::NoStore);
 }
 
 }  // namespace svc

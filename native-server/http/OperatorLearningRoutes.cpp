@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "http/HttpErrors.hpp"
-#include "http/OperatorJson.hpp"
+#include "http/HttpJson.hpp"
 
 namespace svc {
 
@@ -29,7 +29,7 @@ void OperatorLearningRoutes::answer(const httplib::Request& request, httplib::Re
     }
     nlohmann::json body{{"ordersLearned", learned.orders}, {"lastOrderLearnedAt", nullptr}};
     if (learned.lastOrderReceivedAt > 0) body["lastOrderLearnedAt"] = learned.lastOrderReceivedAt;
-    sendOperatorJson(response, 200, body);
+    sendJson(response, 200, body, JsonCaching::NoStore);
 }
 
 }  // namespace svc

@@ -1,7 +1,7 @@
 #include "http/OperatorReportRoutes.hpp"
 
 #include "http/HttpErrors.hpp"
-#include "http/OperatorJson.hpp"
+#include "http/HttpJson.hpp"
 #include "http/ReportRoutes.hpp"
 #include "http/ResponseCompression.hpp"
 
@@ -60,7 +60,7 @@ void OperatorReportRoutes::performance(const httplib::Request& request, httplib:
     if (!notBooked) return sendError(response, notBooked.error());
     auto body = series->toJson(tenant->currency);
     body["notBooked"] = notBooked->toJson();
-    sendOperatorJson(response, 200, body);
+    sendJson(response, 200, body, JsonCaching::NoStore);
 }
 
 void OperatorReportRoutes::ledgerCsv(const httplib::Request& request, httplib::Response& response) {

@@ -10,7 +10,7 @@
 #include "fleet/FleetQuery.hpp"
 #include "fleet/TenantAttention.hpp"
 #include "http/HttpErrors.hpp"
-#include "http/OperatorJson.hpp"
+#include "http/HttpJson.hpp"
 #include "http/RequestContext.hpp"
 #include "text/BoundedJson.hpp"
 #include "text/StringUtil.hpp"
@@ -110,7 +110,7 @@ void OperatorRoutes::registerOn(httplib::Server& server) {
 void OperatorRoutes::signIn(const httplib::Request& request, httplib::Response& response) {
     // No other site may sign a browser in (into an account of the attacker's, say).
     if (auto origin = auth_.sameOrigin(request); !origin) return sendError(response, origin.error());
-    auto body = operatorJsonBody(request);
+    auto body = readJsonBody(request);
     if (!body) return sendError(response, body.error());
     std::vector<Error> errors;
     std::string email = body->value("email", json()).is_string() ? (*body)["email"].get<std::string>() : "";
@@ -119,19 +119,11 @@ void OperatorRoutes::signIn(const httplib::Request& request, httplib::Response& 
     if (password.empty()) errors.push_back(Error::invalidArgument("password: required"));
     if (!errors.empty()) return sendFieldErrors(response, errors);
     auto signedIn = auth_.accounts().signIn(email, password, clientAddress(request));
+    // A lock-out is RateLimited (429); a full hash gate is an Unavailable with a retry-after,
+    // shown and not logged as a fault: a flood of sign-ins is turned away by design (docs/adr/0059).
     if (!signedIn) {
-        if (OperatorAccounts::busy(signedIn.error())) {
-            // Not logged as a fault: a flood of sign-ins is turned away here by design (docs/adr/0059).
-            response.set_header("Retry-After", "1");
-            return sendOperatorJson(response, 503, {{"error", {{"code", errorCodeName(ErrorCode::Unavailable)},
-                                                               {"message", signedIn.error().message}}}});
-        }
-        sendError(response, signedIn.error());
-        if (signedIn.error().code == ErrorCode::ResourceExhausted) {
-            response.status = 429;  // a lock-out, not a body limit
-            response.set_header("Retry-After", std::to_string(OperatorAccounts::kLockSeconds));
-        }
-        return;
+        response.set_header("Cache-Control", "no-store");
+        return sendError(response, signedIn.error());
     }
     // Set by --secure-cookies or an https public URL (docs/adr/0068); never by a request header,
     // which any client can send.
@@ -140,8 +132,8 @@ void OperatorRoutes::signIn(const httplib::Request& request, httplib::Response& 
     response.set_header("Set-Cookie", std::string(kSessionCookie) + "=" + signedIn->token + "; Path=/operator/api; Max-Age=" +
                                           std::to_string(OperatorAccounts::kSessionSeconds) + "; HttpOnly; SameSite=Strict" +
                                           (secure ? "; Secure" : ""));
-    sendOperatorJson(response, 200, {{"email", signedIn->session.email}, {"csrfToken", signedIn->session.csrfToken},
-                             {"expiresAt", signedIn->session.expiresAt}});
+    sendJson(response, 200, {{"email", signedIn->session.email}, {"csrfToken", signedIn->session.csrfToken},
+                             {"expiresAt", signedIn->session.expiresAt}}, JsonCaching::NoStore);
 }
 
 void OperatorRoutes::signOut(const httplib::Request& request, httplib::Response& response) {
@@ -155,8 +147,8 @@ void OperatorRoutes::signOut(const httplib::Request& request, httplib::Response&
 void OperatorRoutes::me(const httplib::Request& request, httplib::Response& response) {
     auto caller = auth_.authenticate(request, false);
     if (!caller) return sendError(response, caller.error());
-    if (caller->email.empty()) return sendOperatorJson(response, 200, {{"email", nullptr}, {"via", "operator-key"}});
-    sendOperatorJson(response, 200, {{"email", caller->email}, {"csrfToken", caller->csrfToken}, {"via", "session"}});
+    if (caller->email.empty()) return sendJson(response, 200, {{"email", nullptr}, {"via", "operator-key"}}, JsonCaching::NoStore);
+    sendJson(response, 200, {{"email", caller->email}, {"csrfToken", caller->csrfToken}, {"via", "session"}}, JsonCaching::NoStore);
 }
 
 void OperatorRoutes::listTenants(const httplib::Request& request, httplib::Response& response) {
@@ -232,7 +224,7 @@ void OperatorRoutes::listTenants(const httplib::Request& request, httplib::Respo
         item["domains"] = entries[index].domains;
         items.push_back(std::move(item));
     }
-    sendOperatorJson(response, 200,
+    sendJson(response, 200,
                      {{"tenants", items},
                       {"total", all->size()},
                       {"matching", slice.matching},
@@ -243,21 +235,21 @@ void OperatorRoutes::listTenants(const httplib::Request& request, httplib::Respo
                       {"limit", query->limit},
                       {"pages", slice.pages},
                       {"months", {{"this", month.text()}, {"last", lastMonth.text()}}},
-                      {"now", now}});
+                      {"now", now}}, JsonCaching::NoStore);
 }
 
 void OperatorRoutes::createTenant(const httplib::Request& request, httplib::Response& response) {
     auto caller = auth_.authenticate(request, true);
     if (!caller) return sendError(response, caller.error());
-    auto body = operatorJsonBody(request);
+    auto body = readJsonBody(request);
     if (!body) return sendError(response, body.error());
     if (!body->contains("name")) return sendFieldErrors(response, {Error::invalidArgument("name: required")});
-    auto name = operatorStringField(*body, "name");
+    auto name = jsonStringMember(*body, "name");
     if (!name) return sendFieldErrors(response, {name.error()});
     auto created = tenantService_.create(*name);
     if (!created) return sendFieldErrors(response, {created.error()});
     // The only time the secret is ever shown: only its hash is stored.
-    sendOperatorJson(response, 201, {{"tenant", tenantJson(created->tenant, "")}, {"apiSecret", created->apiSecret}});
+    sendJson(response, 201, {{"tenant", tenantJson(created->tenant, "")}, {"apiSecret", created->apiSecret}}, JsonCaching::NoStore);
 }
 
 void OperatorRoutes::getTenant(const httplib::Request& request, httplib::Response& response) {
@@ -267,20 +259,20 @@ void OperatorRoutes::getTenant(const httplib::Request& request, httplib::Respons
     if (!settings) return sendError(response, settings.error());
     json body = tenantJson(*tenant, settings->country);
     body["consent"] = consentName(settings->consent);
-    sendOperatorJson(response, 200, body);
+    sendJson(response, 200, body, JsonCaching::NoStore);
 }
 
 void OperatorRoutes::updateTenant(const httplib::Request& request, httplib::Response& response) {
     auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
-    auto body = operatorJsonBody(request);
+    auto body = readJsonBody(request);
     if (!body) return sendError(response, body.error());
 
     // Every field is checked before anything is written; all problems are answered at once.
     std::vector<Error> errors;
     auto text = [&](const char* field) -> std::optional<std::string> {
         if (!body->contains(field)) return std::nullopt;
-        auto value = operatorStringField(*body, field);
+        auto value = jsonStringMember(*body, field);
         if (!value) {
             errors.push_back(value.error());
             return std::nullopt;
@@ -348,7 +340,7 @@ void OperatorRoutes::rotateSecret(const httplib::Request& request, httplib::Resp
     if (!tenant) return sendError(response, tenant.error());
     auto secret = tenantService_.rotateSecret(tenant->id);
     if (!secret) return sendError(response, secret.error());
-    sendOperatorJson(response, 200, {{"apiId", tenant->apiId}, {"apiSecret", *secret}});
+    sendJson(response, 200, {{"apiId", tenant->apiId}, {"apiSecret", *secret}}, JsonCaching::NoStore);
 }
 
 void OperatorRoutes::setDisabled(const httplib::Request& request, httplib::Response& response, bool disabled) {
@@ -380,31 +372,31 @@ void OperatorRoutes::getWidgets(const httplib::Request& request, httplib::Respon
     // console says which, next to the field.
     json cssProblems = json::array();
     for (const auto& problem : WidgetSettings::scopedCss(settings->css).problems) cssProblems.push_back(problem.describe());
-    sendOperatorJson(response, 200, {{"languageRule", LanguageRule::sourceName(settings->languageRule.source)},
+    sendJson(response, 200, {{"languageRule", LanguageRule::sourceName(settings->languageRule.source)},
                              {"defaultLanguage", settings->languageRule.defaultLanguage},
                              {"css", settings->css},
                              {"cssProblems", cssProblems},
                              {"texts", texts},
                              {"textKeys", keys},
-                             {"builtInTexts", builtIn}});
+                             {"builtInTexts", builtIn}}, JsonCaching::NoStore);
 }
 
 void OperatorRoutes::putWidgets(const httplib::Request& request, httplib::Response& response) {
     auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
-    auto body = operatorJsonBody(request);
+    auto body = readJsonBody(request);
     if (!body) return sendError(response, body.error());
 
     std::vector<Error> errors;
     WidgetSettingsChange change;
     if (body->contains("languageRule")) {
-        auto text = operatorStringField(*body, "languageRule");
+        auto text = jsonStringMember(*body, "languageRule");
         auto source = text ? LanguageRule::parseSource(*text, "languageRule") : Result<LanguageSource>(text.error());
         if (!source) errors.push_back(source.error());
         else change.languageSource = *source;
     }
     if (body->contains("defaultLanguage")) {
-        auto text = operatorStringField(*body, "defaultLanguage");
+        auto text = jsonStringMember(*body, "defaultLanguage");
         auto language = text ? LanguageRule::primaryLanguage(*text) : std::nullopt;
         if (!text || !language || *language != *text) {
             errors.push_back(Error::invalidArgument("defaultLanguage: '" + (text ? *text : std::string()) +
@@ -414,7 +406,7 @@ void OperatorRoutes::putWidgets(const httplib::Request& request, httplib::Respon
         }
     }
     if (body->contains("css")) {
-        auto css = operatorStringField(*body, "css");
+        auto css = jsonStringMember(*body, "css");
         if (!css) errors.push_back(css.error());
         else if (auto valid = WidgetSettings::validCss(*css, "css"); !valid) errors.push_back(valid.error());
         else change.css = *css;
@@ -511,11 +503,11 @@ void OperatorRoutes::decideHeld(const httplib::Request& request, httplib::Respon
         // Applies the held file now; the answer comes when the import is done.
         auto outcome = imports_.confirm(*tenant, id);
         if (!outcome) return sendError(response, outcome.error());
-        return sendOperatorJson(response, 200, json(importRecordJson(outcome->record, false)));
+        return sendJson(response, 200, json(importRecordJson(outcome->record, false)), JsonCaching::NoStore);
     }
     auto record = imports_.discard(*tenant, id);
     if (!record) return sendError(response, record.error());
-    sendOperatorJson(response, 200, json(importRecordJson(*record, false)));
+    sendJson(response, 200, json(importRecordJson(*record, false)), JsonCaching::NoStore);
 }
 
 void OperatorRoutes::serveConsole(const httplib::Request& request, httplib::Response& response) {
@@ -552,7 +544,7 @@ void OperatorRoutes::listShops(const httplib::Request& request, httplib::Respons
                          {"lastPullAt", shop.lastPullAt},
                          {"lastPullResult", shop.lastPullResult}});
     }
-    sendOperatorJson(response, 200, {{"shops", items}});
+    sendJson(response, 200, {{"shops", items}}, JsonCaching::NoStore);
 }
 
 }  // namespace svc

@@ -8,7 +8,7 @@
 
 #include "catalog/Article.hpp"
 #include "http/HttpErrors.hpp"
-#include "http/OperatorJson.hpp"
+#include "http/HttpJson.hpp"
 #include "recommend/WidgetContentService.hpp"
 #include "sets/SetJson.hpp"
 #include "text/StringUtil.hpp"
@@ -106,7 +106,7 @@ void OperatorSetRoutes::listSets(const httplib::Request& request, httplib::Respo
     if (!tenant) return sendError(response, tenant.error());
     auto items = authoring_.list(tenant->id, kind);
     if (!items) return sendError(response, items.error());
-    sendOperatorJson(response, 200, {{"sets", *items}});
+    sendJson(response, 200, {{"sets", *items}}, JsonCaching::NoStore);
 }
 
 void OperatorSetRoutes::getSet(const httplib::Request& request, httplib::Response& response, SetKind kind) {
@@ -116,20 +116,20 @@ void OperatorSetRoutes::getSet(const httplib::Request& request, httplib::Respons
     auto found = authoring_.find(tenant->id, kind, id);
     if (!found) return sendError(response, found.error());
     if (!*found) return sendError(response, Error::notFound("id: no set " + id));
-    sendOperatorJson(response, 200, **found);
+    sendJson(response, 200, **found, JsonCaching::NoStore);
 }
 
 void OperatorSetRoutes::putSet(const httplib::Request& request, httplib::Response& response, SetKind kind) {
     auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
-    auto body = operatorJsonBody(request);
+    auto body = readJsonBody(request);
     if (!body) return sendError(response, body.error());
     // The shape first (the tenant authoring's own rules, SetJson), then every SKU against the
     // catalog (unknownSkus): each unknown one is named, and nothing is written unless all are right.
     auto write = authoring_.put(tenant->id, kind, std::move(*body), request.matches[2]);
     if (!write) return sendError(response, write.error());
     if (!write->refused.empty()) return sendFieldErrors(response, write->refused);
-    sendOperatorJson(response, write->created ? 201 : 200, write->stored);
+    sendJson(response, write->created ? 201 : 200, write->stored, JsonCaching::NoStore);
 }
 
 void OperatorSetRoutes::deleteSet(const httplib::Request& request, httplib::Response& response, SetKind kind) {
@@ -149,7 +149,7 @@ void OperatorSetRoutes::uploadPhoto(const httplib::Request& request, httplib::Re
     auto key = photos_.store(tenant->id, request.body);
     if (!key) return sendFieldErrors(response, {key.error()});
     std::string path = "/" + tenant->apiId + "/photos/" + *key + ".jpg";
-    sendOperatorJson(response, 201, {{"key", *key}, {"path", path}, {"url", baseUrl_(request) + path}});
+    sendJson(response, 201, {{"key", *key}, {"path", path}, {"url", baseUrl_(request) + path}}, JsonCaching::NoStore);
 }
 
 void OperatorSetRoutes::servePhoto(const httplib::Request& request, httplib::Response& response) {
@@ -220,13 +220,13 @@ void OperatorSetRoutes::searchCatalog(const httplib::Request& request, httplib::
                                {"available", product.available()}});
         }
     }
-    sendOperatorJson(response, 200, {{"currency", tenant->currency}, {"locale", tenant->locale}, {"products", results}});
+    sendJson(response, 200, {{"currency", tenant->currency}, {"locale", tenant->locale}, {"products", results}}, JsonCaching::NoStore);
 }
 
 void OperatorSetRoutes::createPreview(const httplib::Request& request, httplib::Response& response) {
     auto tenant = auth_.tenantFor(request, true);
     if (!tenant) return sendError(response, tenant.error());
-    auto body = operatorJsonBody(request);
+    auto body = readJsonBody(request);
     if (!body) return sendError(response, body.error());
     if (!body->contains("id")) (*body)["id"] = "preview";
     // The same checks as saving: what the preview shows could be saved.
@@ -241,7 +241,7 @@ void OperatorSetRoutes::createPreview(const httplib::Request& request, httplib::
         if (previews_.size() >= 1000) previews_.erase(previews_.begin());  // bounded: a flood evicts, never grows
         previews_[token] = Preview{tenant->id, tenant->apiId, *draft, now + kPreviewLifetime};
     }
-    sendOperatorJson(response, 201, {{"token", token}, {"url", "/set-preview/" + token + "/"}});
+    sendJson(response, 201, {{"token", token}, {"url", "/set-preview/" + token + "/"}}, JsonCaching::NoStore);
 }
 
 std::optional<OperatorSetRoutes::Preview> OperatorSetRoutes::previewOf(const std::string& token) {
@@ -322,7 +322,7 @@ void OperatorSetRoutes::listTemplates(const httplib::Request& request, httplib::
     if (auto caller = auth_.authenticate(request, false); !caller) return sendError(response, caller.error());
     auto items = authoring_.listTemplates();
     if (!items) return sendError(response, items.error());
-    sendOperatorJson(response, 200, {{"templates", *items}});
+    sendJson(response, 200, {{"templates", *items}}, JsonCaching::NoStore);
 }
 
 void OperatorSetRoutes::getTemplate(const httplib::Request& request, httplib::Response& response) {
@@ -331,17 +331,17 @@ void OperatorSetRoutes::getTemplate(const httplib::Request& request, httplib::Re
     auto found = authoring_.findTemplate(id);
     if (!found) return sendError(response, found.error());
     if (!*found) return sendError(response, Error::notFound("id: no template " + id));
-    sendOperatorJson(response, 200, **found);
+    sendJson(response, 200, **found, JsonCaching::NoStore);
 }
 
 void OperatorSetRoutes::putTemplate(const httplib::Request& request, httplib::Response& response) {
     if (auto caller = auth_.authenticate(request, true); !caller) return sendError(response, caller.error());
-    auto body = operatorJsonBody(request);
+    auto body = readJsonBody(request);
     if (!body) return sendError(response, body.error());
     auto write = authoring_.putTemplate(std::move(*body), request.matches[1]);
     if (!write) return sendError(response, write.error());
     if (!write->refused.empty()) return sendFieldErrors(response, write->refused);
-    sendOperatorJson(response, write->created ? 201 : 200, write->stored);
+    sendJson(response, write->created ? 201 : 200, write->stored, JsonCaching::NoStore);
 }
 
 void OperatorSetRoutes::deleteTemplate(const httplib::Request& request, httplib::Response& response) {

@@ -8,9 +8,9 @@
 #include "core/CivilDate.hpp"
 #include "http/EventRoutes.hpp"
 #include "http/HttpErrors.hpp"
+#include "http/HttpJson.hpp"
 #include "http/RequestContext.hpp"
 #include "http/ResponseCompression.hpp"
-#include "text/BoundedJson.hpp"
 #include "text/StringUtil.hpp"
 
 namespace svc {
@@ -18,11 +18,6 @@ namespace {
 
 using nlohmann::json;
 constexpr int64_t kDay = 86400;
-
-void sendJson(httplib::Response& response, int status, const json& body) {
-    response.status = status;
-    response.set_content(body.dump(), "application/json");
-}
 
 json entryJson(const LedgerEntry& entry) {
     return {{"line", entry.line},         {"sku", entry.sku},
@@ -88,10 +83,9 @@ Result<std::pair<int64_t, int64_t>> reportPeriod(const std::string& from, const 
 }
 
 Result<ReturnRequest> parseReturnRequest(const std::string& body) {
-    auto read = BoundedJson::parse(body, "body");
+    auto read = parseJsonObject(body);
     if (!read) return read.error();
     const json& parsed = *read;
-    if (!parsed.is_object()) return Error::invalidArgument("body: must be a JSON object");
     ReturnRequest request;
     for (const auto& [name, value] : parsed.items()) {
         if (name != "returnId" && name != "lines" && name != "cancel") {

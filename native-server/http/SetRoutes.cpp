@@ -3,10 +3,10 @@
 #include <nlohmann/json.hpp>
 
 #include "http/HttpErrors.hpp"
+#include "http/HttpJson.hpp"
 #include "http/RequestContext.hpp"
 #include "sets/SetJson.hpp"
 #include "tenant/SecretHasher.hpp"
-#include "text/BoundedJson.hpp"
 
 namespace svc {
 namespace {
@@ -15,19 +15,8 @@ using nlohmann::json;
 
 const char* kIdPattern = "([A-Za-z0-9._:-]{1,128})";
 
-void sendJson(httplib::Response& response, int status, const json& body) {
-    response.status = status;
-    response.set_content(body.dump(), "application/json");
-}
-
-// The body as JSON; the error names the line and column where parsing stopped.
-Result<json> jsonBody(const httplib::Request& request) {
-    std::string type = request.get_header_value("Content-Type");
-    if (!type.empty() && type.find("application/json") == std::string::npos) {
-        return Error::invalidArgument("Content-Type: must be application/json");
-    }
-    return BoundedJson::parse(request.body, "body");
-}
+// A set or template file is an object or an array (SetJson decides), sent with or without a Content-Type.
+Result<json> jsonBody(const httplib::Request& request) { return readJsonBody(request, {.contentTypeRequired = false, .objectRequired = false}); }
 
 }  // namespace
 

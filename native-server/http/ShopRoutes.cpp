@@ -24,10 +24,9 @@ void ShopRoutes::registerOn(httplib::Server& server) {
 
 void ShopRoutes::registerShop(const httplib::Request& request, httplib::Response& response) {
     if (auto retryAfter = limiter_.take(clientAddress(request))) {
-        sendError(response, Error::resourceExhausted("too many registrations from this address; retry after " + std::to_string(*retryAfter) + " s"));
-        response.status = 429;
-        response.set_header("Retry-After", std::to_string(*retryAfter));
-        return;
+        return sendError(response, Error::rateLimited("too many registrations from this address; retry after " + std::to_string(*retryAfter) + " s",
+                                                      *retryAfter)
+                                       .withId("svc.limit.304"));
     }
     const std::string& apiId = request.matches[1];
     const std::string& feedId = request.matches[2];
@@ -48,7 +47,7 @@ void ShopRoutes::registerShop(const httplib::Request& request, httplib::Response
     if ((*tenant)->disabled) return sendError(response, Error::permissionDenied("the tenant is disabled: ask the service operator"));
 
     if (request.body.size() > options_.maxBodyBytes) {
-        return sendError(response, Error::resourceExhausted("the body is larger than " + std::to_string(options_.maxBodyBytes) + " bytes"));
+        return sendError(response, Error::resourceExhausted("the body is larger than " + std::to_string(options_.maxBodyBytes) + " bytes").withId("svc.http.102"));
     }
     auto record = parseShopRegistration(request.body);
     if (!record) return sendError(response, record.error());

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "http/HttpErrors.hpp"
-#include "http/OperatorJson.hpp"
+#include "http/HttpJson.hpp"
 
 namespace svc {
 namespace {
@@ -58,7 +58,7 @@ void WidgetPreviewRoutes::subjects(const httplib::Request& request, httplib::Res
         if (sets.size() >= kMaxSets) break;
         sets.push_back({{"id", set.id}, {"title", set.title}, {"sku", set.skus.empty() ? "" : set.skus.front()}});
     }
-    sendOperatorJson(response, 200, {{"productCount", stats->products}, {"products", products}, {"sets", sets}});
+    sendJson(response, 200, {{"productCount", stats->products}, {"products", products}, {"sets", sets}}, JsonCaching::NoStore);
 }
 
 void WidgetPreviewRoutes::servePage(const httplib::Request& request, httplib::Response& response) {

@@ -7,6 +7,9 @@ namespace svc {
 
 namespace {
 constexpr const char* kBusyMessage = "the service is busy checking passwords: try again in a moment";
+
+// The hash gate was full: nothing was counted, and asking again in a second may get in.
+Error busy() { return Error::unavailable(kBusyMessage).retryAfter(1).withId("svc.limit.306"); }
 }
 
 OperatorAccounts::OperatorAccounts(std::unique_ptr<SqliteOperatorStore> store, const Clock& clock, PasswordCost cost,
@@ -15,8 +18,6 @@ OperatorAccounts::OperatorAccounts(std::unique_ptr<SqliteOperatorStore> store, c
     auto dummy = hasher_.hash(randomSecret());
     if (dummy) unknownAccountHash_ = *dummy;
 }
-
-bool OperatorAccounts::busy(const Error& error) { return error.code == ErrorCode::Unavailable && error.message == kBusyMessage; }
 
 Status OperatorAccounts::validEmail(const std::string& email, const std::string& field) {
     size_t at = email.find('@');
@@ -40,15 +41,18 @@ Result<OperatorAccount> OperatorAccounts::createOperator(const std::string& emai
 
 Result<std::string> OperatorAccounts::hashNew(const std::string& password) {
     auto pass = gate_.enter();
-    if (!pass.entered()) return Error::unavailable(kBusyMessage);
+    if (!pass.entered()) return busy();
     return hasher_.hash(password);
 }
 
 Error OperatorAccounts::lockedError(int64_t until) const {
     int64_t minutes = (until - clock_.nowSeconds() + 59) / 60;
     if (minutes < 1) minutes = 1;
-    return Error::resourceExhausted("too many failed sign-ins: signing in is locked for " + std::to_string(minutes) +
-                                    (minutes == 1 ? " minute" : " minutes"));
+    // Retry-After is the whole lock period, as the console has always been told, even when less of it is left.
+    return Error::rateLimited("too many failed sign-ins: signing in is locked for " + std::to_string(minutes) +
+                                  (minutes == 1 ? " minute" : " minutes"),
+                              kLockSeconds)
+        .withId("svc.limit.305");
 }
 
 bool OperatorAccounts::reserveAddressAttempt(const std::string& clientAddress) {
@@ -96,7 +100,7 @@ Result<bool> OperatorAccounts::verifyReserved(const OperatorAccount& account, co
         if (!pass.entered()) {
             (void)store_->releaseSignIn(account.id);
             releaseAddressAttempt(clientAddress);
-            return Error::unavailable(kBusyMessage);
+            return busy();
         }
         right = PasswordHasher::verify(password, account.passwordHash);
     }
@@ -125,7 +129,7 @@ Result<SignedIn> OperatorAccounts::signIn(const std::string& email, const std::s
         auto pass = gate_.enter();
         if (!pass.entered()) {
             releaseAddressAttempt(clientAddress);
-            return Error::unavailable(kBusyMessage);
+            return busy();
         }
         (void)PasswordHasher::verify(password, unknownAccountHash_);
         return Error::unauthenticated("email or password is not valid");
@@ -179,7 +183,9 @@ Status OperatorAccounts::changePassword(const std::string& email, const std::str
     if (newPassword == currentPassword) return Error::invalidArgument("newPassword: must differ from the current password");
     int64_t now = clock_.nowSeconds();
     if (!reserveAddressAttempt(clientAddress)) {
-        return Error::resourceExhausted("currentPassword: " + lockedError(now + kLockSeconds).message);
+        Error locked = lockedError(now + kLockSeconds);
+        locked.message = "currentPassword: " + locked.message;
+        return std::move(locked).about("currentPassword");
     }
     auto found = store_->findOperator(email);
     if (!found || !*found) releaseAddressAttempt(clientAddress);

@@ -37,16 +37,14 @@ public:
     // Errors name the field: "email: ...", "password: ...".
     Result<OperatorAccount> createOperator(const std::string& email, const std::string& password);
     // Unauthenticated for a wrong e-mail address or password (never saying which);
-    // ResourceExhausted while the account or the client address is locked; Unavailable (busy(),
-    // nothing counted) when the hash gate turned the attempt away.
+    // RateLimited (retry after the lock) while the account or the client address is locked;
+    // Unavailable with a retry-after of 1 s (nothing counted) when the hash gate turned the attempt away.
     Result<SignedIn> signIn(const std::string& email, const std::string& password, const std::string& clientAddress);
     // The live session of a cookie's token; Unauthenticated when there is none.
     Result<OperatorSession> authenticate(const std::string& token);
     Status signOut(const std::string& token);
 
     static Status validEmail(const std::string& email, const std::string& field);
-    // The hash gate was full: the caller answers 503 with a short Retry-After.
-    static bool busy(const Error& error);
     const PasswordHashGate& hashGate() const { return gate_; }
 
     // Account management (the console's Operators page, docs/adr/0050).

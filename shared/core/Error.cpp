@@ -9,7 +9,8 @@ std::string_view errorCodeName(ErrorCode code) {
         case ErrorCode::Unauthenticated: return "UNAUTHENTICATED";
         case ErrorCode::PermissionDenied: return "PERMISSION_DENIED";
         case ErrorCode::AlreadyExists: return "ALREADY_EXISTS";
-        case ErrorCode::ResourceExhausted: return "RESOURCE_EXHAUSTED";
+        case ErrorCode::ResourceExhausted:
+        case ErrorCode::RateLimited: return "RESOURCE_EXHAUSTED";
         case ErrorCode::Unavailable: return "UNAVAILABLE";
         case ErrorCode::Internal: return "INTERNAL";
     }

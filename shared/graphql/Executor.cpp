@@ -415,7 +415,7 @@ private:
         }
         auto resolved = object->resolve(field.name, entry.arguments);
         if (!resolved) {
-            fieldError(resolved.error().message, errorTypeFor(resolved.error().code), field.location);
+            fieldError(resolved.error().messageWithId(), errorTypeFor(resolved.error().code), field.location);
             out += "null";
             return !nonNull;
         }

@@ -37,7 +37,8 @@ std::string errorTypeFor(ErrorCode code) {
         case ErrorCode::PermissionDenied: return "Unauthorized";
         case ErrorCode::InvalidArgument: return "BadRequest";
         case ErrorCode::NotFound: return "NotFound";
-        case ErrorCode::ResourceExhausted: return "LimitExceeded";
+        case ErrorCode::ResourceExhausted:
+        case ErrorCode::RateLimited: return "LimitExceeded";
         case ErrorCode::Unavailable: return "ServiceUnavailable";
         case ErrorCode::AlreadyExists: return "Conflict";
         case ErrorCode::Internal: return "InternalFailure";

@@ -138,7 +138,7 @@ TEST_CASE("Money: a flood of purchases from one address is refused with 429 and 
     CHECK(accepted < 60 + 1 + static_cast<long>(window.seconds()));
     CHECK(statuses.back() == 429);
     CHECK(std::stoi(last.header("retry-after")) >= 1);
-    CHECK(json::parse(last.body)["error"]["message"].get<std::string>().rfind("too many purchases from this address; retry after ", 0) == 0);
+    CHECK(json::parse(last.body)["error"]["message"].get<std::string>().rfind("[svc.limit.302] too many purchases from this address; retry after ", 0) == 0);
     // Another address is not affected.
     CHECK(request(server.port(), "127.0.0.45", "POST", "/events", server.tenantB().apiId,
                   purchase("FLOOD-OTHER", "", {{{"sku", "X"}, {"amount", 1}, {"price", 100}}}).dump())

@@ -152,12 +152,12 @@ TEST_CASE("Operator lock-out: five failed sign-ins lock the account for 15 minut
     for (int attempt = 1; attempt < OperatorAccounts::kMaxFailures; ++attempt) CHECK(fixture.signIn("wrong password!")->status == 401);
     auto fifth = fixture.signIn("wrong password!");
     CHECK(fifth->status == 429);
-    CHECK(errorOf(fifth)["message"] == "too many failed sign-ins: signing in is locked for 15 minutes");
+    CHECK(errorOf(fifth)["message"] == "[svc.limit.305] too many failed sign-ins: signing in is locked for 15 minutes");
     auto locked = fixture.signIn(kPassword);
     CHECK(locked->status == 429);
     CHECK(locked->get_header_value("Set-Cookie").empty());
     fixture.clock.advance(14 * 60);
-    CHECK(errorOf(fixture.signIn(kPassword))["message"] == "too many failed sign-ins: signing in is locked for 1 minute");
+    CHECK(errorOf(fixture.signIn(kPassword))["message"] == "[svc.limit.305] too many failed sign-ins: signing in is locked for 1 minute");
     fixture.clock.advance(61);
     CHECK(fixture.signIn(kPassword)->status == 200);
 }

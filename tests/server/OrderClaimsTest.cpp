@@ -272,7 +272,7 @@ TEST_CASE("purchases are limited per visitor and per address, with 429 and Retry
     CHECK(limited->status == 429);
     CHECK(limited->get_header_value("Retry-After") == "1000");
     CHECK(limited->get_header_value("Access-Control-Allow-Origin") == "*");
-    CHECK(json::parse(limited->body)["error"]["message"] == "too many purchases from this address; retry after 1000 s");
+    CHECK(json::parse(limited->body)["error"]["message"] == "[svc.limit.302] too many purchases from this address; retry after 1000 s");
     shop.click("v", "SHOE");  // widget events go on
     // IPv6 clients are limited per /64: rotating addresses in one network gains nothing.
     CHECK(purchaseClientKey("2001:db8:1:2::1") == "2001:db8:1:2::/64");

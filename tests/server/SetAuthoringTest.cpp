@@ -105,7 +105,7 @@ TEST_CASE("custom sets over HTTP: bad input is refused naming the field, and not
          "id: must equal the id in the path (look-1)"},
         {"not JSON", R"({"title": "T",)", "application/json", 400, "body: line 1, column 15: not valid JSON (syntax error while parsing object key - unexpected end of input; expected string literal)"},
         {"not an object", R"(["T"])", "application/json", 400, "body: must be a JSON object"},
-        {"wrong media type", R"({"title": "T", "skus": ["A"]})", "text/csv", 400, "Content-Type: must be application/json"},
+        {"wrong media type", R"({"title": "T", "skus": ["A"]})", "text/csv", 400, "[svc.http.103] Content-Type: must be application/json"},
     };
     for (const auto& c : cases) {
         SUBCASE(c.name) {

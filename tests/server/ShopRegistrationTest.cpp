@@ -155,7 +155,7 @@ TEST_CASE("shop registration: headers, tenant, feed and body decide the status; 
         {"not JSON", api, feed, "{", {{"svc-com-tid", api}, {"svc-com-fid", feed}}, 400,
          "body: line 1, column 2: not valid JSON (syntax error while parsing object key - unexpected end of input; expected string literal)"},
         {"too large", api, feed, std::string(70 * 1024, ' '), {{"svc-com-tid", api}, {"svc-com-fid", feed}}, 413,
-         "the body is larger than 65536 bytes"},
+         "[svc.http.102] the body is larger than 65536 bytes"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.name);

@@ -17,6 +17,8 @@ TEST_CASE("errorCodeName gives the stable upper-case names") {
         {ErrorCode::Unauthenticated, "UNAUTHENTICATED"},  {ErrorCode::PermissionDenied, "PERMISSION_DENIED"},
         {ErrorCode::AlreadyExists, "ALREADY_EXISTS"},     {ErrorCode::ResourceExhausted, "RESOURCE_EXHAUSTED"},
         {ErrorCode::Unavailable, "UNAVAILABLE"},          {ErrorCode::Internal, "INTERNAL"},
+        // gRPC's name for a quota: clients that switch on the name see what they saw before RateLimited.
+        {ErrorCode::RateLimited, "RESOURCE_EXHAUSTED"},
     };
     for (const auto& [code, name] : cases) CHECK(svc::errorCodeName(code) == name);
 }
@@ -32,6 +34,26 @@ TEST_CASE("Error factories set code and message") {
         CHECK(error.code == code);
         CHECK(error.message == "m");
     }
+}
+
+TEST_CASE("an error carries its field, stable id, retry-after and request rule as values, not in its message's shape") {
+    Error field = Error::invalidField("currency", "must be three letters");
+    CHECK(field.code == ErrorCode::InvalidArgument);
+    CHECK(field.field == "currency");
+    CHECK(field.message == "currency: must be three letters");
+    CHECK(field.messageWithId() == field.message);
+
+    Error limited = Error::rateLimited("too many requests", 30).withId("svc.limit.301");
+    CHECK(limited.code == ErrorCode::RateLimited);
+    CHECK(limited.retryAfterSeconds == 30);
+    CHECK(limited.messageWithId() == "[svc.limit.301] too many requests");
+    CHECK(Error::rateLimited("a bucket refilling within the second", 0).retryAfterSeconds == 1);  // Retry-After: 0 would invite a flood
+
+    Error media = Error::invalidField("Content-Type", "must be application/json").breaking(svc::RequestRule::MediaType);
+    CHECK(media.rule == svc::RequestRule::MediaType);
+    CHECK(media.field == "Content-Type");
+    CHECK(Error::invalidArgument("x").rule == svc::RequestRule::None);
+    CHECK(Error::unavailable("busy").retryAfter(1).retryAfterSeconds == 1);
 }
 
 TEST_CASE("Result and Status hold a value or an error") {
