@@ -301,9 +301,9 @@ TEST_CASE("Operator tenant settings: the default consent is one field, and loade
         auto loader = fixture.server.client().Get("/" + apiId + "/loader.js");
         REQUIRE(loader->status == 200);
         CHECK(loader->body.find("__SVC_") == std::string::npos);
-        auto at = loader->body.find("consent: ");
+        auto at = loader->body.find("consent: \"");  // the config's member (a comment names it too)
         REQUIRE(at != std::string::npos);
-        return loader->body.substr(at + 9, loader->body.find('}', at) - at - 10);
+        return loader->body.substr(at + 9, loader->body.find('"', at + 10) - at - 8);
     };
     auto tenantConsent = [&] {
         return json::parse(fixture.server.client().Get("/operator/api/tenants/" + apiId, fixture.session())->body)["consent"];
