@@ -34,6 +34,7 @@ nlohmann::ordered_json settingsJson(const std::string& apiId, const WidgetSettin
             {"languageRule", LanguageRule::sourceName(settings.languageRule.source)},
             {"defaultLanguage", settings.languageRule.defaultLanguage},
             {"country", settings.country},
+            {"consent", consentName(settings.consent)},
             {"lowestPrice30Days", settings.requiresLowestPrice30Days()},
             {"cssBytes", settings.css.size()},
             {"texts", texts}};
@@ -49,6 +50,9 @@ void TenantWidgetsCli::addTo(CLI::App& tenantCommand, std::string& dataDir) {
                          "How a page's language is found: html-lang (<html lang>), path-segment (/de/...) or fixed");
     widgets_->add_option("--default-language", defaultLanguage_, "The fixed language, and the one used when the page names none with texts (e.g. de)");
     widgets_->add_option("--country", country_, "ISO 3166 country whose price rules apply, e.g. DE (EU: lowest 30-day price); '' clears");
+    widgets_->add_option("--consent", consent_,
+                         "The visitor's consent the SDK assumes until the shop's page states it: granted (the default), pending or denied")
+        ->check(CLI::IsMember({"pending", "granted", "denied"}));
     cssFileOption_ = widgets_->add_option("--css-file", cssFile_, "The tenant's CSS, appended to the base stylesheet with every selector inside the widgets (.svc-widget); CSS that reaches outside is refused with its line and column");
     widgets_->add_flag("--clear-css", clearCss_, "Remove the tenant's CSS")->excludes(cssFileOption_);
 
@@ -90,6 +94,7 @@ int TenantWidgetsCli::run(Storage& storage) {
         }
         if (defaultLanguage_) change.defaultLanguage = *defaultLanguage_;
         if (country_) change.country = *country_;
+        if (consent_) change.consent = parseConsent(*consent_);
         if (cssFile_) {
             auto css = readWholeFile(*cssFile_, "--css-file");
             if (!css) return failWith(css.error());

@@ -30,6 +30,7 @@ private:
     std::optional<std::string> languageRule_;
     std::optional<std::string> defaultLanguage_;
     std::optional<std::string> country_;
+    std::optional<std::string> consent_;
     std::optional<std::string> cssFile_;
     bool clearCss_ = false;
     std::string language_;

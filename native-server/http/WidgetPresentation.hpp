@@ -34,9 +34,10 @@ public:
     Result<std::string> stylesheet(const Tenant& tenant, const std::string& baseCss);
     // Drops the cached settings of a tenant: the operator console's saves show at once.
     void forget(int64_t tenantId);
+    // The tenant's settings, cached for the ttl (loader.js reads the default consent here).
+    Result<std::shared_ptr<const WidgetSettings>> settingsOf(int64_t tenantId);
 
 private:
-    Result<std::shared_ptr<const WidgetSettings>> settingsOf(int64_t tenantId);
     // The tenant's CSS as WidgetSettings::scopedCss writes it, kept until the CSS changes.
     std::string scopedCssOf(const Tenant& tenant, const std::string& css);
 

@@ -289,6 +289,11 @@ CREATE TABLE content_learned (
     updated_at INTEGER NOT NULL
 );
 )sql"},
+        // 17: the tenant's default consent (docs/adr/0083): what the SDK assumes until the shop's
+        // page states the visitor's answer. 'granted' keeps what shops had before.
+        {17, R"sql(
+ALTER TABLE widget_settings ADD COLUMN consent TEXT NOT NULL DEFAULT 'granted' CHECK (consent IN ('pending', 'granted', 'denied'));
+)sql"},
         // 18: leases of work that must run once across processes and nodes (docs/adr/0078);
         // they replace the flock files of <data-dir>/locks. 16 and 17 are left to other branches
         // of this round (category mappings, consent), so their databases meet this one's.

@@ -1,5 +1,5 @@
 #pragma once
-// LeaseStore in the main database (table leases, main migration 16), on a connection of its
+// LeaseStore in the main database (table leases, main migration 18), on a connection of its
 // own. Each operation is one statement, so SQLite's write lock makes a claim atomic between
 // processes sharing the data dir.
 #include <memory>

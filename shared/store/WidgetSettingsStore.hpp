@@ -22,6 +22,7 @@ struct WidgetSettingsChange {
     std::optional<std::string> defaultLanguage;
     std::optional<std::string> country;  // "" clears it
     std::optional<std::string> css;
+    std::optional<Consent> consent;
 };
 
 class WidgetSettingsStore {
