@@ -23,7 +23,9 @@ test("a browser opening /graphql gets GraphiQL; a query with the API ID field ru
   await editor.click();
   await page.keyboard.press("Control+A");
   await page.keyboard.press("Delete");
-  await page.keyboard.insertText(`{ product(id: "${sku}") { id name similarProducts(first: 2) { edges { node { id } } } } }`);
+  // The operation keeps the default query's name: GraphiQL reads the operation name from the editor after a short
+  // delay, and a click before that sends the old name with the new text ("Unknown operation named ...").
+  await page.keyboard.insertText(`query Similar { product(id: "${sku}") { id name similarProducts(first: 2) { edges { node { id } } } } }`);
   await page.getByRole("button", { name: /Execute query/ }).click();
   const result = page.locator(".graphiql-response .CodeMirror");
   await expect(result).toContainText(`"name"`, { timeout: 10_000 });

@@ -161,6 +161,17 @@ ContentIndex::Freshness ContentIndex::freshness() const {
     return freshness;
 }
 
+// The tenant's custom and photo sets, as every build (served or draft) reads them.
+Status ContentIndex::readCuratedSets(int64_t tenantId, ContentInputs& inputs) {
+    auto customSets = contentStore_.customSets(tenantId);
+    if (!customSets) return customSets.error();
+    inputs.customSets = std::move(*customSets);
+    auto photoSets = contentStore_.photoSets(tenantId);
+    if (!photoSets) return photoSets.error();
+    inputs.photoSets = std::make_shared<const std::vector<PhotoSet>>(std::move(*photoSets));
+    return {};
+}
+
 Status ContentIndex::buildSnapshot(int64_t tenantId, TenantContent& content, bool full, bool rereadAll) {
     auto started = std::chrono::steady_clock::now();
     std::shared_ptr<const ContentSnapshot> previous = full ? nullptr : current(content);
@@ -178,12 +189,7 @@ Status ContentIndex::buildSnapshot(int64_t tenantId, TenantContent& content, boo
     } else {
         inputs.templates = std::make_shared<const std::vector<SetTemplate>>(std::move(*templates));
     }
-    auto customSets = contentStore_.customSets(tenantId);
-    if (!customSets) return customSets.error();
-    inputs.customSets = std::move(*customSets);
-    auto photoSets = contentStore_.photoSets(tenantId);
-    if (!photoSets) return photoSets.error();
-    inputs.photoSets = std::make_shared<const std::vector<PhotoSet>>(std::move(*photoSets));
+    if (auto sets = readCuratedSets(tenantId, inputs); !sets) return sets.error();
     if (events_) {
         while (true) {
             auto purchases = events_->purchasesSince(tenantId, content.lastPurchaseSequence, 10000);
@@ -254,12 +260,7 @@ Result<std::shared_ptr<const ContentSnapshot>> ContentIndex::draftWithMapping(in
     if (!templates) return templates.error();
     ContentInputs inputs;
     inputs.templates = std::make_shared<const std::vector<SetTemplate>>(mapping.applyTo(*templates));
-    auto customSets = contentStore_.customSets(tenantId);
-    if (!customSets) return customSets.error();
-    inputs.customSets = std::move(*customSets);
-    auto photoSets = contentStore_.photoSets(tenantId);
-    if (!photoSets) return photoSets.error();
-    inputs.photoSets = std::make_shared<const std::vector<PhotoSet>>(std::move(*photoSets));
+    if (auto sets = readCuratedSets(tenantId, inputs); !sets) return sets.error();
     inputs.orders = content.orders;
     inputs.clock = &clock_;
     ContentSnapshotBuilder builder(previous, parallelFor(), true);

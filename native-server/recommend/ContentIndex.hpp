@@ -121,6 +121,7 @@ private:
     std::shared_ptr<const ContentSnapshot> current(TenantContent& content);
     Status build(int64_t tenantId, TenantContent& content, bool full, bool rereadAll);
     Status buildSnapshot(int64_t tenantId, TenantContent& content, bool full, bool rereadAll);
+    Status readCuratedSets(int64_t tenantId, ContentInputs& inputs);
     void markBehind(int64_t tenantId);  // with mutex_ held
     void run();
     // Tenants whose generation moved since last seen (0: the templates, so every tenant).
