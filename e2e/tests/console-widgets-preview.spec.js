@@ -118,6 +118,8 @@ test("a tenant without a catalog is told so and previews SET-Compose's demo look
   await page.getByLabel("Shop name").fill("Empty Preview Shop");
   await page.getByRole("button", { name: "Create tenant" }).click();
   await expect(page.locator("#secret-box")).toBeVisible();
+  // The element is there, empty, before the tenant is created: wait for the ID itself.
+  await expect(page.locator("#secret-api-id")).not.toBeEmpty();
   const emptyId = await page.locator("#secret-api-id").textContent();
   await page.goto(base() + "/console/widgets.html?apiId=" + encodeURIComponent(emptyId));
   await expect(page.locator("#preview-catalog")).toContainText("This tenant has no catalog yet");
