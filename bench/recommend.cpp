@@ -51,7 +51,8 @@
 #include "security/ServerKeys.hpp"
 #include "sets/SetJson.hpp"
 #include "store/EncryptedFileBlobStore.hpp"
-#include "store/SqliteStorage.hpp"
+#include "app/SystemClock.hpp"
+#include "store/Storage.hpp"
 #include "tenant/TenantService.hpp"
 
 namespace {
@@ -653,7 +654,7 @@ int runChild(const ChildOptions& options) {
 
     // A real data dir: storage, a tenant, the content pool's templates, the import service with its blob store.
     std::string dataDir = options.dir + "/data";
-    auto storage = need(svc::SqliteStorage::open(dataDir), "open the data dir");
+    auto storage = need(svc::Storage::open(dataDir, svc::systemClock()), "open the data dir");
     svc::TenantService tenants(storage->tenants());
     svc::Tenant tenant = need(tenants.create("bench"), "create the tenant").tenant;
     {

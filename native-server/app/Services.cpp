@@ -5,7 +5,7 @@
 
 namespace svc {
 
-Services::Services(SqliteStorage& storage, const ServerKeys& keys, const ServerOptions& options)
+Services::Services(Storage& storage, const ServerKeys& keys, const ServerOptions& options)
     : storage_(storage),
       catalogChanged_(storage.content()),
       tenants_(storage.tenants()),
@@ -23,7 +23,7 @@ Services::Services(SqliteStorage& storage, const ServerKeys& keys, const ServerO
     if (options.imageBot) {
         ImageBotOptions botOptions = *options.imageBot;
         if (botOptions.dataDir.empty()) botOptions.dataDir = options.dataDir;
-        if (auto bot = ImageBot::open(std::move(botOptions), storage.catalog(), storage.tenants(), storage.clock())) {
+        if (auto bot = ImageBot::open(std::move(botOptions), storage.catalog(), storage.tenants(), storage.imageFacts(), storage.clock())) {
             imageBot_ = std::move(*bot);
         } else {
             Log::warn("image bot off: " + bot.error().message);
@@ -36,6 +36,7 @@ Services::Services(SqliteStorage& storage, const ServerKeys& keys, const ServerO
     catalogChanged_.publishFrom(imports_);
     imports_.setMetrics(&metrics_);
     contentIndex_.setMetrics(&metrics_);
+    contentIndex_.setCategoryMappings(&storage.categoryMappings());
     contentIndex_.start();
     worker_.start();
     attributor_.start();

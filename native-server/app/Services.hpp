@@ -20,7 +20,7 @@
 #include "recommend/WidgetContentService.hpp"
 #include "security/ServerKeys.hpp"
 #include "store/EncryptedFileBlobStore.hpp"
-#include "store/SqliteStorage.hpp"
+#include "store/Storage.hpp"
 #include "tenant/TenantService.hpp"
 #include "tracking/AttributionCatalog.hpp"
 #include "tracking/Attributor.hpp"
@@ -30,12 +30,12 @@ namespace svc {
 class Services {
 public:
     // Uses options.dataDir, content, graphql.limits and imageBot.
-    Services(SqliteStorage& storage, const ServerKeys& keys, const ServerOptions& options);
+    Services(Storage& storage, const ServerKeys& keys, const ServerOptions& options);
     ~Services();
     Services(const Services&) = delete;
     Services& operator=(const Services&) = delete;
 
-    SqliteStorage& storage() { return storage_; }
+    Storage& storage() { return storage_; }
     const Clock& clock() const { return storage_.clock(); }
     // Everything reports here (imports, rebuilds, the event writer, scheduled pulls); /metrics renders it.
     ServiceMetrics& metrics() { return metrics_; }
@@ -56,7 +56,7 @@ public:
 private:
     // First: everything below reports into it until destroyed.
     ServiceMetrics metrics_;
-    SqliteStorage& storage_;
+    Storage& storage_;
     CatalogChanged catalogChanged_;
     TenantService tenants_;
     ContentIndex contentIndex_;

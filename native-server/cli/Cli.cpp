@@ -17,6 +17,7 @@
 
 #include "app/DemoSetup.hpp"
 #include "app/BuildInfo.hpp"
+#include "app/SystemClock.hpp"
 #include "cli/BackupCommands.hpp"
 #include "cli/MigrationCommands.hpp"
 #include "cli/ConfigurationSources.hpp"
@@ -33,7 +34,7 @@
 #include "http/ApiServer.hpp"
 #include "http/PublicUrl.hpp"
 #include "sets/SetJson.hpp"
-#include "store/SqliteStorage.hpp"
+#include "store/Storage.hpp"
 #include "tenant/SecretHasher.hpp"
 #include "cli/ContentLearningCli.hpp"
 #include "cli/OperatorCli.hpp"
@@ -83,7 +84,7 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
           const std::string& publicUrlText, const std::string& metricsListen, int purchaseLearningSeconds) {
     // Signals are taken by one thread with sigwait, so shutdown runs as normal code. Blocked
     // before anything starts a thread: threads inherit the mask, and one that does not block
-    // them (the events file's checkpointer starts in SqliteStorage::open) would take a
+    // them (the events file's checkpointer starts in Storage::open) would take a
     // SIGTERM with the default action and end the process without a clean shutdown.
     sigset_t signals;
     sigemptyset(&signals);
@@ -116,7 +117,7 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     // in-memory state (sessions, drafts, rate limits) and race the background workers.
     auto dataDirLock = DataDirLock::acquire(dataDir);
     if (!dataDirLock) return fail(dataDirLock.error());
-    auto storage = SqliteStorage::open(dataDir);
+    auto storage = Storage::open(dataDir, systemClock());
     if (!storage) return fail(storage.error());
     auto keys = ServerKeys::loadOrCreate(dataDir);
     if (!keys) return fail(keys.error());
@@ -192,7 +193,7 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
 
 // What every data-dir command needs: storage, keys, the encrypted file store and imports.
 struct DataDirContext {
-    std::unique_ptr<SqliteStorage> storage;
+    std::unique_ptr<Storage> storage;
     std::optional<ServerKeys> keys;
     std::unique_ptr<EncryptedFileBlobStore> files;
     std::unique_ptr<FeedImportService> imports;
@@ -201,7 +202,7 @@ struct DataDirContext {
 
     static Result<DataDirContext> open(const std::string& dataDir) {
         DataDirContext context;
-        auto storage = SqliteStorage::open(dataDir);
+        auto storage = Storage::open(dataDir, systemClock());
         if (!storage) return storage.error();
         context.storage = std::move(*storage);
         auto keys = ServerKeys::loadOrCreate(dataDir);
@@ -503,7 +504,7 @@ int runCli(int argc, char** argv) {
     if (!context) return fail(context.error());
     auto& storage = *context->storage;
 
-    if (tenantWidgets.parsed()) return tenantWidgets.run(storage, dataDir);
+    if (tenantWidgets.parsed()) return tenantWidgets.run(storage);
     if (tenantCreate->parsed()) {
         auto created = TenantService(storage.tenants()).create(tenantName);
         if (!created) return fail(created.error());

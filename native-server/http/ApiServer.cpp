@@ -14,7 +14,6 @@
 #include "http/ResponseCompression.hpp"
 #include "image/PerceptualHash.hpp"
 #include "log/Log.hpp"
-#include "store/SqliteFleetStore.hpp"
 #include "text/StringUtil.hpp"
 #include "widget/ContentRequest.hpp"
 
@@ -59,7 +58,7 @@ ApiServer::ApiServer(ServerOptions options, Services& services)
       eventRoutes_(services.tenants(), storage_.events(), storage_.clock(), options_.events),
       setRoutes_(services.tenants(), storage_.content(), storage_.operatorKeys(), services.contentIndex()),
       reportRoutes_(services.tenants(), storage_.events(), storage_.ledger(), services.attributor(), storage_.clock()),
-      graphqlRoutes_(services.tenants(), services.graphql(), options_.graphql.deadline),
+      graphqlRoutes_(services.tenants(), services.graphql(), options_.graphql.deadline, options_.assetsDir),
       healthRoutes_(
           storage_.tenants(),
           [this]() -> std::string {
@@ -69,68 +68,48 @@ ApiServer::ApiServer(ServerOptions options, Services& services)
           [this] { return renderMetrics(); }, options_.metricsPort < 0),
       demoRoutes_(options_.dataDir, options_.assetsDir, [this](const httplib::Request& request) { return baseUrl(request); }),
       server_(gateLimits(options_), options_.threads) {
-    SqliteStorage& storage = storage_;
+    Storage& storage = storage_;
     if (services.imageBot()) thumbnailRoutes_ = std::make_unique<ThumbnailRoutes>(services.tenants(), *services.imageBot());
-    if (auto settings = SqliteWidgetSettingsStore::open(options_.dataDir + "/svc.sqlite3")) {
-        presentation_ = std::make_unique<WidgetPresentation>(std::move(*settings), options_.dataDir + "/catalog");
-    }
-    if (auto registrations = SqliteShopRegistrationStore::open(options_.dataDir)) {
-        shopRoutes_ = std::make_unique<ShopRoutes>(services.tenants(), std::move(*registrations), storage.clock(), options_.shops);
+    presentation_ = std::make_unique<WidgetPresentation>(storage.widgetSettings(), storage.priceHistory());
+    shopRoutes_ = std::make_unique<ShopRoutes>(services.tenants(), storage.shopRegistrations(), storage.clock(), options_.shops);
+    auto accounts = std::make_unique<OperatorAccounts>(storage.operators(), storage.clock(), options_.console.passwordCost,
+                                                       options_.console.passwordHashes);
+    // One authenticator for every operator route class (sessions, CSRF, operator keys).
+    operatorAuth_ = std::make_unique<OperatorAuth>(storage.tenants(), storage.operatorKeys(), std::move(accounts), options_.publicUrl);
+    operatorRoutes_ = std::make_unique<OperatorRoutes>(
+        *operatorAuth_, storage.tenants(), storage.imports(), services.imports(), storage.widgetSettings(), options_.assetsDir + "/console",
+        options_.console, storage.clock(), [this](int64_t tenantId) {
+            if (presentation_) presentation_->forget(tenantId);
+        });
+    operatorReportRoutes_ = std::make_unique<OperatorReportRoutes>(*operatorAuth_, storage.ledger(), services.attributor(), storage.clock());
+    operatorAccountRoutes_ = std::make_unique<OperatorAccountRoutes>(*operatorAuth_);
+    operatorLearningRoutes_ = std::make_unique<OperatorLearningRoutes>(*operatorAuth_, services.contentIndex());
+    categoryMappingRoutes_ = std::make_unique<OperatorCategoryMappingRoutes>(
+        *operatorAuth_, storage.catalog(), storage.content(), storage.categoryMappings(), services.contentIndex(),
+        [this](const Tenant& tenant, const PageHints& hints, ContentResponse& content) {
+            return presentation_ ? presentation_->decorate(tenant, hints, content) : Status{};
+        });
+    widgetPreviewRoutes_ = std::make_unique<WidgetPreviewRoutes>(*operatorAuth_, storage.catalog(), storage.content(),
+                                                                 options_.assetsDir + "/console");
+    operatorSetRoutes_ = std::make_unique<OperatorSetRoutes>(
+        *operatorAuth_, storage.tenants(), storage.content(), storage.catalog(), services.contentIndex(), options_.dataDir,
+        [this](const Tenant& tenant, ContentResponse& content) {
+            return presentation_ ? presentation_->decorate(tenant, PageHints{}, content) : Status{};
+        },
+        [this](const httplib::Request& request) { return baseUrl(request); });
+    // The console's list of plugin-registered shops.
+    operatorRoutes_->setShopRegistrations(storage.shopRegistrations());
+    // The fleet view: every tenant's attention facts in a few aggregate queries (docs/adr/0066).
+    operatorRoutes_->setFleet(storage.fleet(), &widgetErrors_);
+    // The Feeds page: pull sources, credentials sealed as the CLI seals them.
+    if (auto cipher = CredentialCipher::loadOrCreate(options_.dataDir)) {
+        operatorFeedRoutes_ = std::make_unique<OperatorFeedRoutes>(
+            *operatorAuth_, storage.imports(), services.files(), services.worker(), storage.pullSources(), *cipher, storage.clock(),
+            options_.feeds.maxUploadBytes, [this](const httplib::Request& request) { return baseUrl(request); });
     } else {
-        Log::error("shop registrations: " + registrations.error().message);
+        Log::error("console feeds: " + cipher.error().message);
     }
-    {
-        auto operators = SqliteOperatorStore::open(options_.dataDir + "/svc.sqlite3");
-        auto settings = SqliteWidgetSettingsStore::open(options_.dataDir + "/svc.sqlite3");
-        if (operators && settings) {
-            auto accounts = std::make_unique<OperatorAccounts>(std::move(*operators), storage.clock(), options_.console.passwordCost,
-                                                               options_.console.passwordHashes);
-            // One authenticator for every operator route class (sessions, CSRF, operator keys).
-            operatorAuth_ = std::make_unique<OperatorAuth>(storage.tenants(), storage.operatorKeys(), std::move(accounts), options_.publicUrl);
-            operatorRoutes_ = std::make_unique<OperatorRoutes>(
-                *operatorAuth_, storage.tenants(), storage.imports(), services.imports(), std::move(*settings), options_.assetsDir + "/console",
-                options_.console, storage.clock(), [this](int64_t tenantId) {
-                    if (presentation_) presentation_->forget(tenantId);
-                });
-            operatorReportRoutes_ = std::make_unique<OperatorReportRoutes>(*operatorAuth_, storage.ledger(), services.attributor(), storage.clock());
-            operatorAccountRoutes_ = std::make_unique<OperatorAccountRoutes>(*operatorAuth_);
-            operatorLearningRoutes_ = std::make_unique<OperatorLearningRoutes>(*operatorAuth_, services.contentIndex());
-            widgetPreviewRoutes_ = std::make_unique<WidgetPreviewRoutes>(*operatorAuth_, storage.catalog(), storage.content(),
-                                                                         options_.assetsDir + "/console");
-            operatorSetRoutes_ = std::make_unique<OperatorSetRoutes>(
-                *operatorAuth_, storage.tenants(), storage.content(), storage.catalog(), services.contentIndex(), options_.dataDir,
-                [this](const Tenant& tenant, ContentResponse& content) {
-                    return presentation_ ? presentation_->decorate(tenant, PageHints{}, content) : Status{};
-                },
-                [this](const httplib::Request& request) { return baseUrl(request); });
-            // A connection of its own for the console's list of plugin-registered shops.
-            if (auto registrations = SqliteShopRegistrationStore::open(options_.dataDir)) {
-                operatorRoutes_->setShopRegistrations(std::move(*registrations));
-            }
-            // The fleet view: every tenant's attention facts in a few aggregate queries (docs/adr/0066).
-            if (auto fleet = SqliteFleetStore::open(options_.dataDir)) {
-                operatorRoutes_->setFleet(std::move(*fleet), &widgetErrors_);
-            } else {
-                std::cerr << "svc-server: console fleet view: " << fleet.error().message << std::endl;
-            }
-            // The Feeds page: pull sources on a connection of their own, credentials sealed as the CLI seals them.
-            auto pullSources = SqlitePullSourceStore::open(options_.dataDir);
-            auto cipher = CredentialCipher::loadOrCreate(options_.dataDir);
-            if (pullSources && cipher) {
-                operatorFeedRoutes_ = std::make_unique<OperatorFeedRoutes>(
-                    *operatorAuth_, storage.imports(), services.files(), services.worker(), std::move(*pullSources), *cipher, storage.clock(),
-                    options_.feeds.maxUploadBytes, [this](const httplib::Request& request) { return baseUrl(request); });
-            } else {
-                Log::error("console feeds: " + (pullSources ? cipher.error() : pullSources.error()).message);
-            }
-        }
-    }
-    if (auto reader = SqliteMetricsReader::open(options_.dataDir)) {
-        metricsReader_ = std::move(*reader);
-    } else {
-        std::cerr << "svc-server: metrics from storage off: " << reader.error().message << std::endl;
-    }
-    gauges_ = std::make_unique<OperationalGauges>(GaugeSources{options_.dataDir, &storage.clock(), metricsReader_.get(), &eventRoutes_.writer(),
+    gauges_ = std::make_unique<OperationalGauges>(GaugeSources{&storage.clock(), &storage.metrics(), &eventRoutes_.writer(),
                                                                &services.contentIndex(), services.imageBot(), &storage.tenants()});
     contentRoutes_ = std::make_unique<ContentRoutes>(
         services.tenants(), options_.assetsDir, presentation_.get(),
@@ -333,6 +312,7 @@ void ApiServer::registerRoutes() {
     if (widgetPreviewRoutes_) widgetPreviewRoutes_->registerOn(server_);
     if (operatorSetRoutes_) operatorSetRoutes_->registerOn(server_);
     if (operatorLearningRoutes_) operatorLearningRoutes_->registerOn(server_);
+    if (categoryMappingRoutes_) categoryMappingRoutes_->registerOn(server_);
     if (operatorFeedRoutes_) operatorFeedRoutes_->registerOn(server_);
     if (thumbnailRoutes_) thumbnailRoutes_->registerOn(server_);
     server_.Get("/imagebot", [](const httplib::Request&, httplib::Response& response) { ThumbnailRoutes::serveInfoPage(response); });

@@ -21,6 +21,7 @@
 #include "http/HealthRoutes.hpp"
 #include "http/Metrics.hpp"
 #include "http/OperatorAccountRoutes.hpp"
+#include "http/OperatorCategoryMappingRoutes.hpp"
 #include "http/OperatorFeedRoutes.hpp"
 #include "http/OperatorLearningRoutes.hpp"
 #include "http/OperatorReportRoutes.hpp"
@@ -36,7 +37,7 @@
 #include "http/WidgetPreviewRoutes.hpp"
 #include "metrics/OperationalGauges.hpp"
 #include "security/ServerKeys.hpp"
-#include "store/SqliteStorage.hpp"
+#include "store/Storage.hpp"
 
 namespace svc {
 
@@ -73,7 +74,7 @@ private:
 
     ServerOptions options_;
     Services& services_;
-    SqliteStorage& storage_;
+    Storage& storage_;
     WidgetErrorCounts widgetErrors_;  // content requests answered with an error, per tenant (the fleet view)
     FeedRoutes feedRoutes_;
     EventRoutes eventRoutes_;  // before server_: its writer outlives every request
@@ -92,10 +93,10 @@ private:
     std::unique_ptr<OperatorAccountRoutes> operatorAccountRoutes_;  // /operator/api/operators (docs/adr/0050)
     std::unique_ptr<WidgetPreviewRoutes> widgetPreviewRoutes_;      // /operator/preview/ (docs/adr/0049)
     std::unique_ptr<OperatorLearningRoutes> operatorLearningRoutes_;  // up to where content learned from purchases (docs/adr/0074)
+    std::unique_ptr<OperatorCategoryMappingRoutes> categoryMappingRoutes_;  // categories onto the pool's slots (docs/adr/0075)
     std::unique_ptr<OperatorSetRoutes> operatorSetRoutes_;  // the console's sets, photos, templates (docs/adr/0045)
     std::unique_ptr<OperatorFeedRoutes> operatorFeedRoutes_;  // the Feeds page's pull sources, uploads, freshness
     std::unique_ptr<ThumbnailRoutes> thumbnailRoutes_;  // /<apiId>/thumbs/ (docs/adr/0038)
-    std::unique_ptr<SqliteMetricsReader> metricsReader_;
     std::unique_ptr<OperationalGauges> gauges_;
     GatedServer server_;
     int port_ = 0;

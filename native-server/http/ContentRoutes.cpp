@@ -49,6 +49,12 @@ void ContentRoutes::serveLoader(const httplib::Request& request, httplib::Respon
     std::string base = baseUrl_(request);
     StaticFiles::substitute(script, "__SVC_BASE_URL__", nlohmann::json(base).dump());
     StaticFiles::substitute(script, "__SVC_SDK_URL__", nlohmann::json(base + "/sdk/" + sdkFingerprint_).dump());
+    // The tenant's default consent (docs/adr/0083); within the loader's 5 minutes a change reaches every page.
+    Consent consent = Consent::Granted;
+    if (presentation_) {
+        if (auto settings = presentation_->settingsOf(tenant->id)) consent = (*settings)->consent;
+    }
+    StaticFiles::substitute(script, "__SVC_CONSENT__", nlohmann::json(consentName(consent)).dump());
     // Short cache: the loader is the stable URL in shops' pages; the SDK behind it may change.
     response.set_header("Cache-Control", "public, max-age=300");
     response.set_content(script, "text/javascript; charset=utf-8");

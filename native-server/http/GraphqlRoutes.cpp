@@ -13,7 +13,11 @@ namespace svc {
 
 void GraphqlRoutes::registerOn(httplib::Server& server) {
     server.Post("/graphql", [this](const httplib::Request& request, httplib::Response& response) { serve(request, response); });
-    server.Get("/graphql", [this](const httplib::Request& request, httplib::Response& response) { serve(request, response); });
+    server.Get("/graphql", [this](const httplib::Request& request, httplib::Response& response) {
+        if (GraphiqlPage::wanted(request)) return graphiqlPage_.servePage(request, response);
+        serve(request, response);
+    });
+    graphiqlPage_.registerOn(server);
     server.Options("/graphql", [](const httplib::Request&, httplib::Response& response) {
         allowAnyOrigin(response);
         response.set_header("Access-Control-Allow-Methods", "POST, GET, OPTIONS");
@@ -68,7 +72,18 @@ void GraphqlRoutes::serve(const httplib::Request& request, httplib::Response& re
     auto result = graphql_.execute(*parsed, tenant);
     response.status = graphqlStatusFor(result.outcome, *mediaType);
     if (result.outcome == graphql::GraphqlResponse::Outcome::NotAQuery) response.set_header("Allow", "POST");
-    ResponseCompression::setBody(request, response, graphqlBodyFor(result, *mediaType), graphqlContentType(*mediaType));
+    std::string body = graphqlBodyFor(result, *mediaType);
+    auto caching = graphqlCachingFor(*parsed, result, tenant.has_value(), body);
+    response.headers.erase("Cache-Control");  // no-store until here, for the refusals above
+    response.set_header("Cache-Control", caching.cacheControl);
+    if (!caching.etag.empty()) {
+        response.set_header("ETag", caching.etag);
+        if (request.get_header_value("If-None-Match") == caching.etag) {
+            response.status = 304;
+            return;
+        }
+    }
+    ResponseCompression::setBody(request, response, body, graphqlContentType(*mediaType));
 }
 
 }  // namespace svc

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "graphql/GraphqlService.hpp"
+#include "http/GraphiqlPage.hpp"
 #include "tenant/TenantService.hpp"
 
 namespace svc {
@@ -19,8 +20,9 @@ struct GraphqlRouteOptions {
 
 class GraphqlRoutes {
 public:
-    GraphqlRoutes(TenantService& tenants, graphql::GraphqlService& graphql, std::chrono::milliseconds deadline)
-        : tenants_(tenants), graphql_(graphql), deadline_(deadline) {}
+    // `assetsDir` holds GraphiQL's files (the page a browser gets at GET /graphql, docs/adr/0084).
+    GraphqlRoutes(TenantService& tenants, graphql::GraphqlService& graphql, std::chrono::milliseconds deadline, const std::string& assetsDir)
+        : tenants_(tenants), graphql_(graphql), deadline_(deadline), graphiqlPage_(assetsDir) {}
     void registerOn(httplib::Server& server);
 
 private:
@@ -29,6 +31,7 @@ private:
     TenantService& tenants_;
     graphql::GraphqlService& graphql_;
     std::chrono::milliseconds deadline_;
+    GraphiqlPage graphiqlPage_;
 };
 
 }  // namespace svc

@@ -36,6 +36,8 @@ std::string StaticFiles::contentTypeFor(const std::string& path) {
     if (extension == ".png") return "image/png";
     if (extension == ".jpg" || extension == ".jpeg") return "image/jpeg";
     if (extension == ".csv") return "text/csv; charset=utf-8";
+    // The SDK's TypeScript declarations (svc.d.ts): readable in a browser tab, compressed like text.
+    if (extension == ".ts") return "text/plain; charset=utf-8";
     return "application/octet-stream";
 }
 

@@ -10,7 +10,7 @@ using namespace svc::test;
 
 namespace {
 
-int64_t generationOf(SqliteStorage& storage, int64_t tenantId) {
+int64_t generationOf(Storage& storage, int64_t tenantId) {
     auto generations = storage.content().generations();
     REQUIRE(generations);
     auto found = generations->find(tenantId);
@@ -21,7 +21,7 @@ int64_t generationOf(SqliteStorage& storage, int64_t tenantId) {
 
 TEST_CASE("a published change reaches every subscriber in order, then bumps the tenant's content generation") {
     TempDir dir;
-    auto storage = std::move(SqliteStorage::open(dir.path()).value());
+    auto storage = std::move(Storage::open(dir.path(), systemClock()).value());
     auto tenant = TenantService(storage->tenants()).create("Shop");
     REQUIRE(tenant);
     int64_t id = tenant->tenant.id;

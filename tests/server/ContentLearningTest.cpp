@@ -109,6 +109,25 @@ TEST_CASE("Learning: the operator API says up to where content learned, learns n
     CHECK(anonymous->status == 401);
 }
 
+TEST_CASE("Learning: a restarted server still says up to where content learned, before its first build (fails without the stored figure)") {
+    ServerOptions options;
+    options.content.purchaseRefreshSeconds = 3600;
+    LearningFixture fixture(options);
+    fixture.purchase(4);
+    json learned = fixture.learning(true);
+    REQUIRE(learned["ordersLearned"] == 4);
+    // A new index over the same data dir is what a restart starts with: nothing built yet.
+    ContentIndex restarted(fixture.server.storage->catalog(), fixture.server.storage->content(), &fixture.server.storage->events(),
+                           fixture.server.storage->clock());
+    restarted.start();
+    auto figures = restarted.learned();
+    restarted.stop();
+    REQUIRE(figures.size() == 1);
+    CHECK(figures[0].tenantId == fixture.tenant.id);
+    CHECK(figures[0].orders == 4);
+    CHECK(figures[0].lastOrderReceivedAt == learned["lastOrderLearnedAt"].get<int64_t>());
+}
+
 TEST_CASE("Learning: purchases reach the content within the refresh bound without being asked") {
     ServerOptions options;
     options.content.purchaseRefreshSeconds = 1;

@@ -193,8 +193,7 @@ TEST_CASE("Metrics: imports (applied, held, failed), their rows and duration, he
 TEST_CASE("Metrics: import queue depth counts queued and running imports") {
     MetricsFixture fixture;
     // A queued import the worker has not claimed yet: the record is the queue.
-    auto reader = SqliteMetricsReader::open(fixture.dir.path());
-    REQUIRE(reader);
+    auto* reader = &fixture.server.storage->metrics();
     auto db = SqliteDatabase::open(fixture.dir.path() + "/svc.sqlite3");
     REQUIRE(db);
     REQUIRE((*db)->execute("INSERT INTO feed_imports(tenant_id, source, delta, identifier, delimiter, status, created_at) VALUES (" +
@@ -204,7 +203,7 @@ TEST_CASE("Metrics: import queue depth counts queued and running imports") {
                                std::to_string(fixture.tenant.id) + ", 'push', 0, 'sku', ';', 'queued', " +
                                std::to_string(fixture.clock.nowSeconds() - 300) + ")"));
     }
-    auto queue = (*reader)->importQueue();
+    auto queue = reader->importQueue();
     REQUIRE(queue);
     CHECK(queue->queued == 2);
     CHECK(queue->running == 1);
@@ -298,7 +297,7 @@ TEST_CASE("Metrics: a pushed feed is stale 48 hours after its last applied impor
 TEST_CASE("Metrics: content behind a change, until the rebuild that includes it") {
     test::TempDir dir;
     test::ManualClock clock;
-    auto storage = SqliteStorage::open(dir.path(), &clock);
+    auto storage = Storage::open(dir.path(), clock);
     REQUIRE(storage);
     auto tenant = TenantService((*storage)->tenants()).create("Shop");
     REQUIRE(tenant);
@@ -355,14 +354,15 @@ TEST_CASE("Metrics: the whole page after real traffic passes promtool check metr
     REQUIRE(fixture.server.client().Get("/" + fixture.tenant.apiId + "/content?w=SIMILAR&t=product&s=S1&i="));
     REQUIRE(fixture.postEvents(purchase("P-1")));
     REQUIRE(fixture.server.client().Get("/nothing-here"));
-    auto pulls = SqlitePullSourceStore::open(fixture.dir.path());
+    auto pullsStorage = test::openStorage(fixture.dir.path());
+    auto* pulls = &pullsStorage->pullSources();
     REQUIRE(pulls);
     PullSource source;
     source.tenantId = fixture.tenant.id;
     source.url = "https://shop.example/feed.csv";
     source.intervalSeconds = 86400;
     source.createdAt = fixture.clock.nowSeconds();
-    REQUIRE((*pulls)->add(source));
+    REQUIRE(pulls->add(source));
     std::string page = fixture.metrics();
     std::string path = fixture.dir.path() + "/metrics.txt";
     std::ofstream(path, std::ios::binary) << page;

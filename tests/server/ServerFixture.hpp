@@ -18,7 +18,7 @@
 #include "http/ApiServer.hpp"
 #include "security/ServerKeys.hpp"
 #include "store/EncryptedFileBlobStore.hpp"
-#include "store/SqliteStorage.hpp"
+#include "store/Storage.hpp"
 #include "tenant/TenantService.hpp"
 
 namespace svc::test {
@@ -52,8 +52,15 @@ public:
     std::atomic<int64_t> now{SystemClock().nowSeconds()};
 };
 
+// Another process's view of a data dir (the CLI's, a second server's): a Storage of its own.
+inline std::unique_ptr<Storage> openStorage(const std::string& dataDir, const Clock& clock = systemClock()) {
+    auto opened = Storage::open(dataDir, clock);
+    if (!opened) throw std::runtime_error(opened.error().message);
+    return std::move(*opened);
+}
+
 // Imports a file the way the CLI does; a failed import becomes an Error with its message.
-inline Result<FeedImportReport> importFeedFile(SqliteStorage& storage, const Tenant& tenant, const std::string& dataDir,
+inline Result<FeedImportReport> importFeedFile(Storage& storage, const Tenant& tenant, const std::string& dataDir,
                                                const std::string& path, const FeedImportOptions& options = {}) {
     auto keys = ServerKeys::loadOrCreate(dataDir);
     if (!keys) return keys.error();
@@ -72,7 +79,7 @@ class RunningServer {
 public:
     // `threads`: the HTTP workers; a concurrency test asks for the production count (ServerOptions{}.threads).
     explicit RunningServer(const std::string& dataDir, const Clock* clock = nullptr, ServerOptions options = {}, int threads = 4) {
-        auto opened = SqliteStorage::open(dataDir, clock);
+        auto opened = Storage::open(dataDir, clock ? *clock : systemClock());
         if (!opened) throw std::runtime_error(opened.error().message);
         storage = std::move(*opened);
         auto loaded = ServerKeys::loadOrCreate(dataDir);
@@ -108,7 +115,7 @@ public:
         return http;
     }
 
-    std::unique_ptr<SqliteStorage> storage;
+    std::unique_ptr<Storage> storage;
     std::optional<ServerKeys> keys;
     std::unique_ptr<Services> services;  // outlives the server: its workers stop after the last request
     std::unique_ptr<ApiServer> server;
