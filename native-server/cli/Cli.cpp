@@ -17,6 +17,7 @@
 
 #include "app/DemoSetup.hpp"
 #include "app/BuildInfo.hpp"
+#include "app/SystemClock.hpp"
 #include "cli/BackupCommands.hpp"
 #include "cli/MigrationCommands.hpp"
 #include "cli/ConfigurationSources.hpp"
@@ -29,10 +30,11 @@
 #include "feed/ImportJson.hpp"
 #include "security/ServerKeys.hpp"
 #include "store/EncryptedFileBlobStore.hpp"
+#include "app/Services.hpp"
 #include "http/ApiServer.hpp"
 #include "http/PublicUrl.hpp"
 #include "sets/SetJson.hpp"
-#include "store/SqliteStorage.hpp"
+#include "store/Storage.hpp"
 #include "tenant/SecretHasher.hpp"
 #include "cli/ContentLearningCli.hpp"
 #include "cli/OperatorCli.hpp"
@@ -82,7 +84,7 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
           const std::string& publicUrlText, const std::string& metricsListen, int purchaseLearningSeconds) {
     // Signals are taken by one thread with sigwait, so shutdown runs as normal code. Blocked
     // before anything starts a thread: threads inherit the mask, and one that does not block
-    // them (the events file's checkpointer starts in SqliteStorage::open) would take a
+    // them (the events file's checkpointer starts in Storage::open) would take a
     // SIGTERM with the default action and end the process without a clean shutdown.
     sigset_t signals;
     sigemptyset(&signals);
@@ -115,13 +117,10 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     // in-memory state (sessions, drafts, rate limits) and race the background workers.
     auto dataDirLock = DataDirLock::acquire(dataDir);
     if (!dataDirLock) return fail(dataDirLock.error());
-    auto storage = SqliteStorage::open(dataDir);
+    auto storage = Storage::open(dataDir, systemClock());
     if (!storage) return fail(storage.error());
     auto keys = ServerKeys::loadOrCreate(dataDir);
     if (!keys) return fail(keys.error());
-
-    auto pulls = PullRuntime::open(dataDir, **storage, *keys, outboundAllow);
-    if (!pulls) return fail(pulls.error());
 
     ServerOptions options;
     options.host = address->first;
@@ -154,18 +153,15 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
         bot.infoUrl = imageBotInfoUrl.empty() ? site + "/imagebot" : imageBotInfoUrl;
         options.imageBot = bot;
     }
-    ApiServer server(options, **storage, *keys);
+    Services services(**storage, *keys, options);
+    // Scheduled feed pulls (docs/adr/0026); their imports reach this server's content like pushes.
+    auto pulls = PullRuntime::open(dataDir, **storage, *keys, outboundAllow, {}, {}, &services.catalogChanged());
+    if (!pulls) return fail(pulls.error());
+    ApiServer server(options, services);
     auto port = server.bind();
     if (!port) return fail(port.error());
-    // Scheduled feed pulls (docs/adr/0026); their imports reach this server's content like pushes.
-    SqliteStorage* pulledStorage = storage->get();
-    (*pulls)->imports().setAppliedListener([&server, pulledStorage](int64_t tenantId, CatalogChange change) {
-        server.contentIndex().catalogChanged(tenantId, std::move(change));
-        (void)pulledStorage->content().bumpGeneration(tenantId);
-        if (auto* bot = server.imageBot()) bot->catalogChanged(tenantId);
-    });
-    (*pulls)->imports().setMetrics(&server.serviceMetrics());
-    (*pulls)->scheduler().setMetrics(&server.serviceMetrics());
+    (*pulls)->imports().setMetrics(&services.metrics());
+    (*pulls)->scheduler().setMetrics(&services.metrics());
     // A shop plugin's registration is pulled promptly, not at the next tick (docs/adr/0035).
     PullScheduler* scheduler = &(*pulls)->scheduler();
     server.setPullWaker([scheduler] { scheduler->wake(); });
@@ -197,14 +193,16 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
 
 // What every data-dir command needs: storage, keys, the encrypted file store and imports.
 struct DataDirContext {
-    std::unique_ptr<SqliteStorage> storage;
+    std::unique_ptr<Storage> storage;
     std::optional<ServerKeys> keys;
     std::unique_ptr<EncryptedFileBlobStore> files;
     std::unique_ptr<FeedImportService> imports;
+    // No subscribers in a CLI process: a running server learns of its imports through the content generation.
+    std::unique_ptr<CatalogChanged> catalogChanged;
 
     static Result<DataDirContext> open(const std::string& dataDir) {
         DataDirContext context;
-        auto storage = SqliteStorage::open(dataDir);
+        auto storage = Storage::open(dataDir, systemClock());
         if (!storage) return storage.error();
         context.storage = std::move(*storage);
         auto keys = ServerKeys::loadOrCreate(dataDir);
@@ -213,9 +211,8 @@ struct DataDirContext {
         context.files = std::make_unique<EncryptedFileBlobStore>(dataDir + "/uploads", context.keys->fileEncryptionKey());
         context.imports = std::make_unique<FeedImportService>(context.storage->catalog(), context.storage->imports(), *context.files,
                                                                context.storage->clock());
-        // A running server learns of this process's imports through the content generation.
-        SqliteStorage* shared = context.storage.get();
-        context.imports->setAppliedListener([shared](int64_t tenantId, CatalogChange) { (void)shared->content().bumpGeneration(tenantId); });
+        context.catalogChanged = std::make_unique<CatalogChanged>(context.storage->content());
+        context.catalogChanged->publishFrom(*context.imports);
         return context;
     }
 
@@ -507,7 +504,7 @@ int runCli(int argc, char** argv) {
     if (!context) return fail(context.error());
     auto& storage = *context->storage;
 
-    if (tenantWidgets.parsed()) return tenantWidgets.run(storage, dataDir);
+    if (tenantWidgets.parsed()) return tenantWidgets.run(storage);
     if (tenantCreate->parsed()) {
         auto created = TenantService(storage.tenants()).create(tenantName);
         if (!created) return fail(created.error());

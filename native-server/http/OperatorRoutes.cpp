@@ -71,14 +71,14 @@ json tenantJson(const Tenant& tenant, const std::string& country) {
 }  // namespace
 
 OperatorRoutes::OperatorRoutes(OperatorAuth& auth, TenantStore& tenants, FeedImportStore& history, FeedImportService& imports,
-                               std::unique_ptr<SqliteWidgetSettingsStore> widgetSettings, std::string consoleDir,
+                               WidgetSettingsStore& widgetSettings, std::string consoleDir,
                                OperatorConsoleOptions options, const Clock& clock, std::function<void(int64_t)> widgetSettingsChanged)
     : auth_(auth),
       tenants_(tenants),
       tenantService_(tenants),
       history_(history),
       imports_(imports),
-      widgetSettings_(std::move(widgetSettings)),
+      widgetSettings_(&widgetSettings),
       consoleFiles_(std::move(consoleDir)),
       options_(options),
       clock_(clock),
@@ -257,7 +257,9 @@ void OperatorRoutes::getTenant(const httplib::Request& request, httplib::Respons
     if (!tenant) return sendError(response, tenant.error());
     auto settings = widgetSettings_->load(tenant->id);
     if (!settings) return sendError(response, settings.error());
-    sendJson(response, 200, tenantJson(*tenant, settings->country), JsonCaching::NoStore);
+    json body = tenantJson(*tenant, settings->country);
+    body["consent"] = consentName(settings->consent);
+    sendJson(response, 200, body, JsonCaching::NoStore);
 }
 
 void OperatorRoutes::updateTenant(const httplib::Request& request, httplib::Response& response) {
@@ -297,6 +299,11 @@ void OperatorRoutes::updateTenant(const httplib::Request& request, httplib::Resp
         if (!parsed) errors.push_back(Error::invalidArgument("commissionRates: " + *rates + " is not basis points such as 500 (5 %) or 500,SET=750"));
         else rates = parsed->toText();
     }
+    std::optional<Consent> consent;
+    if (auto state = text("consent")) {
+        consent = parseConsent(*state);
+        if (!consent) errors.push_back(Error::invalidArgument("consent: '" + *state + "' is not pending, granted or denied"));
+    }
     std::optional<int64_t> window;
     if (body->contains("attributionWindowDays")) {
         const auto& value = (*body)["attributionWindowDays"];
@@ -318,9 +325,10 @@ void OperatorRoutes::updateTenant(const httplib::Request& request, httplib::Resp
         auto status = tenants_.setCommission(tenant->id, window.value_or(tenant->attributionWindowDays), rates.value_or(tenant->commissionRates));
         if (!status) return sendError(response, status.error());
     }
-    if (country) {
+    if (country || consent) {
         WidgetSettingsChange change;
-        change.country = *country;
+        change.country = country;
+        change.consent = consent;
         if (auto status = widgetSettings_->change(tenant->id, change, clock_.nowSeconds()); !status) return sendError(response, status.error());
         widgetSettingsChanged_(tenant->id);
     }

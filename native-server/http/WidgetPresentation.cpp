@@ -6,8 +6,8 @@
 
 namespace svc {
 
-WidgetPresentation::WidgetPresentation(std::unique_ptr<SqliteWidgetSettingsStore> settings, std::chrono::milliseconds ttl)
-    : store_(std::move(settings)), ttl_(ttl) {}
+WidgetPresentation::WidgetPresentation(WidgetSettingsStore& settings, std::chrono::milliseconds ttl)
+    : store_(settings), ttl_(ttl) {}
 
 Result<std::shared_ptr<const WidgetSettings>> WidgetPresentation::settingsOf(int64_t tenantId) {
     auto now = std::chrono::steady_clock::now();
@@ -16,7 +16,7 @@ Result<std::shared_ptr<const WidgetSettings>> WidgetPresentation::settingsOf(int
         auto found = cache_.find(tenantId);
         if (found != cache_.end() && found->second.expires > now) return found->second.settings;
     }
-    auto loaded = store_->load(tenantId);
+    auto loaded = store_.load(tenantId);
     if (!loaded) return loaded.error();
     auto settings = std::make_shared<const WidgetSettings>(std::move(*loaded));
     std::lock_guard lock(mutex_);

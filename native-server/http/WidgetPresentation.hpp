@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "store/SqliteWidgetSettingsStore.hpp"
+#include "store/WidgetSettingsStore.hpp"
 #include "tenant/Tenant.hpp"
 #include "widget/WidgetContent.hpp"
 
@@ -24,7 +24,7 @@ struct PageHints {
 
 class WidgetPresentation {
 public:
-    explicit WidgetPresentation(std::unique_ptr<SqliteWidgetSettingsStore> settings, std::chrono::milliseconds ttl = std::chrono::seconds(2));
+    explicit WidgetPresentation(WidgetSettingsStore& settings, std::chrono::milliseconds ttl = std::chrono::seconds(2));
 
     // Texts into `content`, and its lowest 30-day prices kept only where the country requires them.
     Status decorate(const Tenant& tenant, const PageHints& hints, ContentResponse& content);
@@ -32,13 +32,14 @@ public:
     Result<std::string> stylesheet(const Tenant& tenant, const std::string& baseCss);
     // Drops the cached settings of a tenant: the operator console's saves show at once.
     void forget(int64_t tenantId);
+    // The tenant's settings, cached for the ttl (loader.js reads the default consent here).
+    Result<std::shared_ptr<const WidgetSettings>> settingsOf(int64_t tenantId);
 
 private:
-    Result<std::shared_ptr<const WidgetSettings>> settingsOf(int64_t tenantId);
     // The tenant's CSS as WidgetSettings::scopedCss writes it, kept until the CSS changes.
     std::string scopedCssOf(const Tenant& tenant, const std::string& css);
 
-    std::unique_ptr<SqliteWidgetSettingsStore> store_;
+    WidgetSettingsStore& store_;
     std::chrono::milliseconds ttl_;
     std::mutex mutex_;
     struct Cached {
