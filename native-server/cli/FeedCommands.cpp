@@ -77,8 +77,11 @@ int FeedCommands::run() {
 }
 
 int FeedCommands::importOrValidate(DataDirContext& context) {
-    if (delimiter_.size() != 1) return CliOutput::fail(Error::invalidArgument("--delimiter: must be exactly one character"));
-    options_.delimiter = delimiter_[0];
+    auto delimiter = FeedImportOptions::parseDelimiter(delimiter_, "--delimiter");
+    if (!delimiter) return CliOutput::fail(delimiter.error());
+    options_.delimiter = *delimiter;
+    options_.feed = feedName_;
+    if (auto errors = options_.validate(FeedImportFieldNames::cli()); !errors.empty()) return CliOutput::fail(errors.front());
     auto tenant = context.tenant(apiId_);
     if (!tenant) return CliOutput::fail(tenant.error());
     if (validate_->parsed()) {

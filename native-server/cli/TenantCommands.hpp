@@ -8,6 +8,7 @@
 
 #include "cli/CliCommand.hpp"
 #include "cli/TenantWidgetsCli.hpp"
+#include "tenant/TenantSettingsCommand.hpp"
 
 namespace svc {
 
@@ -20,6 +21,8 @@ public:
 private:
     int create();
     int configure();
+    TenantSettingsChange settingsChange() const;
+    Result<std::string> commissionRates(const Tenant& tenant) const;
 
     CLI::App* create_ = nullptr;
     CLI::App* configure_ = nullptr;
