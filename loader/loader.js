@@ -3,10 +3,10 @@
 (function (w, d) {
   var svc = w._svc = w._svc || {};
   if (svc.config) return;
-  // sdk: the SDK files' versioned folder, cached for a year (a new build has a new one; docs/adr/0077).
-  svc.config = { apiId: __SVC_API_ID__, base: __SVC_BASE_URL__, sdk: __SVC_SDK_URL__ };
+  // sdk: the SDK's versioned folder (docs/adr/0077); consent: the tenant's default (docs/adr/0083).
+  svc.config = { apiId: __SVC_API_ID__, base: __SVC_BASE_URL__, sdk: __SVC_SDK_URL__, consent: __SVC_CONSENT__ };
   var queue = svc.q = svc.q || [];
-  ["initCSE", "updateWidgetSku", "demo"].forEach(function (name) {
+  ["initCSE", "updateWidgetSku", "demo", "consent"].forEach(function (name) {
     if (!svc[name]) svc[name] = function () { queue.push([name, arguments]); };
   });
   function hideWidgets() {

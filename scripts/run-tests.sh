@@ -47,6 +47,7 @@ run_doctest() {
 
 run_doctest unit build/bin/svc-unit-tests
 run_doctest server build/bin/svc-server-tests
+run_doctest store build/bin/svc-store-tests
 run_doctest hostile build/bin/svc-hostile-tests
 
 echo "== fuzz"

@@ -3,8 +3,9 @@
 // shop's catalog and images from the data dir. Every HTML page gets, first in its <head> and so
 // before the snippet and any Content-Security-Policy <meta>, the suite's capture script: console
 // warnings and errors, uncaught errors, CSP violations and the SDK's beacons are recorded in
-// the page (WebKitWebDriver has no log endpoint; one way for every engine). `?plugin=` picks the
-// shop's _svc_shop_plugin a scenario needs; `?svc=down` names an svc that does not answer.
+// the page (WebKitWebDriver has no log endpoint; one way for every engine), and the widgets' svc:*
+// events. `?plugin=` picks the shop's _svc_shop_plugin a scenario needs; `?consent=` sets
+// window._svc_config.consent; `?svc=down` names an svc that does not answer.
 "use strict";
 const fs = require("node:fs");
 const http = require("node:http");
@@ -30,6 +31,13 @@ function capture() {
   });
   document.addEventListener("securitypolicyviolation", function (event) {
     test.problems.push("csp: " + event.violatedDirective + " " + event.blockedURI);
+  });
+  // The widgets' events (docs/adr/0082), as a shop's listener on the document hears them.
+  test.svcEvents = [];
+  ["svc:rendered", "svc:hidden", "svc:add-to-cart"].forEach(function (type) {
+    document.addEventListener(type, function (event) {
+      test.svcEvents.push({ type: event.type, target: event.target.id, bubbles: event.bubbles, detail: event.detail });
+    });
   });
   // A spy, not a stand-in: the real beacon still leaves.
   if (navigator.sendBeacon) {
@@ -97,6 +105,8 @@ class ShopServer {
       text = text.split("__SVC_SDK_URL__").join(svc).split("__SVC_API_ID__").join(apiId);
       if (type.startsWith("text/html")) {
         const setup = [`(${capture})();`, this.firstInHead];
+        // `?consent=`: the shop's consent state before the snippet (docs/adr/0083).
+        if (url.searchParams.has("consent")) setup.push(`window._svc_config = { consent: ${JSON.stringify(url.searchParams.get("consent"))} };`);
         if (url.searchParams.has("plugin")) {
           setup.push(`(${plugin})(${JSON.stringify(url.searchParams.get("plugin"))}, ${JSON.stringify(url.searchParams.get("testgroup"))});`);
         }

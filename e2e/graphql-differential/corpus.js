@@ -31,7 +31,7 @@ function buildCorpus(ctx) {
   const bad = (category, name, query, extra = {}) => cases.push({ category, name, query, expect: "request-error", ...extra });
   const j = JSON.stringify;
   const scalars = "id name brand modelId url";
-  const page = "edges { cursor node { id name } } pageInfo { endCursor hasNextPage }";
+  const page = "edges { cursor node { id name } } pageInfo { startCursor endCursor hasPreviousPage hasNextPage }";
 
   // ---- basics: every ID kind, every scalar, the generated leaf selection -----------------
   for (const [label, id] of [["variant SKU", P], ["main SKU", M], ["similar main SKU 1", S[0]], ["similar main SKU 2", S[1]],
@@ -230,6 +230,7 @@ function buildCorpus(ctx) {
   }
   add("pagination", "hasNextPage only", `{ product(id: ${j(P)}) { similarProducts(first: ${N}) { pageInfo { hasNextPage } } } }`);
   add("pagination", "endCursor of an empty page", `{ product(id: ${j(P)}) { similarProducts(first: 0) { pageInfo { endCursor } } } }`);
+  add("pagination", "Relay's pageInfo of an empty page", `{ product(id: ${j(P)}) { similarProducts(first: 0) { pageInfo { startCursor endCursor hasPreviousPage hasNextPage } } } }`);
   add("pagination", "pages of two products side by side", `{ a: product(id: ${j(P)}) { similarProducts(first: 3) { ${page} } } b: product(id: ${j(S[2])}) { similarProducts(first: 3) { ${page} } } }`);
   add("pagination", "second level pagination with the first level's cursor (another product's list: refused)", `{ product(id: ${j(M)}) { similarProducts(first: 3) { edges { node { id similarProducts(first: 2, after: ${j(sim(0))}) { ${page} } } } } } }`);
   add("pagination", "a similar product's cursor on the anchor's list (another product's list: refused)", `{ product(id: ${j(P)}) { similarProducts(first: 2, after: ${j(cursorOf(0, "similarProducts", `Product ${S[0]}`))}) { ${page} } } }`);
@@ -271,7 +272,7 @@ function buildCorpus(ctx) {
   for (const [name, query, extra] of syntax) bad("invalid", `syntax: ${name}`, query, extra);
   const invalid = [
     ["unknown root field", `{ nope }`], ["unknown field on Product", `{ product(id: ${j(P)}) { id nope } }`],
-    ["unknown field on PageInfo", `{ product(id: ${j(P)}) { similarProducts { pageInfo { startCursor } } } }`],
+    ["unknown field on PageInfo", `{ product(id: ${j(P)}) { similarProducts { pageInfo { previousCursor } } } }`],
     ["unknown field in a fragment", `{ product(id: ${j(P)}) { ...F } } fragment F on Product { price }`],
     ["unknown argument", `{ product(id: ${j(P)}, locale: "de") { id } }`], ["unknown argument on a nested field", `{ product(id: ${j(P)}) { similarProducts(last: 2) { edges { cursor } } } }`],
     ["missing required argument", `{ product { id } }`], ["duplicate argument", `{ product(id: ${j(P)}, id: ${j(M)}) { id } }`],

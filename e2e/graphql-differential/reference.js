@@ -444,7 +444,8 @@ function pageOf(list, args, field, listName, scope) {
   for (let i = offset; i < items.length && i < offset + first; i += 1) edges.push({ node: items[i], cursor: encodeCursor(i, listName, scope) });
   return {
     edges,
-    pageInfo: { endCursor: edges.length ? edges[edges.length - 1].cursor : null, hasNextPage: items.length > offset + first },
+    pageInfo: { endCursor: edges.length ? edges[edges.length - 1].cursor : null, hasNextPage: items.length > offset + first,
+                startCursor: edges.length ? edges[0].cursor : null, hasPreviousPage: Math.min(offset, items.length) > 0 },
   };
 }
 

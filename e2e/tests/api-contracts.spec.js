@@ -223,6 +223,12 @@ test.describe.serial("the live server's answers match the documents", () => {
     await call(operator, "listTenantFeeds", { params: forApi, headers: signedIn(), expectStatus: 200 });
     await call(operator, "listPullSources", { params: forApi, headers: signedIn(), expectStatus: 200 });
     await call(operator, "getCatalogSize", { params: forApi, headers: signedIn(), expectStatus: 200 });
+    await call(operator, "getCategoryMapping", { params: forApi, headers: signedIn(), expectStatus: 200 });
+    await call(operator, "previewCategoryMapping", { params: forApi, headers: changing(), body: { entries: [] }, expectStatus: 200,
+                                                     query: { w: "SET", t: "product", s: process.env.SVC_FIRST_SKU, i: "" } });
+    await call(operator, "putCategoryMapping", { params: forApi, headers: changing(), body: { entries: [] }, expectStatus: 200 });
+    await call(operator, "putCategoryMapping", { params: forApi, headers: changing(), body: { entries: [{ category: "No such", slot: "top" }] },
+                                                 expectStatus: 400 });
     await call(operator, "rotateTenantSecret", { params: forApi, headers: changing(), expectStatus: 200 });
   });
 

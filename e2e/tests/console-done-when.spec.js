@@ -81,6 +81,8 @@ test("from a fresh make demo: sign in, create a tenant, its feed, a custom set, 
   await page.getByLabel("Shop name").fill("Boutique Lumen");
   await page.getByRole("button", { name: "Create tenant" }).click();
   await expect(page.locator("#secret-box")).toBeVisible();
+  // The element is there, empty, before the tenant is created: wait for the ID itself.
+  await expect(page.locator("#secret-api-id")).not.toBeEmpty();
   const apiId = await page.locator("#secret-api-id").textContent();
   expect(await page.locator("#secret-value").textContent()).toMatch(/^[A-Za-z0-9_-]{43}$/);
 

@@ -25,6 +25,8 @@ test("feeds: a new tenant's first feed is uploaded on the Feeds page; a bad pull
   await page.goto(consoleUrl("tenants.html"));
   await page.getByLabel("Shop name").fill("Upload Shop");
   await page.getByRole("button", { name: "Create tenant" }).click();
+  // The element is there, empty, before the tenant is created: wait for the ID itself.
+  await expect(page.locator("#secret-api-id")).not.toBeEmpty();
   const apiId = await page.locator("#secret-api-id").textContent();
 
   await page.goto(consoleUrl("feeds.html?apiId=" + encodeURIComponent(apiId)));

@@ -23,6 +23,8 @@ async function createTenant(page, name) {
   await page.getByLabel("Shop name").fill(name);
   await page.getByRole("button", { name: "Create tenant" }).click();
   await expect(page.locator("#secret-box")).toBeVisible();
+  // The element is there, empty, before the tenant is created: wait for the ID itself.
+  await expect(page.locator("#secret-api-id")).not.toBeEmpty();
   return { apiId: await page.locator("#secret-api-id").textContent(), secret: await page.locator("#secret-value").textContent() };
 }
 
@@ -70,6 +72,8 @@ test("keyboard only: sign in and create a tenant; its secret is shown once and w
   const box = page.locator("#secret-box");
   await expect(box).toBeVisible();
   await expect(box).toBeFocused();
+  // The element is there, empty, before the tenant is created: wait for the ID itself.
+  await expect(page.locator("#secret-api-id")).not.toBeEmpty();
   const apiId = await page.locator("#secret-api-id").textContent();
   const secret = await page.locator("#secret-value").textContent();
   expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);

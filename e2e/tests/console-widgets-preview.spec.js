@@ -24,9 +24,15 @@ async function catalogSkus(request) {
   return skus;
 }
 
+// Read again when the preview reloads while it is read ("Execution context was destroyed"):
+// each control's change loads a new preview document, and a debounced one may still follow.
 async function shownSkus(widget) {
-  await expect(widget).toHaveAttribute("data-svc-state", "rendered");
-  return widget.locator("li.svc-card").evaluateAll((items) => items.map((item) => item.getAttribute("data-svc-sku")));
+  let skus = [];
+  await expect(async () => {
+    await expect(widget).toHaveAttribute("data-svc-state", "rendered", { timeout: 5_000 });
+    skus = await widget.locator("li.svc-card").evaluateAll((items) => items.map((item) => item.getAttribute("data-svc-sku")));
+  }).toPass({ timeout: 15_000 });
+  return skus;
 }
 
 test("every widget type and touchpoints with the tenant's catalog; draft texts and CSS before saving, the shop after", async ({ page, context }) => {
@@ -118,6 +124,8 @@ test("a tenant without a catalog is told so and previews SET-Compose's demo look
   await page.getByLabel("Shop name").fill("Empty Preview Shop");
   await page.getByRole("button", { name: "Create tenant" }).click();
   await expect(page.locator("#secret-box")).toBeVisible();
+  // The element is there, empty, before the tenant is created: wait for the ID itself.
+  await expect(page.locator("#secret-api-id")).not.toBeEmpty();
   const emptyId = await page.locator("#secret-api-id").textContent();
   await page.goto(base() + "/console/widgets.html?apiId=" + encodeURIComponent(emptyId));
   await expect(page.locator("#preview-catalog")).toContainText("This tenant has no catalog yet");

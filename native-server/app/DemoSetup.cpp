@@ -23,7 +23,7 @@ namespace {
 // Custom sets of the demo: one look per department, made of the first article of each
 // category listed (the generated catalog always has them), plus photo sets tagged for
 // the landing pages.
-Status addDemoSets(SqliteStorage& storage, const Tenant& tenant) {
+Status addDemoSets(Storage& storage, const Tenant& tenant) {
     struct Look {
         const char* id;
         const char* title;
@@ -62,7 +62,7 @@ Status addDemoSets(SqliteStorage& storage, const Tenant& tenant) {
     return storage.content().importFile(tenant.id, file);
 }
 
-Status installContentPool(SqliteStorage& storage, const std::string& contentPoolFile) {
+Status installContentPool(Storage& storage, const std::string& contentPoolFile) {
     auto existing = storage.content().templates();
     if (!existing) return existing.error();
     if (!existing->empty()) return {};
@@ -79,7 +79,7 @@ constexpr const char* kDemoCommissionRates = "500";
 
 }  // namespace
 
-Result<DemoSetupResult> setupDemo(SqliteStorage& storage, FeedImportService& imports, const std::string& dataDir,
+Result<DemoSetupResult> setupDemo(Storage& storage, FeedImportService& imports, const std::string& dataDir,
                                   const std::string& contentPoolFile) {
     namespace fs = std::filesystem;
     fs::path demoDir = fs::path(dataDir) / "demo";

@@ -6,7 +6,7 @@
 
 #include "core/Result.hpp"
 #include "feed/FeedImportService.hpp"
-#include "store/SqliteStorage.hpp"
+#include "store/Storage.hpp"
 
 namespace svc {
 
@@ -18,7 +18,7 @@ struct DemoSetupResult {
 
 // `contentPoolFile`: the operator's templates to install when the content pool is empty
 // (an operator's own pool is never replaced).
-Result<DemoSetupResult> setupDemo(SqliteStorage& storage, FeedImportService& imports, const std::string& dataDir,
+Result<DemoSetupResult> setupDemo(Storage& storage, FeedImportService& imports, const std::string& dataDir,
                                   const std::string& contentPoolFile);
 
 }  // namespace svc

@@ -12,4 +12,10 @@ public:
     }
 };
 
+// The one system clock of a process (it holds no state), for whatever outlives a scope.
+inline const Clock& systemClock() {
+    static const SystemClock clock;
+    return clock;
+}
+
 }  // namespace svc

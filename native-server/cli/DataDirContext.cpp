@@ -1,10 +1,12 @@
 #include "cli/DataDirContext.hpp"
 
+#include "app/SystemClock.hpp"
+
 namespace svc {
 
 Result<DataDirContext> DataDirContext::open(const std::string& dataDir) {
     DataDirContext context;
-    auto storage = SqliteStorage::open(dataDir);
+    auto storage = Storage::open(dataDir, systemClock());
     if (!storage) return storage.error();
     context.storage = std::move(*storage);
     auto keys = ServerKeys::loadOrCreate(dataDir);
@@ -13,9 +15,8 @@ Result<DataDirContext> DataDirContext::open(const std::string& dataDir) {
     context.files = std::make_unique<EncryptedFileBlobStore>(dataDir + "/uploads", context.keys->fileEncryptionKey());
     context.imports = std::make_unique<FeedImportService>(context.storage->catalog(), context.storage->imports(), *context.files,
                                                            context.storage->clock());
-    // A running server learns of this process's imports through the content generation.
-    SqliteStorage* shared = context.storage.get();
-    context.imports->setAppliedListener([shared](int64_t tenantId, CatalogChange) { (void)shared->content().bumpGeneration(tenantId); });
+    context.catalogChanged = std::make_unique<CatalogChanged>(context.storage->content());
+    context.catalogChanged->publishFrom(*context.imports);
     return context;
 }
 

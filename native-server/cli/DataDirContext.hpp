@@ -10,15 +10,18 @@
 #include "feed/FeedImportService.hpp"
 #include "security/ServerKeys.hpp"
 #include "store/EncryptedFileBlobStore.hpp"
-#include "store/SqliteStorage.hpp"
+#include "feed/CatalogChanged.hpp"
+#include "store/Storage.hpp"
 
 namespace svc {
 
 struct DataDirContext {
-    std::unique_ptr<SqliteStorage> storage;
+    std::unique_ptr<Storage> storage;
     std::optional<ServerKeys> keys;
     std::unique_ptr<EncryptedFileBlobStore> files;
     std::unique_ptr<FeedImportService> imports;
+    // No subscribers in a CLI process: a running server learns of its imports through the content generation.
+    std::unique_ptr<CatalogChanged> catalogChanged;
 
     static Result<DataDirContext> open(const std::string& dataDir);
     // The tenant `--api-id` names; not found names the option.

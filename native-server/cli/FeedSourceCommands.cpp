@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/SystemClock.hpp"
 #include "feed/ImportJson.hpp"
 #include "feed/PullRuntime.hpp"
 #include "feed/PullSourceRules.hpp"
@@ -53,7 +54,7 @@ nlohmann::ordered_json sourceJson(const PullSource& source) {
 }
 
 struct Opened {
-    std::unique_ptr<SqliteStorage> storage;
+    std::unique_ptr<Storage> storage;
     std::optional<ServerKeys> keys;
     std::unique_ptr<PullRuntime> runtime;
     Tenant tenant;
@@ -61,7 +62,7 @@ struct Opened {
 
 Result<Opened> openFor(const std::string& dataDir, const std::string& apiId, const std::vector<std::string>& allowList) {
     Opened opened;
-    auto storage = SqliteStorage::open(dataDir);
+    auto storage = Storage::open(dataDir, systemClock());
     if (!storage) return storage.error();
     opened.storage = std::move(*storage);
     auto keys = ServerKeys::loadOrCreate(dataDir);

@@ -8,8 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/SystemClock.hpp"
 #include "operator/OperatorAccounts.hpp"
-#include "store/SqliteStorage.hpp"
+#include "store/Storage.hpp"
 
 namespace svc {
 namespace {
@@ -58,16 +59,14 @@ OperatorCli::OperatorCli(CLI::App& app) {
 bool OperatorCli::parsed() const { return (create_ && create_->parsed()) || (password_ && password_->parsed()); }
 
 int OperatorCli::run() {
-    auto storage = SqliteStorage::open(dataDir_);  // migrates the main database
+    auto storage = Storage::open(dataDir_, systemClock());
     if (!storage) return failWith(storage.error().message);
-    auto store = SqliteOperatorStore::open(dataDir_ + "/svc.sqlite3");
-    if (!store) return failWith(store.error().message);
     if (auto valid = OperatorAccounts::validEmail(email_, "--email"); !valid) return failWith(valid.error().message);
     const char* fromEnvironment = std::getenv("SVC_OPERATOR_PASSWORD");
     std::string password = fromEnvironment ? fromEnvironment : readPassword();
     if (password.empty()) return failWith("password: give it in SVC_OPERATOR_PASSWORD or on standard input");
     if (auto valid = PasswordHasher::validNew(password, "password"); !valid) return failWith(valid.error().message);
-    OperatorAccounts accounts(std::move(*store), (*storage)->clock(), PasswordCost::interactive());
+    OperatorAccounts accounts((*storage)->operators(), (*storage)->clock(), PasswordCost::interactive());
     if (password_->parsed()) {
         if (auto reset = accounts.resetPassword(email_, password); !reset) return failWith(reset.error().message);
         std::cout << nlohmann::ordered_json{{"email", std::string(email_)}, {"password", "changed"}, {"sessionsEnded", true}}.dump(2)

@@ -13,7 +13,9 @@
 #include "log/Log.hpp"
 #include "security/ServerKeys.hpp"
 #include "store/DataDirLock.hpp"
-#include "store/SqliteStorage.hpp"
+#include "app/Services.hpp"
+#include "app/SystemClock.hpp"
+#include "store/Storage.hpp"
 
 namespace svc {
 namespace {
@@ -113,7 +115,7 @@ int ServeCommand::run() {
     graphql_.deadline = std::chrono::milliseconds(graphqlDeadlineMs_);
     // Signals are taken by one thread with sigwait, so shutdown runs as normal code. Blocked
     // before anything starts a thread: threads inherit the mask, and one that does not block
-    // them (the events file's checkpointer starts in SqliteStorage::open) would take a
+    // them (the events file's checkpointer starts in Storage::open) would take a
     // SIGTERM with the default action and end the process without a clean shutdown.
     sigset_t signals;
     sigemptyset(&signals);
@@ -146,13 +148,10 @@ int ServeCommand::run() {
     // in-memory state (sessions, drafts, rate limits) and race the background workers.
     auto dataDirLock = DataDirLock::acquire(dataDir_);
     if (!dataDirLock) return CliOutput::fail(dataDirLock.error());
-    auto storage = SqliteStorage::open(dataDir_);
+    auto storage = Storage::open(dataDir_, systemClock());
     if (!storage) return CliOutput::fail(storage.error());
     auto keys = ServerKeys::loadOrCreate(dataDir_);
     if (!keys) return CliOutput::fail(keys.error());
-
-    auto pulls = PullRuntime::open(dataDir_, **storage, *keys, outboundAllow_);
-    if (!pulls) return CliOutput::fail(pulls.error());
 
     ServerOptions options;
     options.host = address->first;
@@ -185,18 +184,15 @@ int ServeCommand::run() {
         bot.infoUrl = imageBotInfoUrl_.empty() ? site + "/imagebot" : imageBotInfoUrl_;
         options.imageBot = bot;
     }
-    ApiServer server(options, **storage, *keys);
+    Services services(**storage, *keys, options);
+    // Scheduled feed pulls (docs/adr/0026); their imports reach this server's content like pushes.
+    auto pulls = PullRuntime::open(dataDir_, **storage, *keys, outboundAllow_, {}, {}, &services.catalogChanged());
+    if (!pulls) return CliOutput::fail(pulls.error());
+    ApiServer server(options, services);
     auto port = server.bind();
     if (!port) return CliOutput::fail(port.error());
-    // Scheduled feed pulls (docs/adr/0026); their imports reach this server's content like pushes.
-    SqliteStorage* pulledStorage = storage->get();
-    (*pulls)->imports().setAppliedListener([&server, pulledStorage](int64_t tenantId, CatalogChange change) {
-        server.contentIndex().catalogChanged(tenantId, std::move(change));
-        (void)pulledStorage->content().bumpGeneration(tenantId);
-        if (auto* bot = server.imageBot()) bot->catalogChanged(tenantId);
-    });
-    (*pulls)->imports().setMetrics(&server.serviceMetrics());
-    (*pulls)->scheduler().setMetrics(&server.serviceMetrics());
+    (*pulls)->imports().setMetrics(&services.metrics());
+    (*pulls)->scheduler().setMetrics(&services.metrics());
     // A shop plugin's registration is pulled promptly, not at the next tick (docs/adr/0035).
     PullScheduler* scheduler = &(*pulls)->scheduler();
     server.setPullWaker([scheduler] { scheduler->wake(); });

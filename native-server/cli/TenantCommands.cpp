@@ -49,7 +49,7 @@ int TenantCommands::run() {
     if (configure_->parsed()) return configure();
     auto context = DataDirContext::open(dataDir_);
     if (!context) return CliOutput::fail(context.error());
-    return widgets_.run(*context->storage, dataDir_);
+    return widgets_.run(*context->storage);
 }
 
 int TenantCommands::create() {
@@ -106,7 +106,7 @@ int TenantCommands::configure() {
         if (!rates) return CliOutput::fail(rates.error());
         change.commissionRates = *rates;
     }
-    TenantSettingsCommand command(context->storage->tenants(), nullptr, context->storage->clock());
+    TenantSettingsCommand command(context->storage->tenants(), &context->storage->widgetSettings(), context->storage->clock());
     TenantSettingsFields fields = TenantSettingsFields::cli();
     fields.commissionRates = "--commission-rate-for";
     auto updated = command.apply(*tenant, change, fields);

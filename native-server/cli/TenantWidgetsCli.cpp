@@ -6,7 +6,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "store/SqliteWidgetSettingsStore.hpp"
 #include "text/BoundedJson.hpp"
 
 namespace svc {
@@ -35,6 +34,7 @@ nlohmann::ordered_json settingsJson(const std::string& apiId, const WidgetSettin
             {"languageRule", LanguageRule::sourceName(settings.languageRule.source)},
             {"defaultLanguage", settings.languageRule.defaultLanguage},
             {"country", settings.country},
+            {"consent", consentName(settings.consent)},
             {"lowestPrice30Days", settings.requiresLowestPrice30Days()},
             {"cssBytes", settings.css.size()},
             {"texts", texts}};
@@ -50,6 +50,9 @@ void TenantWidgetsCli::addTo(CLI::App& tenantCommand, std::string& dataDir) {
                          "How a page's language is found: html-lang (<html lang>), path-segment (/de/...) or fixed");
     widgets_->add_option("--default-language", defaultLanguage_, "The fixed language, and the one used when the page names none with texts (e.g. de)");
     widgets_->add_option("--country", country_, "ISO 3166 country whose price rules apply, e.g. DE (EU: lowest 30-day price); '' clears");
+    widgets_->add_option("--consent", consent_,
+                         "The visitor's consent the SDK assumes until the shop's page states it: granted (the default), pending or denied")
+        ->check(CLI::IsMember({"pending", "granted", "denied"}));
     cssFileOption_ = widgets_->add_option("--css-file", cssFile_, "The tenant's CSS, appended to the base stylesheet with every selector inside the widgets (.svc-widget); CSS that reaches outside is refused with its line and column");
     widgets_->add_flag("--clear-css", clearCss_, "Remove the tenant's CSS")->excludes(cssFileOption_);
 
@@ -63,23 +66,22 @@ void TenantWidgetsCli::addTo(CLI::App& tenantCommand, std::string& dataDir) {
 
 bool TenantWidgetsCli::parsed() const { return (widgets_ && widgets_->parsed()) || (texts_ && texts_->parsed()); }
 
-int TenantWidgetsCli::run(SqliteStorage& storage, const std::string& dataDir) {
+int TenantWidgetsCli::run(Storage& storage) {
     auto found = storage.tenants().findByApiId(apiId_);
     if (!found) return failWith(found.error());
     if (!*found) return failWith(Error::notFound("--api-id: no tenant with API ID " + apiId_));
     const Tenant& tenant = **found;
-    auto store = SqliteWidgetSettingsStore::open(dataDir + "/svc.sqlite3");
-    if (!store) return failWith(store.error());
+    WidgetSettingsStore& store = storage.widgetSettings();
     int64_t now = storage.clock().nowSeconds();
 
     if (texts_->parsed()) {
         if (remove_) {
-            if (auto status = (*store)->removeTexts(tenant.id, language_); !status) return failWith(status.error());
+            if (auto status = store.removeTexts(tenant.id, language_); !status) return failWith(status.error());
         } else {
             if (textsFile_.empty()) return failWith(Error::invalidArgument("FILE: give the JSON file of texts, or --remove"));
             auto json = readWholeFile(textsFile_, "FILE");
             if (!json) return failWith(json.error());
-            if (auto status = (*store)->setTexts(tenant.id, language_, *json, now); !status) {
+            if (auto status = store.setTexts(tenant.id, language_, *json, now); !status) {
                 return failWith(Error::invalidArgument(textsFile_ + ": " + status.error().message));
             }
         }
@@ -92,13 +94,14 @@ int TenantWidgetsCli::run(SqliteStorage& storage, const std::string& dataDir) {
         }
         if (defaultLanguage_) change.defaultLanguage = *defaultLanguage_;
         if (country_) change.country = *country_;
+        if (consent_) change.consent = parseConsent(*consent_);
         if (cssFile_) {
             auto css = readWholeFile(*cssFile_, "--css-file");
             if (!css) return failWith(css.error());
             change.css = *css;
         }
         if (clearCss_) change.css = "";
-        if (auto status = (*store)->change(tenant.id, change, now); !status) {
+        if (auto status = store.change(tenant.id, change, now); !status) {
             std::string message = status.error().message;
             // The store names its fields; the operator typed options.
             for (const char* field : {"default language", "country", "css"}) {
@@ -113,7 +116,7 @@ int TenantWidgetsCli::run(SqliteStorage& storage, const std::string& dataDir) {
             return failWith(Error::invalidArgument(message));
         }
     }
-    auto settings = (*store)->load(tenant.id);
+    auto settings = store.load(tenant.id);
     if (!settings) return failWith(settings.error());
     std::cout << settingsJson(tenant.apiId, *settings).dump(2) << std::endl;
     return 0;

@@ -9,7 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "store/SqliteStorage.hpp"
+#include "store/Storage.hpp"
 
 namespace svc {
 
@@ -20,7 +20,7 @@ public:
     void addTo(CLI::App& tenantCommand, std::string& dataDir);
     bool parsed() const;
     // Runs the parsed subcommand; the process exit code.
-    int run(SqliteStorage& storage, const std::string& dataDir);
+    int run(Storage& storage);
 
 private:
     CLI::App* widgets_ = nullptr;
@@ -30,6 +30,7 @@ private:
     std::optional<std::string> languageRule_;
     std::optional<std::string> defaultLanguage_;
     std::optional<std::string> country_;
+    std::optional<std::string> consent_;
     std::optional<std::string> cssFile_;
     bool clearCss_ = false;
     std::string language_;

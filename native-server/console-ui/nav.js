@@ -14,6 +14,7 @@ const tenantPages = [
   { page: "feeds", label: "Feeds" },
   { page: "widgets", label: "Widgets" },
   { page: "sets", label: "Sets" },
+  { page: "categories", label: "Categories" },
   { page: "performance", label: "Performance" },
 ];
 

@@ -14,6 +14,13 @@ const status = document.getElementById("preview-status");
 const contentPath = "/" + encodeURIComponent(apiId) + "/content";
 const draftSheet = new CSSStyleSheet();
 let draftTexts = null;
+// A category mapping not saved yet (docs/adr/0075): the content comes from the operator API's
+// preview of it instead of the tenant's served content. The operator's session goes along
+// (same origin); the CSRF token is this page's own, from /operator/api/me.
+let draftMapping = null;
+let csrfToken = "";
+// Without draft CSS (the categories page) the tenant's saved stylesheet stays.
+let draftCss = false;
 let started = false;
 
 document.documentElement.lang = params.get("lang") || "en";
@@ -34,7 +41,26 @@ window.fetch = function (input, init) {
   const url = typeof input === "string" ? input : input.url;
   if (/\/events(\?|$)/.test(new URL(url, location.href).pathname + "?")) return Promise.resolve(new Response(null, { status: 204 }));
   if (!isContentRequest(input)) return realFetch(input, init);
-  return realFetch(input, init).then(async (response) => {
+  let answer;
+  if (draftMapping) {
+    const url = new URL(typeof input === "string" ? input : input.url, location.href);
+    answer = realFetch("/operator/api/tenants/" + encodeURIComponent(apiId) + "/category-mapping/preview" + url.search, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "content-type": "application/json", "x-csrf-token": csrfToken, accept: "application/json" },
+      body: JSON.stringify({ entries: draftMapping }),
+    }).then((response) => {
+      if (!response.ok) {
+        response.clone().json().then((body) => {
+          status.textContent = "The mapping cannot be previewed: " + (body && body.error ? body.error.message : "HTTP " + response.status);
+        }, () => {});
+      }
+      return response;
+    });
+  } else {
+    answer = realFetch(input, init);
+  }
+  return answer.then(async (response) => {
     if (!response.ok || !draftTexts) return response;
     const body = await response.json();
     body.texts = Object.assign({}, body.texts, draftTexts);
@@ -100,6 +126,7 @@ function start() {
   loader.src = "/" + encodeURIComponent(apiId) + "/loader.js";
   loader.async = true;
   loader.addEventListener("load", () => {
+    if (!draftCss) return;
     // The base stylesheet without the tenant's saved CSS: the draft takes its place.
     for (const link of document.querySelectorAll('link[rel="stylesheet"]')) {
       if (link.href.endsWith(contentPath.replace("/content", "/widgets.css"))) link.href = "/sdk/svc.css";
@@ -115,10 +142,24 @@ window.addEventListener("message", (event) => {
   if (event.origin !== location.origin || event.source !== window.parent) return;
   const draft = event.data;
   if (!draft || draft.svcPreview !== "draft") return;
-  applyCss(draft.css);
+  if (typeof draft.css === "string") {
+    draftCss = true;
+    applyCss(draft.css);
+  }
   if (!started) {
+    started = true;
     draftTexts = draft.texts && typeof draft.texts === "object" ? draft.texts : null;
-    start();
+    if (Array.isArray(draft.mapping)) {
+      draftMapping = draft.mapping;
+      fetch("/operator/api/me", { credentials: "same-origin", headers: { accept: "application/json" } })
+        .then((response) => (response.ok ? response.json() : {}))
+        .then((me) => {
+          csrfToken = me.csrfToken || "";
+          start();
+        }, start);
+    } else {
+      start();
+    }
   }
 });
 

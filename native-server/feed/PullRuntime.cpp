@@ -10,7 +10,7 @@ namespace {
 // Sources stored by an svc that kept the whole URL: the query moves into the sealed credentials
 // and the stored URL keeps only its redacted form (issue 18, docs/adr/0061). Runs at every
 // open; finds nothing to do once done.
-Status sealUrlQueries(SqlitePullSourceStore& sources, const CredentialCipher& cipher) {
+Status sealUrlQueries(PullSourceStore& sources, const CredentialCipher& cipher) {
     auto all = sources.listAll();
     if (!all) return all.error();
     for (PullSource source : *all) {
@@ -34,29 +34,27 @@ Status sealUrlQueries(SqlitePullSourceStore& sources, const CredentialCipher& ci
 
 }  // namespace
 
-Result<std::unique_ptr<PullRuntime>> PullRuntime::open(const std::string& dataDir, SqliteStorage& storage, const ServerKeys& keys,
+Result<std::unique_ptr<PullRuntime>> PullRuntime::open(const std::string& dataDir, Storage& storage, const ServerKeys& keys,
                                                        const std::vector<std::string>& allowList, FetchLimits limits,
-                                                       PluginPullLimits pluginLimits) {
+                                                       PluginPullLimits pluginLimits, CatalogChanged* catalogChanged) {
     auto policy = AddressPolicy::withAllowList(allowList);
     if (!policy) return Error::invalidArgument("--outbound-allow: " + policy.error().message);
     auto cipher = CredentialCipher::loadOrCreate(dataDir);
     if (!cipher) return cipher.error();
-    auto sources = SqlitePullSourceStore::open(dataDir);
-    if (!sources) return sources.error();
-    if (auto sealed = sealUrlQueries(**sources, *cipher); !sealed) return sealed.error();
+    if (auto sealed = sealUrlQueries(storage.pullSources(), *cipher); !sealed) return sealed.error();
     auto runtime = std::unique_ptr<PullRuntime>(new PullRuntime(*cipher));
     runtime->fetcher_ = std::make_unique<OutboundFetcher>(std::move(*policy), limits);
-    runtime->sources_ = std::move(*sources);
+    runtime->sources_ = &storage.pullSources();
     runtime->files_ = std::make_unique<EncryptedFileBlobStore>(dataDir + "/uploads", keys.fileEncryptionKey());
     runtime->imports_ = std::make_unique<FeedImportService>(storage.catalog(), storage.imports(), *runtime->files_, storage.clock());
-    // Servers (this one included) learn of pulled imports through the content generation.
-    SqliteStorage* shared = &storage;
-    runtime->imports_->setAppliedListener([shared](int64_t tenantId, CatalogChange) { (void)shared->content().bumpGeneration(tenantId); });
+    if (!catalogChanged) {
+        runtime->ownCatalogChanged_ = std::make_unique<CatalogChanged>(storage.content());
+        catalogChanged = runtime->ownCatalogChanged_.get();
+    }
+    catalogChanged->publishFrom(*runtime->imports_);
     runtime->puller_ = std::make_unique<FeedPuller>(*runtime->fetcher_, runtime->cipher_, *runtime->imports_, storage.imports(),
                                                     storage.tenants(), storage.clock(), (std::filesystem::path(dataDir) / "pulls").string());
-    auto registrations = SqliteShopRegistrationStore::open(dataDir);
-    if (!registrations) return registrations.error();
-    runtime->registrations_ = std::move(*registrations);
+    runtime->registrations_ = &storage.shopRegistrations();
     runtime->plugins_ = std::make_unique<ShopPluginPuller>(*runtime->fetcher_, *runtime->imports_, storage.imports(), storage.tenants(),
                                                            *runtime->registrations_, storage.clock(),
                                                            (std::filesystem::path(dataDir) / "pulls").string(), pluginLimits);

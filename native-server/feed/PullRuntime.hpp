@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "feed/CatalogChanged.hpp"
 #include "feed/FeedImportService.hpp"
 #include "feed/FeedPuller.hpp"
 #include "feed/PullScheduler.hpp"
@@ -14,37 +15,39 @@
 #include "net/OutboundFetcher.hpp"
 #include "security/ServerKeys.hpp"
 #include "store/EncryptedFileBlobStore.hpp"
-#include "store/SqlitePullSourceStore.hpp"
-#include "store/SqliteShopRegistrationStore.hpp"
-#include "store/SqliteStorage.hpp"
+#include "store/Storage.hpp"
 
 namespace svc {
 
 class PullRuntime {
 public:
     // `allowList`: hosts and networks the SSRF guard lets through (AddressPolicy); the error names the bad entry.
-    static Result<std::unique_ptr<PullRuntime>> open(const std::string& dataDir, SqliteStorage& storage, const ServerKeys& keys,
+    // Pulled imports are published to `catalogChanged` (serve: the services' event, so they reach
+    // this server's content like pushes); without one, to an event of the runtime's own that only
+    // tells running servers through the content generation.
+    static Result<std::unique_ptr<PullRuntime>> open(const std::string& dataDir, Storage& storage, const ServerKeys& keys,
                                                      const std::vector<std::string>& allowList, FetchLimits limits = {},
-                                                     PluginPullLimits pluginLimits = {});
+                                                     PluginPullLimits pluginLimits = {}, CatalogChanged* catalogChanged = nullptr);
 
     const CredentialCipher& cipher() const { return cipher_; }
-    SqlitePullSourceStore& sources() { return *sources_; }
+    PullSourceStore& sources() { return *sources_; }
     FeedImportService& imports() { return *imports_; }
     FeedPuller& puller() { return *puller_; }
     PullScheduler& scheduler() { return *scheduler_; }
     const OutboundFetcher& fetcher() const { return *fetcher_; }
-    SqliteShopRegistrationStore& registrations() { return *registrations_; }
+    ShopRegistrationStore& registrations() { return *registrations_; }
     ShopPluginPuller& plugins() { return *plugins_; }
 
 private:
     PullRuntime(CredentialCipher cipher) : cipher_(cipher) {}
 
     CredentialCipher cipher_;
+    std::unique_ptr<CatalogChanged> ownCatalogChanged_;  // when open() was given none
     std::unique_ptr<OutboundFetcher> fetcher_;
-    std::unique_ptr<SqlitePullSourceStore> sources_;
+    PullSourceStore* sources_ = nullptr;
     std::unique_ptr<EncryptedFileBlobStore> files_;
     std::unique_ptr<FeedImportService> imports_;
-    std::unique_ptr<SqliteShopRegistrationStore> registrations_;
+    ShopRegistrationStore* registrations_ = nullptr;
     std::unique_ptr<ShopPluginPuller> plugins_;
     std::unique_ptr<FeedPuller> puller_;
     std::unique_ptr<PullScheduler> scheduler_;

@@ -10,7 +10,7 @@
 
 #include "core/Clock.hpp"
 #include "feed/FeedPuller.hpp"
-#include "store/SqlitePullSourceStore.hpp"
+#include "store/PullSourceStore.hpp"
 
 namespace svc {
 
@@ -18,7 +18,7 @@ class ServiceMetrics;
 
 class PullScheduler {
 public:
-    PullScheduler(SqlitePullSourceStore& sources, FeedPuller& puller, const Clock& clock, int64_t leaseSeconds)
+    PullScheduler(PullSourceStore& sources, FeedPuller& puller, const Clock& clock, int64_t leaseSeconds)
         : sources_(sources), puller_(puller), clock_(clock), leaseSeconds_(leaseSeconds) {}
     ~PullScheduler() { stop(); }
 
@@ -35,7 +35,7 @@ public:
     void setMetrics(ServiceMetrics* metrics) { metrics_ = metrics; }
 
 private:
-    SqlitePullSourceStore& sources_;
+    PullSourceStore& sources_;
     FeedPuller& puller_;
     const Clock& clock_;
     int64_t leaseSeconds_;

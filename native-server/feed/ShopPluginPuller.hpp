@@ -15,7 +15,7 @@
 #include "feed/FeedPuller.hpp"
 #include "net/OutboundFetcher.hpp"
 #include "store/FeedImportStore.hpp"
-#include "store/SqliteShopRegistrationStore.hpp"
+#include "store/ShopRegistrationStore.hpp"
 #include "store/TenantStore.hpp"
 
 namespace svc {
@@ -31,7 +31,7 @@ struct PluginPullLimits {
 class ShopPluginPuller {
 public:
     ShopPluginPuller(const OutboundFetcher& fetcher, FeedImportService& imports, FeedImportStore& history, TenantStore& tenants,
-                     SqliteShopRegistrationStore& registrations, const Clock& clock, std::string spoolDir, PluginPullLimits limits = {})
+                     ShopRegistrationStore& registrations, const Clock& clock, std::string spoolDir, PluginPullLimits limits = {})
         : fetcher_(fetcher), imports_(imports), history_(history), tenants_(tenants), registrations_(registrations), clock_(clock),
           spoolDir_(std::move(spoolDir)), limits_(limits) {}
 
@@ -50,7 +50,7 @@ private:
     FeedImportService& imports_;
     FeedImportStore& history_;
     TenantStore& tenants_;
-    SqliteShopRegistrationStore& registrations_;
+    ShopRegistrationStore& registrations_;
     const Clock& clock_;
     std::string spoolDir_;
     PluginPullLimits limits_;

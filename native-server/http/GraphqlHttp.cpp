@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "graphql/Sha256.hpp"
 #include "text/StringUtil.hpp"
 
 namespace svc {
@@ -62,6 +63,16 @@ std::string graphqlBodyFor(const graphql::GraphqlResponse& response, GraphqlMedi
         return body.dump();
     }
     return response.body;
+}
+
+GraphqlCaching graphqlCachingFor(const graphql::GraphqlRequest& request, const graphql::GraphqlResponse& response, bool authorised,
+                                 const std::string& body) {
+    bool stable = request.queriesOnly && !request.persistedQueryHash.empty() && authorised &&
+                  response.outcome == graphql::GraphqlResponse::Outcome::Executed;
+    if (!stable) return {};
+    std::string etag(1, '"');
+    etag.append(graphql::sha256Hex(body), 0, 32).push_back('"');
+    return {"public, max-age=60", etag};
 }
 
 }  // namespace svc

@@ -33,4 +33,14 @@ int graphqlStatusFor(graphql::GraphqlResponse::Outcome outcome, GraphqlMediaType
 // understands application/graphql-response+json.
 std::string graphqlBodyFor(const graphql::GraphqlResponse& response, GraphqlMediaType mediaType);
 
+// A GET that names its document by hash (Apollo's persisted queries) has a stable URL: its answer
+// may be cached as long as the widgets' content is (public, max-age=60, like /{apiId}/content),
+// with the answer's own hash as ETag. Every other answer is no-store (docs/adr/0084).
+struct GraphqlCaching {
+    std::string cacheControl = "no-store";
+    std::string etag;  // empty: none
+};
+GraphqlCaching graphqlCachingFor(const graphql::GraphqlRequest& request, const graphql::GraphqlResponse& response, bool authorised,
+                                 const std::string& body);
+
 }  // namespace svc

@@ -95,13 +95,13 @@ void wipe(Credentials& credentials) {
 }  // namespace
 
 OperatorFeedRoutes::OperatorFeedRoutes(OperatorAuth& auth, FeedImportStore& history, BlobStore& files, ImportWorker& worker,
-                                       std::unique_ptr<SqlitePullSourceStore> sources, CredentialCipher cipher, const Clock& clock,
+                                       PullSourceStore& sources, CredentialCipher cipher, const Clock& clock,
                                        size_t maxUploadBytes, std::function<std::string(const httplib::Request&)> baseUrl)
     : auth_(auth),
       history_(history),
       files_(files),
       worker_(worker),
-      sources_(std::move(sources)),
+      sources_(&sources),
       cipher_(cipher),
       clock_(clock),
       maxUploadBytes_(maxUploadBytes),

@@ -17,14 +17,14 @@
 #include "net/CredentialCipher.hpp"
 #include "store/BlobStore.hpp"
 #include "store/FeedImportStore.hpp"
-#include "store/SqlitePullSourceStore.hpp"
+#include "store/PullSourceStore.hpp"
 
 namespace svc {
 
 class OperatorFeedRoutes {
 public:
     OperatorFeedRoutes(OperatorAuth& auth, FeedImportStore& history, BlobStore& files, ImportWorker& worker,
-                       std::unique_ptr<SqlitePullSourceStore> sources, CredentialCipher cipher, const Clock& clock,
+                       PullSourceStore& sources, CredentialCipher cipher, const Clock& clock,
                        size_t maxUploadBytes, std::function<std::string(const httplib::Request&)> baseUrl);
     void registerOn(httplib::Server& server);
     // Wakes the pull scheduler after "pull now"; without it the pull runs at the scheduler's next tick.
@@ -52,7 +52,7 @@ private:
     FeedImportStore& history_;
     BlobStore& files_;
     ImportWorker& worker_;
-    std::unique_ptr<SqlitePullSourceStore> sources_;
+    PullSourceStore* sources_;
     CredentialCipher cipher_;
     const Clock& clock_;
     size_t maxUploadBytes_;

@@ -50,14 +50,14 @@ json tenantJson(const Tenant& tenant, const std::string& country) {
 }  // namespace
 
 OperatorRoutes::OperatorRoutes(OperatorAuth& auth, TenantStore& tenants, FeedImportStore& history, FeedImportService& imports,
-                               std::unique_ptr<SqliteWidgetSettingsStore> widgetSettings, std::string consoleDir,
+                               WidgetSettingsStore& widgetSettings, std::string consoleDir,
                                OperatorConsoleOptions options, const Clock& clock, std::function<void(int64_t)> widgetSettingsChanged)
     : auth_(auth),
       tenants_(tenants),
       tenantService_(tenants),
       history_(history),
       imports_(imports),
-      widgetSettings_(std::move(widgetSettings)),
+      widgetSettings_(&widgetSettings),
       consoleFiles_(std::move(consoleDir)),
       options_(options),
       clock_(clock),
@@ -236,7 +236,9 @@ void OperatorRoutes::getTenant(const httplib::Request& request, httplib::Respons
     if (!tenant) return sendError(response, tenant.error());
     auto settings = widgetSettings_->load(tenant->id);
     if (!settings) return sendError(response, settings.error());
-    sendJson(response, 200, tenantJson(*tenant, settings->country), JsonCaching::NoStore);
+    json body = tenantJson(*tenant, settings->country);
+    body["consent"] = consentName(settings->consent);
+    sendJson(response, 200, body, JsonCaching::NoStore);
 }
 
 void OperatorRoutes::updateTenant(const httplib::Request& request, httplib::Response& response) {
@@ -259,6 +261,7 @@ void OperatorRoutes::updateTenant(const httplib::Request& request, httplib::Resp
     text("locale", change.locale);
     text("country", change.country);
     text("commissionRates", change.commissionRates);
+    text("consent", change.consent);
     if (body->contains("attributionWindowDays")) {
         const auto& value = (*body)["attributionWindowDays"];
         if (!value.is_number_integer()) errors.push_back(Error::invalidField("attributionWindowDays", "a whole number of days from 1 to 365"));
@@ -267,7 +270,7 @@ void OperatorRoutes::updateTenant(const httplib::Request& request, httplib::Resp
     for (auto& error : TenantSettingsCommand::check(change, TenantSettingsFields::api())) errors.push_back(std::move(error));
     if (!errors.empty()) return sendFieldErrors(response, errors);
 
-    TenantSettingsCommand command(tenants_, widgetSettings_.get(), clock_);
+    TenantSettingsCommand command(tenants_, widgetSettings_, clock_);
     auto updated = command.apply(*tenant, change, TenantSettingsFields::api());
     if (!updated) return sendError(response, updated.error());
     if (TenantSettingsCommand::changesWidgetSettings(change)) widgetSettingsChanged_(tenant->id);

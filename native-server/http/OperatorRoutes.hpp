@@ -18,8 +18,8 @@
 #include "store/FleetStore.hpp"
 #include "store/OperatorKeyStore.hpp"
 #include "http/WidgetErrorCounts.hpp"
-#include "store/SqliteShopRegistrationStore.hpp"
-#include "store/SqliteWidgetSettingsStore.hpp"
+#include "store/ShopRegistrationStore.hpp"
+#include "store/WidgetSettingsStore.hpp"
 #include "store/TenantStore.hpp"
 #include "tenant/TenantService.hpp"
 
@@ -40,14 +40,14 @@ public:
     static constexpr const char* kSessionCookie = OperatorAuth::kSessionCookie;
 
     OperatorRoutes(OperatorAuth& auth, TenantStore& tenants, FeedImportStore& history, FeedImportService& imports,
-                   std::unique_ptr<SqliteWidgetSettingsStore> widgetSettings, std::string consoleDir, OperatorConsoleOptions options,
+                   WidgetSettingsStore& widgetSettings, std::string consoleDir, OperatorConsoleOptions options,
                    const Clock& clock, std::function<void(int64_t)> widgetSettingsChanged);
     void registerOn(httplib::Server& server);
     // Shops registered by plugins (GET /operator/api/shops); without it the list answers 503.
-    void setShopRegistrations(std::unique_ptr<SqliteShopRegistrationStore> registrations) { shops_ = std::move(registrations); }
+    void setShopRegistrations(ShopRegistrationStore& registrations) { shops_ = &registrations; }
     // The fleet view's facts (GET /operator/api/tenants, docs/adr/0066); without them the list answers 503.
-    void setFleet(std::unique_ptr<FleetStore> fleet, const WidgetErrorCounts* widgetErrors) {
-        fleet_ = std::move(fleet);
+    void setFleet(FleetStore& fleet, const WidgetErrorCounts* widgetErrors) {
+        fleet_ = &fleet;
         widgetErrors_ = widgetErrors;
     }
 
@@ -74,13 +74,13 @@ private:
     TenantService tenantService_;
     FeedImportStore& history_;
     FeedImportService& imports_;
-    std::unique_ptr<SqliteWidgetSettingsStore> widgetSettings_;
+    WidgetSettingsStore* widgetSettings_;
     StaticFiles consoleFiles_;
     OperatorConsoleOptions options_;
     const Clock& clock_;
     std::function<void(int64_t)> widgetSettingsChanged_;
-    std::unique_ptr<SqliteShopRegistrationStore> shops_;
-    std::unique_ptr<FleetStore> fleet_;
+    ShopRegistrationStore* shops_ = nullptr;
+    FleetStore* fleet_ = nullptr;
     const WidgetErrorCounts* widgetErrors_ = nullptr;
 };
 

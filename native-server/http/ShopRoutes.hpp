@@ -13,7 +13,7 @@
 #include <string>
 
 #include "core/Clock.hpp"
-#include "store/SqliteShopRegistrationStore.hpp"
+#include "store/ShopRegistrationStore.hpp"
 #include "tenant/TenantService.hpp"
 #include "tracking/ClientRateLimiter.hpp"
 
@@ -26,8 +26,8 @@ struct ShopRoutesOptions {
 
 class ShopRoutes {
 public:
-    ShopRoutes(TenantService& tenants, std::unique_ptr<SqliteShopRegistrationStore> registrations, const Clock& clock, ShopRoutesOptions options)
-        : tenants_(tenants), registrations_(std::move(registrations)), clock_(clock), options_(options), limiter_(options.rateLimit) {}
+    ShopRoutes(TenantService& tenants, ShopRegistrationStore& registrations, const Clock& clock, ShopRoutesOptions options)
+        : tenants_(tenants), registrations_(&registrations), clock_(clock), options_(options), limiter_(options.rateLimit) {}
 
     void registerOn(httplib::Server& server);
     // Called after each stored registration (the process's pull scheduler wakes up); set before serving.
@@ -38,7 +38,7 @@ private:
     void registerShop(const httplib::Request& request, httplib::Response& response);
 
     TenantService& tenants_;
-    std::unique_ptr<SqliteShopRegistrationStore> registrations_;
+    ShopRegistrationStore* registrations_;
     const Clock& clock_;
     ShopRoutesOptions options_;
     ClientRateLimiter limiter_;

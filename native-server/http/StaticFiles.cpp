@@ -36,6 +36,8 @@ std::string StaticFiles::contentTypeFor(const std::string& path) {
     if (extension == ".png") return "image/png";
     if (extension == ".jpg" || extension == ".jpeg") return "image/jpeg";
     if (extension == ".csv") return "text/csv; charset=utf-8";
+    // The SDK's TypeScript declarations (svc.d.ts): readable in a browser tab, compressed like text.
+    if (extension == ".ts") return "text/plain; charset=utf-8";
     return "application/octet-stream";
 }
 
@@ -97,6 +99,12 @@ std::optional<StaticFile> StaticFiles::readFromDisk(const std::string& relativeP
     std::ostringstream content;
     content << file.rdbuf();
     return StaticFile{content.str(), contentTypeFor(relativePath), {}};
+}
+
+void StaticFiles::substitute(std::string& text, const std::string& placeholder, const std::string& value) {
+    for (size_t at = text.find(placeholder); at != std::string::npos; at = text.find(placeholder, at + value.size())) {
+        text.replace(at, placeholder.size(), value);
+    }
 }
 
 }  // namespace svc

@@ -6,9 +6,9 @@
 
 namespace svc {
 
-WidgetPresentation::WidgetPresentation(std::unique_ptr<SqliteWidgetSettingsStore> settings, std::string catalogDirectory,
+WidgetPresentation::WidgetPresentation(WidgetSettingsStore& settings, PriceHistoryStore& prices,
                                        std::chrono::milliseconds ttl)
-    : store_(std::move(settings)), prices_(std::move(catalogDirectory)), ttl_(ttl) {}
+    : store_(settings), prices_(prices), ttl_(ttl) {}
 
 Result<std::shared_ptr<const WidgetSettings>> WidgetPresentation::settingsOf(int64_t tenantId) {
     auto now = std::chrono::steady_clock::now();
@@ -17,7 +17,7 @@ Result<std::shared_ptr<const WidgetSettings>> WidgetPresentation::settingsOf(int
         auto found = cache_.find(tenantId);
         if (found != cache_.end() && found->second.expires > now) return found->second.settings;
     }
-    auto loaded = store_->load(tenantId);
+    auto loaded = store_.load(tenantId);
     if (!loaded) return loaded.error();
     auto settings = std::make_shared<const WidgetSettings>(std::move(*loaded));
     std::lock_guard lock(mutex_);

@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "store/SqlitePriceHistory.hpp"
-#include "store/SqliteWidgetSettingsStore.hpp"
+#include "store/PriceHistoryStore.hpp"
+#include "store/WidgetSettingsStore.hpp"
 #include "tenant/Tenant.hpp"
 #include "widget/WidgetContent.hpp"
 
@@ -25,7 +25,7 @@ struct PageHints {
 
 class WidgetPresentation {
 public:
-    WidgetPresentation(std::unique_ptr<SqliteWidgetSettingsStore> settings, std::string catalogDirectory,
+    WidgetPresentation(WidgetSettingsStore& settings, PriceHistoryStore& prices,
                        std::chrono::milliseconds ttl = std::chrono::seconds(2));
 
     // Texts and, where required, lowest 30-day prices into `content`.
@@ -34,14 +34,15 @@ public:
     Result<std::string> stylesheet(const Tenant& tenant, const std::string& baseCss);
     // Drops the cached settings of a tenant: the operator console's saves show at once.
     void forget(int64_t tenantId);
+    // The tenant's settings, cached for the ttl (loader.js reads the default consent here).
+    Result<std::shared_ptr<const WidgetSettings>> settingsOf(int64_t tenantId);
 
 private:
-    Result<std::shared_ptr<const WidgetSettings>> settingsOf(int64_t tenantId);
     // The tenant's CSS as WidgetSettings::scopedCss writes it, kept until the CSS changes.
     std::string scopedCssOf(const Tenant& tenant, const std::string& css);
 
-    std::unique_ptr<SqliteWidgetSettingsStore> store_;
-    SqlitePriceHistory prices_;
+    WidgetSettingsStore& store_;
+    PriceHistoryStore& prices_;
     std::chrono::milliseconds ttl_;
     std::mutex mutex_;
     struct Cached {

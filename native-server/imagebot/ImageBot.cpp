@@ -53,24 +53,23 @@ std::string readAll(const std::string& path) {
 
 }  // namespace
 
-Result<std::unique_ptr<ImageBot>> ImageBot::open(ImageBotOptions options, CatalogStore& catalog, TenantStore& tenants, const Clock& clock) {
+Result<std::unique_ptr<ImageBot>> ImageBot::open(ImageBotOptions options, CatalogStore& catalog, TenantStore& tenants, ImageFactStore& facts,
+                                                 const Clock& clock) {
     auto policy = AddressPolicy::withAllowList(options.allowList);
     if (!policy) return policy.error();
-    auto facts = ImageFactStore::open(options.dataDir + "/svc.sqlite3");
-    if (!facts) return facts.error();
     std::error_code error = PrivateFiles::createDirectories(options.dataDir + "/thumbs/tmp");
     if (error) return Error::unavailable("thumbs directory " + options.dataDir + "/thumbs: " + error.message());
     auto fetcher = std::make_unique<OutboundFetcher>(*policy, options.limits);
-    return std::unique_ptr<ImageBot>(new ImageBot(std::move(options), catalog, tenants, clock, std::move(*facts), std::move(fetcher)));
+    return std::unique_ptr<ImageBot>(new ImageBot(std::move(options), catalog, tenants, facts, clock, std::move(fetcher)));
 }
 
-ImageBot::ImageBot(ImageBotOptions options, CatalogStore& catalog, TenantStore& tenants, const Clock& clock, std::unique_ptr<ImageFactStore> facts,
+ImageBot::ImageBot(ImageBotOptions options, CatalogStore& catalog, TenantStore& tenants, ImageFactStore& facts, const Clock& clock,
                    std::unique_ptr<OutboundFetcher> fetcher)
     : options_(std::move(options)),
       catalog_(catalog),
       tenants_(tenants),
       clock_(clock),
-      facts_(std::move(facts)),
+      facts_(facts),
       fetcher_(std::move(fetcher)),
       userAgent_("svc-imagebot/1.0 (+" + options_.infoUrl + ")"),
       policy_(options_.politeness) {}
@@ -137,7 +136,7 @@ std::optional<ImageBot::Visual> ImageBot::visualFor(int64_t tenantId, const std:
             return found->second;
         }
     }
-    auto stored = facts_->fetched(tenantId);
+    auto stored = facts_.fetched(tenantId);
     if (!stored) return std::nullopt;  // the feed's URL this time; loaded on a later request
     std::unique_lock lock(visualsMutex_);
     auto& visuals = visuals_[tenantId];
@@ -198,7 +197,7 @@ void ImageBot::scanTenant(int64_t tenantId) {
     // A tenant the operator disabled is not fetched for: nothing leaves svc on its behalf.
     auto tenant = tenants_.findById(tenantId);
     if (!tenant || !*tenant || (*tenant)->disabled) return;
-    auto settled = facts_->settledUrls(tenantId, clock_.nowSeconds());
+    auto settled = facts_.settledUrls(tenantId, clock_.nowSeconds());
     if (!settled) return;  // the next scan tries again
     std::set<std::string> wanted;
     auto visited = catalog_.forEachLiveProduct(tenantId, [&](Product&& product) {
@@ -238,7 +237,7 @@ void ImageBot::workLoop(int index) {
         if (outcome.facts) {
             (outcome.facts->ok() ? succeeded_ : failed_)++;
             // Not saved: the next scan fetches it again.
-            if (facts_->save(*outcome.facts) && outcome.facts->ok()) {
+            if (facts_.save(*outcome.facts) && outcome.facts->ok()) {
                 std::unique_lock visuals(visualsMutex_);
                 auto tenant = visuals_.find(job.tenantId);
                 if (tenant != visuals_.end()) tenant->second[job.url] = visualOf(*outcome.facts);  // else loaded on first use

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "core/Clock.hpp"
-#include "imagebot/ImageFactStore.hpp"
+#include "store/ImageFactStore.hpp"
 #include "net/OutboundFetcher.hpp"
 #include "net/PoliteFetchPolicy.hpp"
 #include "store/CatalogStore.hpp"
@@ -48,7 +48,8 @@ struct ImageBotOptions {
 
 class ImageBot {
 public:
-    static Result<std::unique_ptr<ImageBot>> open(ImageBotOptions options, CatalogStore& catalog, TenantStore& tenants, const Clock& clock);
+    static Result<std::unique_ptr<ImageBot>> open(ImageBotOptions options, CatalogStore& catalog, TenantStore& tenants, ImageFactStore& facts,
+                                                  const Clock& clock);
     ~ImageBot();
 
     void start();  // workers, and a scan of every tenant
@@ -57,7 +58,7 @@ public:
     // Until nothing is queued, scanning or in flight (tests, the bench); false on timeout.
     bool waitIdle(std::chrono::milliseconds timeout);
 
-    ImageFactStore& facts() { return *facts_; }
+    ImageFactStore& facts() { return facts_; }
     std::string thumbnailPath(int64_t tenantId, const std::string& thumbKey) const;
     const std::string& userAgent() const { return userAgent_; }
     static std::string thumbKeyOf(const std::string& url);  // hex SHA-256
@@ -100,7 +101,7 @@ private:
         bool pauseHost = false;  // the server asked for the wait (Retry-After): the whole host waits
     };
 
-    ImageBot(ImageBotOptions options, CatalogStore& catalog, TenantStore& tenants, const Clock& clock, std::unique_ptr<ImageFactStore> facts,
+    ImageBot(ImageBotOptions options, CatalogStore& catalog, TenantStore& tenants, ImageFactStore& facts, const Clock& clock,
              std::unique_ptr<OutboundFetcher> fetcher);
     void scanLoop();
     void scanTenant(int64_t tenantId);
@@ -115,7 +116,7 @@ private:
     CatalogStore& catalog_;
     TenantStore& tenants_;
     const Clock& clock_;
-    std::unique_ptr<ImageFactStore> facts_;
+    ImageFactStore& facts_;
     std::unique_ptr<OutboundFetcher> fetcher_;
     std::string userAgent_;
 

@@ -1,7 +1,6 @@
 #include "metrics/OperationalGauges.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <iostream>
 
 #include "feed/FeedFreshness.hpp"
@@ -11,17 +10,6 @@
 #include "tracking/EventWriter.hpp"
 
 namespace svc {
-namespace {
-
-// A database file and its WAL, labelled by its path in the data dir without ".sqlite3"
-// ("svc", "events", "catalog/tenant-12"): one series per file svc itself created.
-void renderDatabase(ExpositionWriter& out, const std::string& metric, const std::filesystem::path& file, const std::string& label) {
-    std::error_code error;
-    auto size = std::filesystem::file_size(file, error);
-    if (!error) out.sample(metric, {{"database", label}}, static_cast<double>(size));
-}
-
-}  // namespace
 
 void OperationalGauges::render(ExpositionWriter& out) {
     std::lock_guard lock(scrapeMutex_);
@@ -77,7 +65,7 @@ void OperationalGauges::render(ExpositionWriter& out) {
         out.family("svc_imagebot_failures_total", "counter", "Image URLs the image bot gave up on (not an image, too large, unreachable).");
         out.sample("svc_imagebot_failures_total", static_cast<double>(stats.failed));
     }
-    renderFiles(out);
+    if (sources_.storage) renderFiles(out);
 }
 
 void OperationalGauges::renderStorage(ExpositionWriter& out, int64_t now) {
@@ -125,7 +113,7 @@ void OperationalGauges::renderStorage(ExpositionWriter& out, int64_t now) {
     } else {
         report(sources ? pushed.error() : sources.error());
     }
-    if (auto backlog = sources_.storage->bookingBacklog(SqliteMetricsReader::kCountCap)) {
+    if (auto backlog = sources_.storage->bookingBacklog(MetricsReader::kCountCap)) {
         out.family("svc_purchases_unbooked", "gauge",
                    "Claims on orders (purchases, the shop's confirmations) stored but not yet booked into the ledger (per tenant at most 100000).");
         out.sample("svc_purchases_unbooked", static_cast<double>(backlog->claims));
@@ -140,21 +128,15 @@ void OperationalGauges::renderStorage(ExpositionWriter& out, int64_t now) {
 }
 
 void OperationalGauges::renderFiles(ExpositionWriter& out) const {
-    namespace fs = std::filesystem;
-    fs::path dir(sources_.dataDir);
-    std::vector<std::pair<fs::path, std::string>> databases = {{dir / "svc.sqlite3", "svc"}, {dir / "events.sqlite3", "events"}};
-    std::error_code error;
-    std::vector<std::pair<fs::path, std::string>> catalogs;
-    for (fs::directory_iterator it(dir / "catalog", error), end; !error && it != end; it.increment(error)) {
-        const fs::path& file = it->path();
-        if (file.extension() == ".sqlite3") catalogs.emplace_back(file, "catalog/" + file.stem().string());
-    }
-    std::sort(catalogs.begin(), catalogs.end());
-    databases.insert(databases.end(), catalogs.begin(), catalogs.end());
+    auto sizes = sources_.storage->databaseSizes();
     out.family("svc_database_size_bytes", "gauge", "Bytes of each SQLite database file in the data dir (without its WAL).");
-    for (const auto& [file, label] : databases) renderDatabase(out, "svc_database_size_bytes", file, label);
+    for (const auto& database : sizes) {
+        if (database.bytes) out.sample("svc_database_size_bytes", {{"database", database.label}}, static_cast<double>(*database.bytes));
+    }
     out.family("svc_database_wal_size_bytes", "gauge", "Bytes of each SQLite database's write-ahead log in the data dir.");
-    for (const auto& [file, label] : databases) renderDatabase(out, "svc_database_wal_size_bytes", file.string() + "-wal", label);
+    for (const auto& database : sizes) {
+        if (database.walBytes) out.sample("svc_database_wal_size_bytes", {{"database", database.label}}, static_cast<double>(*database.walBytes));
+    }
 }
 
 }  // namespace svc

@@ -6,11 +6,10 @@
 // set, configuration (pull sources, tenants), or a directory listing; never the event table
 // or the import history. Scrapes run one at a time (the reader's connections are not shared).
 #include <mutex>
-#include <string>
 
 #include "core/Clock.hpp"
 #include "metrics/ExpositionWriter.hpp"
-#include "store/SqliteMetricsReader.hpp"
+#include "store/MetricsReader.hpp"
 
 namespace svc {
 
@@ -20,9 +19,8 @@ class ImageBot;
 class TenantStore;
 
 struct GaugeSources {
-    std::string dataDir;
     const Clock* clock = nullptr;
-    SqliteMetricsReader* storage = nullptr;  // null: the storage gauges are left out
+    MetricsReader* storage = nullptr;  // null: the storage gauges are left out
     const EventWriter* events = nullptr;
     const ContentIndex* content = nullptr;
     const ImageBot* imageBot = nullptr;  // null: the bot is off

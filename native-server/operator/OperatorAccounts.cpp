@@ -12,9 +12,9 @@ constexpr const char* kBusyMessage = "the service is busy checking passwords: tr
 Error busy() { return Error::unavailable(kBusyMessage).retryAfter(1).withId("svc.limit.306"); }
 }
 
-OperatorAccounts::OperatorAccounts(std::unique_ptr<SqliteOperatorStore> store, const Clock& clock, PasswordCost cost,
+OperatorAccounts::OperatorAccounts(OperatorStore& store, const Clock& clock, PasswordCost cost,
                                    PasswordHashLimits hashLimits)
-    : store_(std::move(store)), clock_(clock), hasher_(cost), gate_(hashLimits) {
+    : store_(&store), clock_(clock), hasher_(cost), gate_(hashLimits) {
     auto dummy = hasher_.hash(randomSecret());
     if (dummy) unknownAccountHash_ = *dummy;
 }

@@ -15,7 +15,7 @@
 #include "core/Result.hpp"
 #include "security/PasswordHashGate.hpp"
 #include "security/PasswordHasher.hpp"
-#include "store/SqliteOperatorStore.hpp"
+#include "store/OperatorStore.hpp"
 
 namespace svc {
 
@@ -31,7 +31,7 @@ public:
     static constexpr int kMaxFailuresPerAddress = 20;
     static constexpr int64_t kSessionSeconds = 8 * 60 * 60;
 
-    OperatorAccounts(std::unique_ptr<SqliteOperatorStore> store, const Clock& clock, PasswordCost cost,
+    OperatorAccounts(OperatorStore& store, const Clock& clock, PasswordCost cost,
                      PasswordHashLimits hashLimits = {});
 
     // Errors name the field: "email: ...", "password: ...".
@@ -71,7 +71,7 @@ private:
     void releaseAddressAttempt(const std::string& clientAddress);
     bool addressLocked(const std::string& clientAddress);
 
-    std::unique_ptr<SqliteOperatorStore> store_;
+    OperatorStore* store_;
     const Clock& clock_;
     PasswordHasher hasher_;
     PasswordHashGate gate_;

@@ -20,6 +20,7 @@ void ContentIndex::start() {
     if (thread_.joinable()) return;
     stopping_ = false;
     if (auto generations = contentStore_.generations()) generations_ = *generations;
+    if (auto learned = contentStore_.learned()) storedLearned_ = *learned;
     thread_ = std::thread([this] { run(); });
 }
 
@@ -160,6 +161,17 @@ ContentIndex::Freshness ContentIndex::freshness() const {
     return freshness;
 }
 
+// The tenant's custom and photo sets, as every build (served or draft) reads them.
+Status ContentIndex::readCuratedSets(int64_t tenantId, ContentInputs& inputs) {
+    auto customSets = contentStore_.customSets(tenantId);
+    if (!customSets) return customSets.error();
+    inputs.customSets = std::move(*customSets);
+    auto photoSets = contentStore_.photoSets(tenantId);
+    if (!photoSets) return photoSets.error();
+    inputs.photoSets = std::make_shared<const std::vector<PhotoSet>>(std::move(*photoSets));
+    return {};
+}
+
 Status ContentIndex::buildSnapshot(int64_t tenantId, TenantContent& content, bool full, bool rereadAll) {
     auto started = std::chrono::steady_clock::now();
     std::shared_ptr<const ContentSnapshot> previous = full ? nullptr : current(content);
@@ -170,13 +182,14 @@ Status ContentIndex::buildSnapshot(int64_t tenantId, TenantContent& content, boo
     ContentInputs inputs;
     auto templates = contentStore_.templates();
     if (!templates) return templates.error();
-    inputs.templates = std::make_shared<const std::vector<SetTemplate>>(std::move(*templates));
-    auto customSets = contentStore_.customSets(tenantId);
-    if (!customSets) return customSets.error();
-    inputs.customSets = std::move(*customSets);
-    auto photoSets = contentStore_.photoSets(tenantId);
-    if (!photoSets) return photoSets.error();
-    inputs.photoSets = std::make_shared<const std::vector<PhotoSet>>(std::move(*photoSets));
+    if (mappings_) {
+        auto entries = mappings_->categoryMapping(tenantId);
+        if (!entries) return entries.error();
+        inputs.templates = std::make_shared<const std::vector<SetTemplate>>(CategorySlotMapping(std::move(*entries)).applyTo(*templates));
+    } else {
+        inputs.templates = std::make_shared<const std::vector<SetTemplate>>(std::move(*templates));
+    }
+    if (auto sets = readCuratedSets(tenantId, inputs); !sets) return sets.error();
     if (events_) {
         while (true) {
             auto purchases = events_->purchasesSince(tenantId, content.lastPurchaseSequence, 10000);
@@ -208,10 +221,15 @@ Status ContentIndex::buildSnapshot(int64_t tenantId, TenantContent& content, boo
     if (!read) return read.error();
     auto snapshot = builder.build(inputs);
     snapshot->setBuildSeconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    ContentStore::LearnedUpTo learnedNow{static_cast<int64_t>(inputs.orders.size()), content.lastOrderReceivedAt};
+    bool learnedMoved = false;
     {
         std::lock_guard lock(mutex_);
         content.current = std::move(snapshot);
         content.learned = {tenantId, inputs.orders.size(), content.lastOrderReceivedAt, content.lastPurchaseSequence};
+        auto& stored = storedLearned_[tenantId];
+        learnedMoved = stored.orders != learnedNow.orders || stored.lastOrderReceivedAt != learnedNow.lastOrderReceivedAt;
+        stored = learnedNow;
         content.catalogSequence = read->sequence;
         content.incrementalBuilds = previous ? content.incrementalBuilds + 1 : 0;
         content.builtAt = std::chrono::steady_clock::now();
@@ -222,7 +240,31 @@ Status ContentIndex::buildSnapshot(int64_t tenantId, TenantContent& content, boo
             content.knownSkus -= it->second->skus.size();
         }
     }
+    // Only when it moved: most builds (imports, authoring) learn nothing new. A failed write costs
+    // only the figure after a restart, never the content.
+    if (learnedMoved) {
+        if (auto stored = contentStore_.recordLearned(tenantId, learnedNow); !stored) Log::warn("content learned up to: " + stored.error().message);
+    }
     return {};
+}
+
+Result<std::shared_ptr<const ContentSnapshot>> ContentIndex::draftWithMapping(int64_t tenantId, const CategorySlotMapping& mapping) {
+    auto served = snapshot(tenantId);
+    if (!served) return served.error();
+    TenantContent& content = tenant(tenantId);
+    // The served snapshot's orders are read under the build lock (builds append to them); no
+    // product is re-read, so the draft differs from the served content only in its templates.
+    std::lock_guard build(content.buildMutex);
+    std::shared_ptr<const ContentSnapshot> previous = current(content);
+    auto templates = contentStore_.templates();
+    if (!templates) return templates.error();
+    ContentInputs inputs;
+    inputs.templates = std::make_shared<const std::vector<SetTemplate>>(mapping.applyTo(*templates));
+    if (auto sets = readCuratedSets(tenantId, inputs); !sets) return sets.error();
+    inputs.orders = content.orders;
+    inputs.clock = &clock_;
+    ContentSnapshotBuilder builder(previous, parallelFor(), true);
+    return std::shared_ptr<const ContentSnapshot>(builder.build(inputs));
 }
 
 std::vector<ContentIndex::Learned> ContentIndex::learned() const {
@@ -231,6 +273,12 @@ std::vector<ContentIndex::Learned> ContentIndex::learned() const {
     for (const auto& [tenantId, content] : tenants_) {
         if (content->current) all.push_back(content->learned);
     }
+    for (const auto& [tenantId, stored] : storedLearned_) {
+        auto loaded = tenants_.find(tenantId);
+        if (loaded != tenants_.end() && loaded->second->current) continue;
+        all.push_back({tenantId, static_cast<size_t>(stored.orders), stored.lastOrderReceivedAt, 0});
+    }
+    std::sort(all.begin(), all.end(), [](const Learned& x, const Learned& y) { return x.tenantId < y.tenantId; });
     return all;
 }
 

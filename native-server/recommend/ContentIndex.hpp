@@ -19,7 +19,9 @@
 #include "core/Clock.hpp"
 #include "recommend/ContentSnapshotBuilder.hpp"
 #include "recommend/RecommendationService.hpp"
+#include "sets/CategorySlotMapping.hpp"
 #include "store/CatalogStore.hpp"
+#include "store/CategoryMappingStore.hpp"
 #include "store/ContentStore.hpp"
 #include "store/EventStore.hpp"
 
@@ -81,13 +83,20 @@ public:
         int64_t lastOrderReceivedAt = 0;  // Unix seconds of the newest of them (0: none)
         int64_t lastSequence = 0;        // the purchase cursor the served snapshot includes
     };
-    // Every tenant whose content is loaded, by tenant id.
+    // Every tenant whose content is loaded, by tenant id, and those whose figures were stored by an
+    // earlier run (content not built since the start): a restart does not forget what was learned.
     std::vector<Learned> learned() const;
     // Learns every purchase stored so far, now, in the calling thread (waiting for a build under
     // way), and says up to where: what an evaluation or an operator waits on.
     Result<Learned> learnNow(int64_t tenantId);
     // Rebuild durations and failures are reported here; set before start().
     void setMetrics(ServiceMetrics* metrics) { metrics_ = metrics; }
+    // Each tenant's categories mapped onto the content pool's slots (ADR 0075), applied to the
+    // templates of every build; without it the templates stand as stored. Set before start().
+    void setCategoryMappings(CategoryMappingStore* mappings) { mappings_ = mappings; }
+    // The tenant's content as it would be with `mapping` instead of the stored one, built from the
+    // served snapshot and never served: the console's preview of a mapping before it is saved.
+    Result<std::shared_ptr<const ContentSnapshot>> draftWithMapping(int64_t tenantId, const CategorySlotMapping& mapping);
 
 private:
     struct TenantContent {
@@ -112,6 +121,7 @@ private:
     std::shared_ptr<const ContentSnapshot> current(TenantContent& content);
     Status build(int64_t tenantId, TenantContent& content, bool full, bool rereadAll);
     Status buildSnapshot(int64_t tenantId, TenantContent& content, bool full, bool rereadAll);
+    Status readCuratedSets(int64_t tenantId, ContentInputs& inputs);
     void markBehind(int64_t tenantId);  // with mutex_ held
     void run();
     // Tenants whose generation moved since last seen (0: the templates, so every tenant).
@@ -126,10 +136,13 @@ private:
     ContentIndexOptions options_;
 
     ServiceMetrics* metrics_ = nullptr;
+    CategoryMappingStore* mappings_ = nullptr;
     mutable std::mutex mutex_;  // guards the members below and every TenantContent::current
     std::map<int64_t, std::unique_ptr<TenantContent>> tenants_;
     std::set<int64_t> pending_;
     std::map<int64_t, int64_t> generations_;
+    // "Learned up to" as last stored (ADR 0074): reported for tenants not loaded since the start.
+    std::map<int64_t, ContentStore::LearnedUpTo> storedLearned_;
     bool stopping_ = false;
     bool busy_ = false;
     std::condition_variable wake_;

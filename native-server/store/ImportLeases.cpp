@@ -1,60 +1,63 @@
 #include "store/ImportLeases.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
+#include <chrono>
+#include <vector>
 
-#include <cerrno>
-#include <filesystem>
-
-#include "store/PrivateFiles.hpp"
+#include "store/LeaseOwner.hpp"
 
 namespace svc {
 
-ImportLeases::ImportLeases(std::string directory) : directory_(std::move(directory)) {
-    (void)PrivateFiles::createDirectories(directory_);
-}
+ImportLeases::ImportLeases(LeaseStore& leases, const Clock& clock) : leases_(leases), clock_(clock) {}
 
 ImportLeases::~ImportLeases() {
-    for (const auto& [importId, descriptor] : held_) {
-        ::unlink(pathFor(importId).c_str());
-        ::close(descriptor);  // also drops the lock
+    std::set<int64_t> held;
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+        held.swap(held_);
     }
+    wake_.notify_all();
+    if (renewer_.joinable()) renewer_.join();
+    for (int64_t importId : held) (void)leases_.release(nameOf(importId), LeaseOwner::ofThisProcess());
 }
 
-std::string ImportLeases::pathFor(int64_t importId) const { return directory_ + "/import-" + std::to_string(importId) + ".lock"; }
-
 void ImportLeases::hold(int64_t importId) {
+    auto claimed = leases_.claim(nameOf(importId), LeaseOwner::ofThisProcess(), clock_.nowSeconds(), kTtlSeconds);
+    if (!claimed || !*claimed) return;
     std::lock_guard lock(mutex_);
-    if (held_.count(importId)) return;
-    int descriptor = ::open(pathFor(importId).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (descriptor < 0) return;
-    if (::flock(descriptor, LOCK_EX | LOCK_NB) != 0) {
-        ::close(descriptor);
-        return;
-    }
-    held_[importId] = descriptor;
+    held_.insert(importId);
+    if (!renewer_.joinable() && !stopping_) renewer_ = std::thread([this] { renewLoop(); });
 }
 
 void ImportLeases::release(int64_t importId) {
-    std::lock_guard lock(mutex_);
-    auto found = held_.find(importId);
-    if (found == held_.end()) return;
-    // Unlinked while still locked: whoever opened the old file finds it unlocked once we
-    // close, and then the import is no longer running anyway.
-    ::unlink(pathFor(importId).c_str());
-    ::close(found->second);
-    held_.erase(found);
+    {
+        std::lock_guard lock(mutex_);
+        if (!held_.erase(importId)) return;
+    }
+    (void)leases_.release(nameOf(importId), LeaseOwner::ofThisProcess());
 }
 
 bool ImportLeases::held(int64_t importId) {
-    std::lock_guard lock(mutex_);
-    if (held_.count(importId)) return true;
-    int descriptor = ::open(pathFor(importId).c_str(), O_RDWR | O_CLOEXEC);
-    if (descriptor < 0) return false;  // no lease file: nobody holds it
-    bool locked = ::flock(descriptor, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
-    ::close(descriptor);  // drops our probe's lock, if we got it
-    return locked;
+    {
+        std::lock_guard lock(mutex_);
+        if (held_.count(importId)) return true;
+    }
+    auto holder = leases_.holder(nameOf(importId), clock_.nowSeconds());
+    if (!holder) return true;  // unknown: leave the import alone rather than run it twice
+    return *holder && !LeaseOwner::gone((*holder)->owner);
+}
+
+// Renewed three times per TTL: a lease lapses only when its process stops renewing it.
+void ImportLeases::renewLoop() {
+    std::unique_lock lock(mutex_);
+    while (!stopping_) {
+        wake_.wait_for(lock, std::chrono::seconds(kTtlSeconds / 3), [this] { return stopping_; });
+        if (stopping_) break;
+        std::vector<int64_t> ids(held_.begin(), held_.end());
+        lock.unlock();
+        for (int64_t importId : ids) (void)leases_.renew(nameOf(importId), LeaseOwner::ofThisProcess(), clock_.nowSeconds(), kTtlSeconds);
+        lock.lock();
+    }
 }
 
 }  // namespace svc

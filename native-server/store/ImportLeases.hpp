@@ -1,35 +1,48 @@
 #pragma once
-// Which running imports still have a live owner. The process that runs an import holds an
-// exclusive flock on <data-dir>/locks/import-<id>.lock until the import ends; the kernel
-// drops the lock when that process dies, even by SIGKILL. So a server starting while a CLI
-// import runs in another process leaves that import alone, and reclaims only imports whose
-// owner is gone (docs/adr/0011).
+// Which running imports still have a live owner: the process that runs an import holds the
+// lease "import/<id>" (LeaseStore) until the import ends, renewing it while it runs. A server
+// starting while a CLI import runs in another process leaves that import alone, and reclaims
+// only imports whose owner is gone: its lease expired, or its process on this host has died
+// (docs/adr/0011, docs/adr/0078).
+#include <condition_variable>
 #include <cstdint>
-#include <map>
 #include <mutex>
+#include <set>
 #include <string>
+#include <thread>
+
+#include "core/Clock.hpp"
+#include "store/LeaseStore.hpp"
 
 namespace svc {
 
 class ImportLeases {
 public:
-    explicit ImportLeases(std::string directory);
-    ~ImportLeases();
+    // A lease outlives its last renewal by this long: the most a dead owner on another host delays a reclaim.
+    static constexpr int64_t kTtlSeconds = 60;
+
+    ImportLeases(LeaseStore& leases, const Clock& clock);
+    ~ImportLeases();  // releases what this process still holds
     ImportLeases(const ImportLeases&) = delete;
     ImportLeases& operator=(const ImportLeases&) = delete;
 
-    // Held from here until release(); best effort (an import without a lease file counts as ownerless).
+    // Held from here until release(); best effort (an import without a lease counts as ownerless).
     void hold(int64_t importId);
     void release(int64_t importId);
-    // True while this or another process holds the import's lease.
+    // True while this or another live owner holds the import's lease.
     bool held(int64_t importId);
 
 private:
-    std::string pathFor(int64_t importId) const;
+    static std::string nameOf(int64_t importId) { return "import/" + std::to_string(importId); }
+    void renewLoop();
 
-    std::string directory_;
+    LeaseStore& leases_;
+    const Clock& clock_;
     std::mutex mutex_;
-    std::map<int64_t, int> held_;  // import id -> the locked file's descriptor
+    std::condition_variable wake_;
+    bool stopping_ = false;
+    std::set<int64_t> held_;
+    std::thread renewer_;  // started with the first lease held
 };
 
 }  // namespace svc

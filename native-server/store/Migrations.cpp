@@ -269,6 +269,41 @@ ALTER TABLE feed_imports ADD COLUMN warnings TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE feed_imports ADD COLUMN unknown_skus INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE feed_imports ADD COLUMN describes_products INTEGER;
 )sql"},
+        // 16: each tenant's mapping of its own categories onto the content pool's slots (docs/adr/0075),
+        // keyed by the category's normalised key so "T-Shirts" and "Tshirts" are one entry; and up to
+        // where each tenant's content learned from purchases (ADR 0074), beside its content
+        // generation, so a restarted server still reports it before its first build.
+        {16, R"sql(
+CREATE TABLE category_slot_mappings (
+    tenant_id INTEGER NOT NULL,
+    category_key TEXT NOT NULL,
+    category TEXT NOT NULL,
+    slot TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    PRIMARY KEY (tenant_id, category_key)
+) WITHOUT ROWID;
+CREATE TABLE content_learned (
+    tenant_id INTEGER PRIMARY KEY,
+    orders INTEGER NOT NULL,
+    last_order_received_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+);
+)sql"},
+        // 17: the tenant's default consent (docs/adr/0083): what the SDK assumes until the shop's
+        // page states the visitor's answer. 'granted' keeps what shops had before.
+        {17, R"sql(
+ALTER TABLE widget_settings ADD COLUMN consent TEXT NOT NULL DEFAULT 'granted' CHECK (consent IN ('pending', 'granted', 'denied'));
+)sql"},
+        // 18: leases of work that must run once across processes and nodes (docs/adr/0078);
+        // they replace the flock files of <data-dir>/locks. 16 and 17 are left to other branches
+        // of this round (category mappings, consent), so their databases meet this one's.
+        {18, R"sql(
+CREATE TABLE leases (
+    name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+) WITHOUT ROWID;
+)sql"},
     };
     return list;
 }

@@ -203,6 +203,30 @@ Result<std::map<int64_t, int64_t>> SqliteContentStore::generations() {
     return result;
 }
 
+Status SqliteContentStore::recordLearned(int64_t tenantId, const LearnedUpTo& learned) {
+    std::lock_guard lock(mutex_);
+    auto statement = db_.prepare("INSERT INTO content_learned(tenant_id, orders, last_order_received_at, updated_at) VALUES (?, ?, ?, ?) "
+                                 "ON CONFLICT(tenant_id) DO UPDATE SET orders = excluded.orders, "
+                                 "last_order_received_at = excluded.last_order_received_at, updated_at = excluded.updated_at");
+    if (!statement) return statement.error();
+    statement->bind(1, tenantId).bind(2, learned.orders).bind(3, learned.lastOrderReceivedAt).bind(4, now());
+    return statement->run();
+}
+
+Result<std::map<int64_t, ContentStore::LearnedUpTo>> SqliteContentStore::learned() {
+    std::lock_guard lock(mutex_);
+    auto query = db_.prepare("SELECT tenant_id, orders, last_order_received_at FROM content_learned");
+    if (!query) return query.error();
+    std::map<int64_t, LearnedUpTo> result;
+    while (true) {
+        auto row = query->step();
+        if (!row) return row.error();
+        if (!*row) break;
+        result[query->integer(0)] = {query->integer(1), query->integer(2)};
+    }
+    return result;
+}
+
 Status SqliteContentStore::addOperatorKey(const OperatorKey& key) {
     std::lock_guard lock(mutex_);
     auto existing = db_.prepare("SELECT 1 FROM operator_keys WHERE name = ?");

@@ -24,6 +24,8 @@ public:
     Status importFile(std::optional<int64_t> tenantId, const SetFile& file) override;
     Status bumpGeneration(int64_t tenantId) override;
     Result<std::map<int64_t, int64_t>> generations() override;
+    Status recordLearned(int64_t tenantId, const LearnedUpTo& learned) override;
+    Result<std::map<int64_t, LearnedUpTo>> learned() override;
     Status addOperatorKey(const OperatorKey& key) override;
     Result<std::vector<OperatorKey>> operatorKeys() override;
     Result<bool> removeOperatorKey(const std::string& name) override;

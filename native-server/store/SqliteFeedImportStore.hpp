@@ -9,9 +9,9 @@ namespace svc {
 
 class SqliteFeedImportStore : public FeedImportStore {
 public:
-    // `lockDirectory`: where running imports hold their leases (ImportLeases).
-    SqliteFeedImportStore(SqliteDatabase& db, std::mutex& mutex, const std::string& lockDirectory)
-        : db_(db), mutex_(mutex), leases_(lockDirectory) {}
+    // `leases`: where running imports hold their leases (ImportLeases).
+    SqliteFeedImportStore(SqliteDatabase& db, std::mutex& mutex, LeaseStore& leases, const Clock& clock)
+        : db_(db), mutex_(mutex), leases_(leases, clock) {}
 
     Result<int64_t> create(const FeedImportRecord& record) override;
     Status update(const FeedImportRecord& record) override;

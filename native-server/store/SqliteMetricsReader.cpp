@@ -1,6 +1,7 @@
 #include "store/SqliteMetricsReader.hpp"
 #include "store/TenantsWithPurchases.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <limits>
 
@@ -11,7 +12,7 @@ Result<std::unique_ptr<SqliteMetricsReader>> SqliteMetricsReader::open(const std
     if (!main) return main.error();
     auto events = SqliteDatabase::open((std::filesystem::path(dataDir) / "events.sqlite3").string());
     if (!events) return events.error();
-    return std::unique_ptr<SqliteMetricsReader>(new SqliteMetricsReader(std::move(*main), std::move(*events)));
+    return std::unique_ptr<SqliteMetricsReader>(new SqliteMetricsReader(dataDir, std::move(*main), std::move(*events)));
 }
 
 Result<ImportQueueFigures> SqliteMetricsReader::importQueue() {
@@ -103,6 +104,30 @@ Result<BookingBacklogFigures> SqliteMetricsReader::bookingBacklog(int64_t perTen
     if (!row) return row.error();
     figures.quarantinedLines = quarantined->integer(0);
     return figures;
+}
+
+// Labelled by the file's path in the data dir without ".sqlite3": one series per file svc itself created.
+std::vector<DatabaseSizeFigures> SqliteMetricsReader::databaseSizes() {
+    namespace fs = std::filesystem;
+    fs::path dir(dataDir_);
+    std::vector<std::pair<fs::path, std::string>> files = {{dir / "svc.sqlite3", "svc"}, {dir / "events.sqlite3", "events"}};
+    std::error_code error;
+    std::vector<std::pair<fs::path, std::string>> catalogs;
+    for (fs::directory_iterator it(dir / "catalog", error), end; !error && it != end; it.increment(error)) {
+        const fs::path& file = it->path();
+        if (file.extension() == ".sqlite3") catalogs.emplace_back(file, "catalog/" + file.stem().string());
+    }
+    std::sort(catalogs.begin(), catalogs.end());
+    files.insert(files.end(), catalogs.begin(), catalogs.end());
+    std::vector<DatabaseSizeFigures> sizes;
+    for (const auto& [file, label] : files) {
+        DatabaseSizeFigures figures;
+        figures.label = label;
+        if (auto size = fs::file_size(file, error); !error) figures.bytes = static_cast<int64_t>(size);
+        if (auto size = fs::file_size(file.string() + "-wal", error); !error) figures.walBytes = static_cast<int64_t>(size);
+        sizes.push_back(std::move(figures));
+    }
+    return sizes;
 }
 
 }  // namespace svc

@@ -10,20 +10,16 @@
 #include <string>
 #include <vector>
 
-#include "core/Result.hpp"
+#include "store/PriceHistoryStore.hpp"
 #include "store/SqliteDatabase.hpp"
 
 namespace svc {
 
-class SqlitePriceHistory {
+class SqlitePriceHistory : public PriceHistoryStore {
 public:
     explicit SqlitePriceHistory(std::string catalogDirectory) : directory_(std::move(catalogDirectory)) {}
 
-    static constexpr int64_t kWindowSeconds = 30 * 24 * 3600;
-
-    // SKU -> lowest selling price (cents) valid at any time in the 30 days before the SKU's
-    // current price began. SKUs whose price never changed are absent.
-    Result<std::map<std::string, int64_t>> lowestBeforeCurrentPrice(int64_t tenantId, const std::vector<std::string>& skus);
+    Result<std::map<std::string, int64_t>> lowestBeforeCurrentPrice(int64_t tenantId, const std::vector<std::string>& skus) override;
 
 private:
     std::string directory_;

@@ -11,32 +11,12 @@
 #include <vector>
 
 #include "feed/PullSource.hpp"
-#include "shop/ShopRegistration.hpp"
+#include "store/ShopRegistrationStore.hpp"
 #include "store/SqliteDatabase.hpp"
 
 namespace svc {
 
-struct StoredShopRegistration {
-    int64_t tenantId = 0;
-    std::string feedId;
-    ShopRegistration record;
-    int64_t createdAt = 0;
-    int64_t updatedAt = 0;       // the last registration: when the shop last contacted svc
-    int64_t lastContactAt = 0;   // when the plugin last answered one of svc's requests (0: never)
-    int64_t lastPullAt = 0;      // when the last pull ended (0: none yet)
-    std::string lastPullResult;  // "applied", "held", "failed: <reason>"
-    int64_t lastFullPullAt = 0;  // the last full pull that reached the catalog (0: a full pull is due)
-};
-
-// The pulls a registration schedules: an hourly source; a pull is full when the last full one is
-// older than a day (or none reached the catalog since the registration), else a stock and price delta.
-constexpr int64_t kPluginPullInterval = 3600;
-constexpr int64_t kPluginFullPullInterval = 24 * 3600;
-// A re-registration asks for a prompt pull, but not more often than this: registering must not
-// become a way to make svc hammer a shop (docs/adr/0035).
-constexpr int64_t kPluginPromptPullSpacing = 300;
-
-class SqliteShopRegistrationStore {
+class SqliteShopRegistrationStore : public ShopRegistrationStore {
 public:
     // The database must exist and be migrated (SqliteStorage::open does both).
     static Result<std::unique_ptr<SqliteShopRegistrationStore>> open(const std::string& dataDir);
@@ -45,13 +25,13 @@ public:
     // or updates its plugin pull source, due now (or once the prompt-pull spacing has passed).
     // AlreadyExists, naming the feed, when that feed is pulled from a file already.
     Result<StoredShopRegistration> save(int64_t tenantId, const std::string& feed, const std::string& feedId,
-                                        const ShopRegistration& record, int64_t now);
-    Result<std::optional<StoredShopRegistration>> find(int64_t tenantId);
+                                        const ShopRegistration& record, int64_t now) override;
+    Result<std::optional<StoredShopRegistration>> find(int64_t tenantId) override;
     // Every registration, newest first (the operators' console).
-    Result<std::vector<StoredShopRegistration>> list();
+    Result<std::vector<StoredShopRegistration>> list() override;
     // After a pull: its result; `contactAt` when the plugin answered at all (0 keeps the last);
     // `full` when a full pull reached the catalog.
-    Status recordPull(int64_t tenantId, int64_t finishedAt, const std::string& result, int64_t contactAt, bool full);
+    Status recordPull(int64_t tenantId, int64_t finishedAt, const std::string& result, int64_t contactAt, bool full) override;
 
 private:
     explicit SqliteShopRegistrationStore(std::unique_ptr<SqliteDatabase> db) : db_(std::move(db)) {}

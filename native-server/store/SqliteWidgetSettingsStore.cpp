@@ -11,7 +11,7 @@ Result<std::unique_ptr<SqliteWidgetSettingsStore>> SqliteWidgetSettingsStore::op
 Result<WidgetSettings> SqliteWidgetSettingsStore::load(int64_t tenantId) {
     std::lock_guard lock(mutex_);
     WidgetSettings settings;
-    auto row = db_->prepare("SELECT language_source, default_language, country, css FROM widget_settings WHERE tenant_id = ?");
+    auto row = db_->prepare("SELECT language_source, default_language, country, css, consent FROM widget_settings WHERE tenant_id = ?");
     if (!row) return row.error();
     row->bind(1, tenantId);
     auto found = row->step();
@@ -23,6 +23,7 @@ Result<WidgetSettings> SqliteWidgetSettingsStore::load(int64_t tenantId) {
         settings.languageRule.defaultLanguage = row->text(1);
         settings.country = row->text(2);
         settings.css = row->text(3);
+        settings.consent = parseConsent(row->text(4)).value_or(Consent::Pending);  // the CHECK allows no other
     }
     auto bundles = db_->prepare("SELECT language, texts FROM widget_texts WHERE tenant_id = ?");
     if (!bundles) return bundles.error();
@@ -83,6 +84,9 @@ Status SqliteWidgetSettingsStore::change(int64_t tenantId, const WidgetSettingsC
     }
     if (change.css) {
         if (auto status = update("css", *change.css); !status) return status;
+    }
+    if (change.consent) {
+        if (auto status = update("consent", consentName(*change.consent)); !status) return status;
     }
     return transaction->commit();
 }

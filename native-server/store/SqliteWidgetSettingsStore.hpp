@@ -8,30 +8,22 @@
 #include <optional>
 #include <string>
 
-#include "core/Result.hpp"
 #include "store/SqliteDatabase.hpp"
-#include "tenant/WidgetSettings.hpp"
+#include "store/WidgetSettingsStore.hpp"
 
 namespace svc {
 
-struct WidgetSettingsChange {
-    std::optional<LanguageSource> languageSource;
-    std::optional<std::string> defaultLanguage;
-    std::optional<std::string> country;  // "" clears it
-    std::optional<std::string> css;
-};
-
-class SqliteWidgetSettingsStore {
+class SqliteWidgetSettingsStore : public WidgetSettingsStore {
 public:
     // `mainDatabasePath` must be migrated already (SqliteStorage::open does it).
     static Result<std::unique_ptr<SqliteWidgetSettingsStore>> open(const std::string& mainDatabasePath);
 
     // The defaults (html-lang, English, no country, no CSS, no bundles) until the operator sets some.
-    Result<WidgetSettings> load(int64_t tenantId);
-    Status change(int64_t tenantId, const WidgetSettingsChange& change, int64_t now);
+    Result<WidgetSettings> load(int64_t tenantId) override;
+    Status change(int64_t tenantId, const WidgetSettingsChange& change, int64_t now) override;
     // Replaces the tenant's bundle of `language` (a primary subtag such as "de") by `json`.
-    Status setTexts(int64_t tenantId, const std::string& language, const std::string& json, int64_t now);
-    Status removeTexts(int64_t tenantId, const std::string& language);
+    Status setTexts(int64_t tenantId, const std::string& language, const std::string& json, int64_t now) override;
+    Status removeTexts(int64_t tenantId, const std::string& language) override;
 
 private:
     explicit SqliteWidgetSettingsStore(std::unique_ptr<SqliteDatabase> db) : db_(std::move(db)) {}

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "sdk/Consent.hpp"
 #include "tenant/WidgetSettings.hpp"
 #include "text/StringUtil.hpp"
 #include "tracking/Commission.hpp"
@@ -33,7 +34,7 @@ Status validLocale(const std::string& locale, const std::string& field) {
 
 }  // namespace
 
-TenantSettingsCommand::TenantSettingsCommand(TenantStore& tenants, SqliteWidgetSettingsStore* widgetSettings, const Clock& clock)
+TenantSettingsCommand::TenantSettingsCommand(TenantStore& tenants, WidgetSettingsStore* widgetSettings, const Clock& clock)
     : tenants_(tenants), widgetSettings_(widgetSettings), clock_(clock) {}
 
 std::vector<Error> TenantSettingsCommand::check(TenantSettingsChange& change, const TenantSettingsFields& fields) {
@@ -45,6 +46,7 @@ std::vector<Error> TenantSettingsCommand::check(TenantSettingsChange& change, co
     trimmed(change.locale);
     trimmed(change.country);
     trimmed(change.commissionRates);
+    trimmed(change.consent);
     if (change.currency) {
         if (auto valid = validCurrency(*change.currency, fields.currency); !valid) errors.push_back(valid.error());
     }
@@ -74,12 +76,17 @@ std::vector<Error> TenantSettingsCommand::check(TenantSettingsChange& change, co
     if (change.maxDeleteShare && !(*change.maxDeleteShare >= 0.0 && *change.maxDeleteShare <= 1.0)) {
         errors.push_back(Error::invalidField(fields.maxDeleteShare, "a share of the catalog from 0 to 1"));
     }
+    if (change.consent && !parseConsent(*change.consent)) {
+        errors.push_back(Error::invalidField(fields.consent, "'" + *change.consent + "' is not pending, granted or denied"));
+    }
     return errors;
 }
 
 Result<Tenant> TenantSettingsCommand::apply(const Tenant& tenant, TenantSettingsChange change, const TenantSettingsFields& fields) {
     if (auto errors = check(change, fields); !errors.empty()) return errors.front();
-    if (change.country && !widgetSettings_) return Error::unavailable(fields.country + ": the widget settings are unavailable");
+    if (changesWidgetSettings(change) && !widgetSettings_) {
+        return Error::unavailable((change.country ? fields.country : fields.consent) + ": the widget settings are unavailable");
+    }
     Tenant updated = tenant;
     if (change.currency) {
         if (auto status = tenants_.setCurrency(tenant.id, *change.currency); !status) return status.error();
@@ -98,9 +105,10 @@ Result<Tenant> TenantSettingsCommand::apply(const Tenant& tenant, TenantSettings
         if (auto status = tenants_.setMaxDeleteShare(tenant.id, *change.maxDeleteShare); !status) return status.error();
         updated.maxDeleteShare = *change.maxDeleteShare;
     }
-    if (change.country) {
+    if (changesWidgetSettings(change)) {
         WidgetSettingsChange widgets;
-        widgets.country = *change.country;
+        widgets.country = change.country;
+        if (change.consent) widgets.consent = parseConsent(*change.consent);
         if (auto status = widgetSettings_->change(tenant.id, widgets, clock_.nowSeconds()); !status) return status.error();
     }
     return updated;

@@ -9,8 +9,8 @@
 
 #include "core/Clock.hpp"
 #include "core/Result.hpp"
-#include "store/SqliteWidgetSettingsStore.hpp"
 #include "store/TenantStore.hpp"
+#include "store/WidgetSettingsStore.hpp"
 
 namespace svc {
 
@@ -22,6 +22,7 @@ struct TenantSettingsChange {
     std::optional<std::string> commissionRates;  // basis points: 500 or 500,SET=750 (docs/adr/0021)
     std::optional<int64_t> attributionWindowDays;  // 1 to 365
     std::optional<double> maxDeleteShare;        // 0 to 1
+    std::optional<std::string> consent;          // the SDK's default: pending, granted or denied (docs/adr/0083)
 };
 
 // How each field is called where the change came from.
@@ -32,9 +33,10 @@ struct TenantSettingsFields {
     std::string commissionRates = "commissionRates";
     std::string attributionWindowDays = "attributionWindowDays";
     std::string maxDeleteShare = "maxDeleteShare";
+    std::string consent = "consent";
     static TenantSettingsFields api() { return {}; }
     static TenantSettingsFields cli() {
-        return {"--currency", "--locale", "--country", "--commission-rate", "--attribution-window-days", "--max-delete-share"};
+        return {"--currency", "--locale", "--country", "--commission-rate", "--attribution-window-days", "--max-delete-share", "--consent"};
     }
 };
 
@@ -42,8 +44,8 @@ class TenantSettingsCommand {
 public:
     static constexpr const char* kCurrencies[] = {"EUR", "PLN", "USD"};
 
-    // `widgetSettings` holds the country; without it a change of country is refused.
-    TenantSettingsCommand(TenantStore& tenants, SqliteWidgetSettingsStore* widgetSettings, const Clock& clock);
+    // `widgetSettings` holds the country and the consent default; without it a change of either is refused.
+    TenantSettingsCommand(TenantStore& tenants, WidgetSettingsStore* widgetSettings, const Clock& clock);
 
     // Every problem of `change`, in the order of TenantSettingsChange's fields, each naming its
     // field; normalises what it accepts (trimmed, the country upper-case, the rates canonical).
@@ -52,12 +54,13 @@ public:
     // Checks (refusing with the first problem) and writes; the tenant as it is now. A failed
     // write can leave the fields before it written (each is its own row update).
     Result<Tenant> apply(const Tenant& tenant, TenantSettingsChange change, const TenantSettingsFields& fields);
-    // True when the change touched the widget settings (the country): a server then rebuilds its widget presentation.
-    static bool changesWidgetSettings(const TenantSettingsChange& change) { return change.country.has_value(); }
+    // True when the change touched the widget settings (the country, the consent default): a server then
+    // rebuilds its widget presentation.
+    static bool changesWidgetSettings(const TenantSettingsChange& change) { return change.country || change.consent; }
 
 private:
     TenantStore& tenants_;
-    SqliteWidgetSettingsStore* widgetSettings_;
+    WidgetSettingsStore* widgetSettings_;
     const Clock& clock_;
 };
 

@@ -1,6 +1,7 @@
 #include "graphql/ContentSchema.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <utility>
 
@@ -116,24 +117,34 @@ Schema buildContentSchema() {
         schema.addType(objectType(name + "Connection", {fieldDef("edges", "[" + name + "Edge!]!"), fieldDef("pageInfo", "PageInfo!")}));
         schema.addType(objectType(name + "Edge", {fieldDef("node", name + "!"), fieldDef("cursor", "String!")}));
     }
-    schema.addType(objectType("PageInfo", {fieldDef("endCursor", "String"), fieldDef("hasNextPage", "Boolean!")}));
+    // Relay's PageInfo (docs/adr/0085): pages go forward only (first, after), so hasPreviousPage says whether the
+    // page starts after the list's first item.
+    schema.addType(objectType("PageInfo", {fieldDef("endCursor", "String"), fieldDef("hasNextPage", "Boolean!"),
+                                           fieldDef("hasPreviousPage", "Boolean!"), fieldDef("startCursor", "String")}));
     return schema;
 }
 
 nlohmann::json optionalString(const std::string& text) { return text.empty() ? nlohmann::json(nullptr) : nlohmann::json(text); }
 
+// Cursors are signed only when asked for: the edges' ends come in as callbacks.
 class PageInfoResolver : public ObjectResolver {
 public:
-    PageInfoResolver(std::string endCursor, bool hasNextPage) : endCursor_(std::move(endCursor)), hasNextPage_(hasNextPage) {}
+    using CursorOf = std::function<std::string()>;
+    PageInfoResolver(CursorOf startCursor, CursorOf endCursor, bool hasPreviousPage, bool hasNextPage)
+        : startCursor_(std::move(startCursor)), endCursor_(std::move(endCursor)), hasPreviousPage_(hasPreviousPage), hasNextPage_(hasNextPage) {}
     std::string_view typeName() const override { return "PageInfo"; }
     Result<ResolvedValue> resolve(const std::string& field, const ArgumentValues&) const override {
-        if (field == "endCursor") return ResolvedValue::scalar(optionalString(endCursor_));
+        if (field == "endCursor") return ResolvedValue::scalar(optionalString(endCursor_()));
         if (field == "hasNextPage") return ResolvedValue::scalar(hasNextPage_);
+        if (field == "startCursor") return ResolvedValue::scalar(optionalString(startCursor_()));
+        if (field == "hasPreviousPage") return ResolvedValue::scalar(hasPreviousPage_);
         return Error::internal("PageInfo has no field " + field);
     }
 
 private:
-    std::string endCursor_;
+    CursorOf startCursor_;
+    CursorOf endCursor_;
+    bool hasPreviousPage_;
     bool hasNextPage_;
 };
 
@@ -196,8 +207,12 @@ public:
             return ResolvedValue::list(std::move(items));
         }
         if (field == "pageInfo") {
-            std::string endCursor = edges_.empty() ? "" : edges_.back()->cursor();
-            return ResolvedValue::object(std::make_shared<PageInfoResolver>(endCursor, hasNextPage_));
+            auto edgeCursor = [](std::shared_ptr<EdgeResolver> edge) {
+                return [edge = std::move(edge)] { return edge ? edge->cursor() : std::string(); };
+            };
+            return ResolvedValue::object(std::make_shared<PageInfoResolver>(edgeCursor(edges_.empty() ? nullptr : edges_.front()),
+                                                                            edgeCursor(edges_.empty() ? nullptr : edges_.back()),
+                                                                            hasPreviousPage_, hasNextPage_));
         }
         return Error::internal(typeName_ + " has no field " + field);
     }
@@ -205,12 +220,14 @@ public:
         edges_.push_back(std::make_shared<EdgeResolver>(edgeNames_, std::move(node), cursors, index));
     }
     void setHasNextPage(bool hasNextPage) { hasNextPage_ = hasNextPage; }
+    void setHasPreviousPage(bool hasPreviousPage) { hasPreviousPage_ = hasPreviousPage; }
 
 private:
     std::string typeName_;
     std::shared_ptr<const EdgeNames> edgeNames_;
     std::vector<std::shared_ptr<EdgeResolver>> edges_;
     bool hasNextPage_ = false;
+    bool hasPreviousPage_ = false;
 };
 
 // Reads and checks `first` and `after`; both refusals name the argument.
@@ -244,6 +261,7 @@ ResolvedValue pageOf(const CursorCodec& cursors, const std::string& nodeType, Li
     auto connection = std::make_shared<ConnectionResolver>(nodeType + "Connection", std::make_shared<const EdgeNames>(EdgeNames{nodeType + "Edge", std::move(list), std::nullopt}));
     for (size_t i = offset; i < items.size() && i < offset + first; ++i) connection->addEdge(makeNode(items[i]), cursors, i);
     connection->setHasNextPage(items.size() > offset + first);
+    connection->setHasPreviousPage(std::min(offset, items.size()) > 0);
     return ResolvedValue::object(std::move(connection));
 }
 

@@ -9,7 +9,7 @@ namespace {
 
 // errorType (the spec's) to extensions.code, the name GraphQL clients switch on (Apollo's
 // codes where it has one). The only place a code is chosen.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kCodes = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kCodes = {{
     {"Unauthorized", "UNAUTHENTICATED"},
     {"BadRequest", "BAD_USER_INPUT"},
     {"NotFound", "NOT_FOUND"},
@@ -20,6 +20,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kCodes =
     {"InvalidSyntax", "GRAPHQL_PARSE_FAILED"},
     {"ValidationError", "GRAPHQL_VALIDATION_FAILED"},
     {"InvalidRequest", "BAD_REQUEST"},
+    {"PersistedQueryNotFound", "PERSISTED_QUERY_NOT_FOUND"},
 }};
 
 std::string_view codeFor(std::string_view errorType) {

@@ -6,6 +6,7 @@
 #include "graphql/FragmentGraph.hpp"
 #include "graphql/Parser.hpp"
 #include "graphql/QueryCost.hpp"
+#include "graphql/Sha256.hpp"
 #include "graphql/Validator.hpp"
 #include "text/BoundedJson.hpp"
 
@@ -31,11 +32,35 @@ GraphqlResponse requestErrors(GraphqlResponse::Outcome outcome, const std::vecto
 
 namespace {
 
-// The request's fields from a JSON object, whichever transport carried them.
+// extensions.persistedQuery as Apollo sends it: {"version": 1, "sha256Hash": "<64 hex digits>"}.
+Status readPersistedQuery(const nlohmann::json& extensions, GraphqlRequest& request) {
+    if (!extensions.is_object() || !extensions.contains("persistedQuery") || extensions["persistedQuery"].is_null()) return {};
+    const nlohmann::json& persisted = extensions["persistedQuery"];
+    if (!persisted.is_object()) return Error::invalidArgument("extensions.persistedQuery: must be an object");
+    if (!persisted.contains("version") || persisted["version"] != 1) {
+        return Error::invalidArgument("extensions.persistedQuery.version: only version 1 is supported");
+    }
+    const nlohmann::json& hash = persisted.contains("sha256Hash") ? persisted["sha256Hash"] : nlohmann::json();
+    bool hex = hash.is_string() && hash.get_ref<const std::string&>().size() == 64 &&
+               hash.get_ref<const std::string&>().find_first_not_of("0123456789abcdef") == std::string::npos;
+    if (!hex) return Error::invalidArgument("extensions.persistedQuery.sha256Hash: must be 64 lower-case hex digits");
+    request.persistedQueryHash = hash.get<std::string>();
+    if (request.hasQuery && sha256Hex(request.query) != request.persistedQueryHash) {
+        return Error::invalidArgument("extensions.persistedQuery.sha256Hash: is not the SHA-256 of query");
+    }
+    return {};
+}
+
+// The request's fields from a JSON object, whichever transport carried them. `query` may be
+// left out (or null) when extensions.persistedQuery names the document.
 Result<GraphqlRequest> requestFromJson(const nlohmann::json& json) {
     GraphqlRequest request;
-    if (!json.contains("query") || !json["query"].is_string()) return Error::invalidArgument("query: must be a string");
-    request.query = json["query"].get<std::string>();
+    bool persisted = json.contains("extensions") && json["extensions"].is_object() && json["extensions"].contains("persistedQuery") &&
+                     !json["extensions"]["persistedQuery"].is_null();
+    request.hasQuery = json.contains("query") && !(persisted && json["query"].is_null());
+    if (request.hasQuery && !json["query"].is_string()) return Error::invalidArgument("query: must be a string");
+    if (!request.hasQuery && !persisted) return Error::invalidArgument("query: must be a string");
+    if (request.hasQuery) request.query = json["query"].get<std::string>();
     if (json.contains("operationName") && !json["operationName"].is_null()) {
         if (!json["operationName"].is_string()) return Error::invalidArgument("operationName: must be a string or null");
         request.operationName = json["operationName"].get<std::string>();
@@ -47,6 +72,7 @@ Result<GraphqlRequest> requestFromJson(const nlohmann::json& json) {
     if (json.contains("extensions") && !json["extensions"].is_null()) {
         if (!json["extensions"].is_object()) return Error::invalidArgument("extensions: must be an object or null");
         request.extensions = json["extensions"];
+        if (auto status = readPersistedQuery(request.extensions, request); !status) return status.error();
     }
     return request;
 }
@@ -132,7 +158,25 @@ std::shared_ptr<const PreparedDocument> GraphqlService::prepare(const std::strin
     return prepared;
 }
 
-GraphqlResponse GraphqlService::execute(const GraphqlRequest& request, const std::optional<Tenant>& tenant) const {
+GraphqlResponse GraphqlService::execute(const GraphqlRequest& sent, const std::optional<Tenant>& tenant) const {
+    // A persisted query's text is the tenant's own: another tenant's clients cannot run or evict it.
+    int64_t partition = tenant ? tenant->id : 0;
+    const GraphqlRequest* resolved = &sent;
+    GraphqlRequest remembered;
+    if (!sent.hasQuery) {
+        auto text = persisted_.find(partition, sent.persistedQueryHash);
+        if (!text) {
+            GraphqlError error;
+            error.message = "PersistedQueryNotFound";  // Apollo's clients match this text and send the query
+            error.errorType = "PersistedQueryNotFound";
+            return requestErrors(GraphqlResponse::Outcome::RequestError, {error});
+        }
+        remembered = sent;
+        remembered.query = std::move(*text);
+        remembered.hasQuery = true;
+        resolved = &remembered;
+    }
+    const GraphqlRequest& request = *resolved;
     if (request.query.size() > limits_.maxDocumentBytes) {
         GraphqlError error = limitError("maxDocumentBytes", "query: the document has " + std::to_string(request.query.size()) +
                                                                 " bytes, more than the maximum of " + std::to_string(limits_.maxDocumentBytes),
@@ -155,6 +199,7 @@ GraphqlResponse GraphqlService::execute(const GraphqlRequest& request, const std
         }
     }
     if (!prepared->errors.empty()) return requestErrors(GraphqlResponse::Outcome::InvalidDocument, prepared->errors);
+    if (sent.hasQuery && !sent.persistedQueryHash.empty()) persisted_.remember(partition, sent.persistedQueryHash, sent.query);
     const Schema& schema = contentSchema();
     if (auto refused = costRefusal(*prepared, request)) return requestErrors(GraphqlResponse::Outcome::RequestError, {*refused});
 

@@ -11,6 +11,7 @@
 #include "graphql/DocumentCache.hpp"
 #include "graphql/Executor.hpp"
 #include "graphql/Parser.hpp"
+#include "graphql/PersistedQueryCache.hpp"
 #include "text/BoundedJson.hpp"
 
 namespace svc::graphql {
@@ -19,7 +20,12 @@ struct GraphqlRequest {
     std::string query;
     std::string operationName;
     nlohmann::json variables = nlohmann::json::object();
-    nlohmann::json extensions = nlohmann::json::object();  // accepted, not used yet
+    nlohmann::json extensions = nlohmann::json::object();
+    // Automatic persisted queries (docs/adr/0084): extensions.persistedQuery.sha256Hash. With a
+    // query, the query is remembered under it (once it validates); without one, the remembered
+    // query runs, or the answer is PersistedQueryNotFound and the client sends the text.
+    std::string persistedQueryHash;
+    bool hasQuery = true;
     bool queriesOnly = false;  // a GET: only query operations may run (GraphQL over HTTP)
     // The host's reasons to stop executing early (a deadline, a client that left); empty: none.
     StopCheck stopCheck;
@@ -51,13 +57,18 @@ struct GraphqlLimits {
     size_t maxResponseBytes = size_t{8} << 20;  // `data` as JSON text, checked while it is written
     size_t cachedDocuments = 512;   // parsed-and-validated documents kept by text
     size_t cachedDocumentBytes = size_t{64} << 20;  // and the memory they may hold (text and syntax tree)
+    PersistedQueryLimits persistedQueries;          // Apollo's automatic persisted queries, per tenant
 };
 
 class GraphqlService {
 public:
     // `cursors` signs the pagination cursors this service hands out (and checks those it gets).
     GraphqlService(RecommendationService& recommendations, const CursorCodec& cursors, GraphqlLimits limits = {})
-        : recommendations_(recommendations), cursors_(cursors), limits_(limits), documents_(limits.cachedDocuments, limits.cachedDocumentBytes) {}
+        : recommendations_(recommendations),
+          cursors_(cursors),
+          limits_(limits),
+          documents_(limits.cachedDocuments, limits.cachedDocumentBytes),
+          persisted_(limits.persistedQueries) {}
 
     // Reads {query, operationName, variables, extensions} from a JSON body; errors name the field.
     static Result<GraphqlRequest> parseRequestBody(const std::string& body);
@@ -73,6 +84,7 @@ public:
 
     size_t cachedDocumentCount() const { return documents_.size(); }
     size_t cachedDocumentBytes() const { return documents_.bytes(); }
+    size_t persistedQueryCount(int64_t tenant) const { return persisted_.documents(tenant); }
 
 private:
     // The document parsed, validated and checked against the limits; from the cache when
@@ -85,6 +97,7 @@ private:
     const CursorCodec& cursors_;
     GraphqlLimits limits_;
     mutable DocumentCache documents_;
+    mutable PersistedQueryCache persisted_;
 };
 
 }  // namespace svc::graphql

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "recommend/PriorStrength.hpp"
+
 namespace svc {
 
 void CoPurchaseModel::train(const std::vector<std::vector<uint32_t>>& baskets, const std::vector<const ArticleProfile*>& profiles) {
@@ -90,6 +92,101 @@ void CoPurchaseModel::train(const std::vector<std::vector<uint32_t>>& baskets, c
     }
     sameBrandWeight_ = affinity(sameBrand, expectedBrand);
     sameColorFamilyWeight_ = affinity(sameFamily, expectedFamily);
+    estimateAttributeRatios(profiles);
+    estimatePriorStrengths(baskets, profiles);
+}
+
+uint32_t CoPurchaseModel::attribute(const ArticleProfile& profile, size_t which) {
+    switch (which) {
+        // Not the exact colour: it lies within the colour family, and the product of ratios would count it twice.
+        case 0: return static_cast<uint32_t>(profile.colorFamily);  // Unknown is 0
+        case 1: return static_cast<uint32_t>(profile.department);   // Unknown is 0
+        case 2: return profile.categoryKeys().empty() ? 0 : profile.categoryKeys().front();
+        default: return profile.pattern;
+    }
+}
+
+void CoPurchaseModel::estimateAttributeRatios(const std::vector<const ArticleProfile*>& profiles) {
+    auto profileOf = [&](uint32_t article) { return article < profiles.size() ? profiles[article] : nullptr; };
+    for (size_t which = 0; which < kAttributes; ++which) {
+        // Lines per (kind, value) and per kind among articles whose value is known: what a pick by
+        // share of the kind would share with the anchor by chance.
+        std::unordered_map<uint64_t, double> linesWithValue;
+        std::unordered_map<uint32_t, double> linesKnown;
+        for (const auto& [article, count] : popularity_) {
+            const ArticleProfile* p = profileOf(article);
+            if (!p || p->kind == 0 || attribute(*p, which) == 0) continue;
+            linesWithValue[pairKey(p->kind, attribute(*p, which))] += count;
+            linesKnown[p->kind] += count;
+        }
+        double pairs = 0, same = 0, expected = 0;
+        for (const auto& [key, count] : pairs_) {
+            const ArticleProfile* a = profileOf(static_cast<uint32_t>(key >> 32));
+            const ArticleProfile* c = profileOf(static_cast<uint32_t>(key));
+            if (!a || !c || a->kind == 0 || c->kind == 0 || a->kind == c->kind) continue;
+            const uint32_t value = attribute(*a, which);
+            if (value == 0 || attribute(*c, which) == 0) continue;
+            auto known = linesKnown.find(c->kind);
+            if (known == linesKnown.end() || known->second <= 0) continue;
+            auto withValue = linesWithValue.find(pairKey(c->kind, value));
+            pairs += count;
+            same += value == attribute(*c, which) ? count : 0;
+            expected += count * (withValue == linesWithValue.end() ? 0 : withValue->second) / known->second;
+        }
+        // One pseudo-pair on each side keeps a handful of orders from producing extreme ratios.
+        sameRatio_[which] = (same + 1) / (expected + 1);
+        differentRatio_[which] = (pairs - same + 1) / (pairs - expected + 1);
+    }
+}
+
+double CoPurchaseModel::attributeRatio(const ArticleProfile& anchor, const ArticleProfile& candidate) const {
+    double ratio = 1;
+    for (size_t which = 0; which < kAttributes; ++which) {
+        const uint32_t value = attribute(anchor, which);
+        if (value == 0 || attribute(candidate, which) == 0) continue;
+        ratio *= value == attribute(candidate, which) ? sameRatio_[which] : differentRatio_[which];
+    }
+    return ratio;
+}
+
+void CoPurchaseModel::estimatePriorStrengths(const std::vector<std::vector<uint32_t>>& baskets,
+                                             const std::vector<const ArticleProfile*>& profiles) {
+    auto kindOf = [&](uint32_t article) -> uint32_t {
+        const ArticleProfile* p = article < profiles.size() ? profiles[article] : nullptr;
+        return p ? p->kind : 0;
+    };
+    // Article level: each co-purchase (anchor a, article c of another kind u) of a training order,
+    // predicted from the other orders as ComplementFinder predicts it:
+    // (orders with a and c + m x share of c in u) / (lines of kind u bought with a + m), with the
+    // held-out order's lines taken out of every count, the share's included.
+    std::unordered_map<uint64_t, double> anchorKindLines;  // (anchor, kind) -> lines bought with the anchor
+    for (const auto& [key, count] : pairs_) anchorKindLines[pairKey(static_cast<uint32_t>(key >> 32), kindOf(static_cast<uint32_t>(key)))] += count;
+    size_t outcomes = 0;
+    for (const auto& basket : baskets) {
+        if (basket.size() >= 2) outcomes += basket.size() * (basket.size() - 1);
+    }
+    const size_t stride = outcomes / kMaximumFitOutcomes + 1;
+    PriorStrength articleLevel;
+    std::unordered_map<uint32_t, double> linesOfKind;  // in the held-out order
+    size_t outcome = 0;
+    for (const auto& basket : baskets) {
+        if (basket.size() < 2) continue;
+        linesOfKind.clear();
+        for (uint32_t article : basket) linesOfKind[kindOf(article)] += 1;
+        for (uint32_t a : basket) {
+            const uint32_t t = kindOf(a);
+            for (uint32_t c : basket) {
+                if (c == a || outcome++ % stride != 0) continue;
+                const uint32_t u = kindOf(c);
+                if (t == 0 || u == 0 || u == t) continue;
+                const double inOrder = linesOfKind[u];
+                const double share = (popularity(c) - 1 + 1 / std::max(1.0, kindSize(u))) / (kindLinesAll(u) - inOrder + 1) *
+                                     attributeRatio(*profiles[a], *profiles[c]);
+                articleLevel.add(pairCount(a, c) - 1, anchorKindLines[pairKey(a, u)] - inOrder, share);
+            }
+        }
+    }
+    articlePriorOrders_ = articleLevel.estimate(kDefaultPriorOrders);
 }
 
 namespace {
@@ -126,6 +223,10 @@ const std::vector<uint32_t>& CoPurchaseModel::mostBought(uint32_t kind) const { 
 double CoPurchaseModel::kindLinesAll(uint32_t kind) const { return valueOr0(kindLinesAll_, kind); }
 
 double CoPurchaseModel::kindSize(uint32_t kind) const { return valueOr0(kindSizes_, kind); }
+
+double CoPurchaseModel::articleShare(uint32_t article, uint32_t kind) const {
+    return (popularity(article) + 1 / std::max(1.0, kindSize(kind))) / (kindLinesAll(kind) + 1);
+}
 
 double CoPurchaseModel::kindLift(uint32_t kindA, uint32_t kindB) const {
     if (!ready() || pairTotal_ <= 0) return 0;

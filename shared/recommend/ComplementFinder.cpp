@@ -84,13 +84,13 @@ std::vector<uint32_t> ComplementFinder::rank(uint32_t anchor, const std::vector<
             }
             if (position.evidence) {
                 // What was learned decides; the curated preferences above only order articles it cannot tell apart.
-                // The article's share of its kind's lines, under a prior worth one line spread over the kind:
-                // one pseudo-line per article (Laplace) made a big kind's best seller look rarer than a small
-                // kind's, which mattered once positions are merged into one list by probability.
-                double share = (purchases.popularity(candidate) + 1 / std::max(1.0, purchases.kindSize(b.kind))) / (purchases.kindLinesAll(b.kind) + 1);
+                // What was bought with the anchor backs off to the article's share of its kind by a prior
+                // strength estimated from the tenant's own orders (a fixed 10 let single co-purchases rule).
+                double share = purchases.articleShare(candidate, b.kind) * purchases.attributeRatio(a, b);
                 auto found = position.evidence->find(candidate);
                 double evidence = found == position.evidence->end() ? 0 : found->second;
-                score = (evidence + kPriorOrders * share) / (position.kindEvidence + kPriorOrders) + 1e-7 * score;
+                const double m = purchases.articlePriorOrders();
+                score = (evidence + m * share) / (position.kindEvidence + m) + 1e-7 * score;
             } else {
                 score += purchases.score(anchor, a, candidate, b);
             }

@@ -43,9 +43,10 @@ public:
     static constexpr size_t kVisitLimit = 4 * kScanLimit;
     // Products ranked per position (the most a GraphQL page may ask for).
     static constexpr size_t kClusterDepth = 100;
-    // The weight, in orders, of the prior in every learned estimate (Dirichlet smoothing):
+    // The weight, in orders, of the prior of the kind-level estimate (Dirichlet smoothing):
     // a kind bought with the anchor's kind in a handful of orders moves the content pool's
-    // choice a little, in hundreds it decides. One constant for every level, chosen a priori.
+    // choice a little, in hundreds it decides. Chosen a priori; the article level's is
+    // estimated from the tenant's orders (CoPurchaseModel::articlePriorOrders).
     static constexpr double kPriorOrders = 10;
 
 private:

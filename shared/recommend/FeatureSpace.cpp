@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "recommend/CategoryPath.hpp"
 #include "recommend/TextTokenizer.hpp"
 
 namespace svc {
@@ -24,33 +25,6 @@ const std::string* property(const Product& product, std::initializer_list<const 
 const std::string& contentPoolValue(const Product& product, const char* column, const std::string& field) {
     const std::string* pool = property(product, {column});
     return pool ? *pool : field;
-}
-
-// The category the content pool reads: kategorie1's first path, else the primary category path.
-std::string_view contentPoolCategory(const Product& product) {
-    const std::string* pool = property(product, {"kategorie1"});
-    if (!pool) return product.primaryCategory();
-    std::string_view first(*pool);
-    return first.substr(0, first.find(','));
-}
-
-// Path levels that say nothing about the kind of product.
-bool isGenericLevel(const std::string& key) {
-    return key.empty() || key == "sale" || key == "new" || key == "neu" || key == "other" || key == "misc" ||
-           key == "home" || key == "all" || key == "shop" || key == "na";
-}
-
-std::vector<std::string> splitPath(std::string_view path) {
-    std::vector<std::string> levels;
-    size_t start = 0;
-    while (start <= path.size()) {
-        size_t end = path.find('>', start);
-        if (end == std::string::npos) end = path.size();
-        std::string key = TextTokenizer::key(std::string_view(path).substr(start, end - start));
-        if (!isGenericLevel(key)) levels.push_back(std::move(key));
-        start = end + 1;
-    }
-    return levels;
 }
 
 }  // namespace
@@ -103,14 +77,10 @@ FeatureSpace::TextParts FeatureSpace::textParts(const Product& product) const {
     const std::string& description = contentPoolValue(product, "beschreibung", product.description);
     if (description != product.name) TextTokenizer::tokenize(description, parts.nameAndDescription);
     if (const auto* shortName = property(product, {"name2", "typ"})) TextTokenizer::tokenize(*shortName, parts.nameAndDescription);
-    parts.category = splitPath(contentPoolCategory(product));
+    auto levels = CategoryPath::levels(CategoryPath::ofProduct(product));
+    for (const auto& level : levels) parts.category.push_back(TextTokenizer::key(level));
     // The leaf names the kind; a leaf that is only a department ("Women") does not.
-    for (auto level = parts.category.rbegin(); level != parts.category.rend(); ++level) {
-        if (departmentFromToken(*level) == Department::Unknown) {
-            parts.kindKey = *level;
-            break;
-        }
-    }
+    if (size_t kind = CategoryPath::kindLevel(levels); kind != CategoryPath::npos) parts.kindKey = parts.category[kind];
     return parts;
 }
 
@@ -196,7 +166,7 @@ ArticleProfile FeatureSpace::profile(const Product& product) {
     if (const auto* department = property(product, {"abteilung", "department", "gender", "kiko"})) {
         profile.department = departmentFromText(*department);
     }
-    if (profile.department == Department::Unknown) profile.department = departmentFromText(contentPoolCategory(product));
+    if (profile.department == Department::Unknown) profile.department = departmentFromText(CategoryPath::ofProduct(product));
     if (profile.department == Department::Unknown) profile.department = departmentFromText(product.name);
 
     const std::string& color = contentPoolValue(product, "farbe", product.color);

@@ -19,6 +19,7 @@ public:
     virtual void setCookie(const std::string& assignment) = 0;
     virtual std::optional<std::string> item(StorageArea area, const std::string& key) = 0;
     virtual bool setItem(StorageArea area, const std::string& key, const std::string& value) = 0;
+    virtual void removeItem(StorageArea area, const std::string& key) = 0;
     // `count` random bytes from the browser's CSPRNG.
     virtual std::string randomBytes(size_t count) = 0;
     virtual std::string hostname() = 0;

@@ -72,6 +72,12 @@ public:
     // window._svc_shop_plugin.testgroup when it is a string, else "".
     virtual std::string shopTestGroup() = 0;
 
+    // Tells the shop's page what became of a widget (docs/adr/0082): a bubbling CustomEvent `type`
+    // ("svc:rendered", "svc:hidden", "svc:add-to-cart") on the widget element with the JSON object
+    // `detailJson` as its detail. Dispatched after the SDK's current work, never inside it: a
+    // listener may call _svc again.
+    virtual void dispatch(NodeId node, const std::string& type, const std::string& detailJson) = 0;
+
     // Reports the widget's visibility to SdkController::widgetVisibility(widgetKey, ...)
     // whenever it changes, until that answers true.
     virtual void observeVisibility(NodeId node, int widgetKey) = 0;

@@ -3,6 +3,7 @@
 #include "sdk/DemoCatalog.hpp"
 #include "sdk/PurchasePayload.hpp"
 #include "text/HtmlEscape.hpp"
+#include "text/JsonWriter.hpp"
 #include "text/StringUtil.hpp"
 #include "widget/ContentRequest.hpp"
 
@@ -12,8 +13,27 @@ void SdkController::warnOnce(const std::string& message) {
     if (warned_.insert(message).second) dom_.warn("[svc] " + message);
 }
 
-void SdkController::finish(NodeId node, const char* state) {
-    dom_.setAttribute(node, "data-svc-state", state);
+std::string SdkController::widgetDetail(NodeId node) {
+    std::string json = "{";
+    for (auto [member, attribute] : {std::pair{"widgetId", "data-svc-widget-id"}, std::pair{"touchpoint", "data-touchpoint"},
+                                     std::pair{"sku", "data-sku"}}) {
+        json += '"';
+        json += member;
+        json += "\":";
+        appendJsonString(json, dom_.attribute(node, attribute).value_or(""));
+        json += ',';
+    }
+    return json;
+}
+
+void SdkController::hideWidget(NodeId node, const char* reason, const std::string& message) {
+    dom_.hide(node);
+    dom_.setAttribute(node, "data-svc-state", reason);
+    std::string detail = widgetDetail(node) + "\"reason\":";
+    appendJsonString(detail, reason);
+    detail += ",\"message\":";
+    appendJsonString(detail, message);
+    dom_.dispatch(node, "svc:hidden", detail + "}");
     dom_.release(node);
 }
 
@@ -50,9 +70,8 @@ ContentBatch SdkController::scan() {
         dom_.setAttribute(node, kClaimAttribute, claimSignature(node));
         auto spec = WidgetSpec::fromAttributes([&](std::string_view name) { return dom_.attribute(node, name); });
         if (!spec) {
-            dom_.hide(node);
             warnOnce("widget hidden: " + spec.error().message);
-            finish(node, "invalid");
+            hideWidget(node, "invalid", spec.error().message);
             continue;
         }
         if (spec->type == WidgetType::SetCompose) {
@@ -118,8 +137,7 @@ void SdkController::renderWidget(NodeId node, const WidgetSpec& spec, WidgetCont
                                  const WidgetRenderer& renderer, const RenderOptions& options) {
     std::string html = renderer.render(spec, content, options);
     if (html.empty()) {
-        dom_.hide(node);
-        finish(node, "empty");
+        hideWidget(node, "empty", "svc has no content for this widget");
         return;
     }
     int key = nextWidgetKey_++;
@@ -127,6 +145,12 @@ void SdkController::renderWidget(NodeId node, const WidgetSpec& spec, WidgetCont
     dom_.setAttribute(node, "data-svc-key", std::to_string(key));
     dom_.show(node);
     dom_.setAttribute(node, "data-svc-state", "rendered");
+    std::string detail = widgetDetail(node) + "\"products\":[";
+    for (size_t at = 0; at < content.items.size(); ++at) {
+        if (at) detail += ',';
+        appendJsonString(detail, content.items[at].sku);
+    }
+    dom_.dispatch(node, "svc:rendered", detail + "]}");
     std::vector<size_t> chosen(content.items.size(), 0);
     rendered_.emplace(key, RenderedWidget{node, spec, std::move(content), renderer, options, std::move(chosen)});
     // Demo widgets earn nothing and are not tracked.
@@ -135,9 +159,8 @@ void SdkController::renderWidget(NodeId node, const WidgetSpec& spec, WidgetCont
 
 void SdkController::showCompose(NodeId node, const WidgetSpec& spec) {
     if (!demoMode_) {
-        dom_.hide(node);
         warnOnce(kComposeOutsideDemo);
-        finish(node, "demo-only");
+        hideWidget(node, "demo-only", kComposeOutsideDemo);
         return;
     }
     // Demo SKUs are in no shop's cart: no add-to-cart buttons.
@@ -187,8 +210,7 @@ void SdkController::failBatch(int batchId, const std::string& cause) {
             dom_.release(widget.node);
             continue;
         }
-        dom_.hide(widget.node);
-        finish(widget.node, "failed");
+        hideWidget(widget.node, "failed", cause);
     }
     warnOnce(cause);
     batches_.erase(batch);
@@ -300,7 +322,7 @@ void SdkController::setCartBusy(const RenderedWidget& widget, size_t position, b
     }
 }
 
-void SdkController::cartResult(int requestId, CartOutcome outcome) {
+void SdkController::cartResult(int requestId, CartOutcome outcome, const std::string& reason) {
     auto cart = carts_.find(requestId);
     if (cart == carts_.end()) return;
     PendingCart pending = cart->second;
@@ -322,9 +344,21 @@ void SdkController::cartResult(int requestId, CartOutcome outcome) {
         text = escapeHtml(widget->second.renderer.texts().get(TextKey::NotAddedToCart));
     }
     dom_.setPartContent(widget->second.node, WidgetRenderer::statusPart(pending.position), text);
+    std::string detail = widgetDetail(widget->second.node) + "\"product\":";
+    appendJsonString(detail, pending.sku);
+    detail += outcome == CartOutcome::Added    ? ",\"status\":\"resolved\""
+              : outcome == CartOutcome::Failed ? ",\"status\":\"rejected\""
+                                               : ",\"status\":\"unknown\"";
+    if (outcome != CartOutcome::Added) {
+        detail += ",\"reason\":";
+        appendJsonString(detail, outcome == CartOutcome::NotAPromise ? "addToCart returned no promise" : reason);
+    }
+    dom_.dispatch(widget->second.node, "svc:add-to-cart", detail + "}");
 }
 
 void SdkController::recordEvent(WidgetEventType type, const RenderedWidget& widget, const std::string& sku) {
+    // Without consent there is no visitor to attribute to: the interaction is not recorded at all.
+    if (consent_ != Consent::Granted) return;
     EventContext context{visitor_.cid, visitor_.sid, visitor_.variant, dom_.shopTestGroup()};
     events_.record(type, widget.spec, sku, widget.content.setId, context);
 }
@@ -348,7 +382,7 @@ std::string SdkController::track(const std::string& eventName, const std::string
         warnOnce("svclytics: unknown event '" + eventName + "'; the SDK sends 'purchase'");
         return {};
     }
-    PurchaseCheck check = PurchasePayload::check(payloadJson, visitor_.cid);
+    PurchaseCheck check = PurchasePayload::check(payloadJson, consent_ == Consent::Granted ? visitor_.cid : "");
     for (const auto& problem : check.problems) warnOnce("svclytics('purchase'): " + problem + "; the order is not sent");
     if (check.body.empty()) return {};
     if (!ordersSent_.insert(check.orderId).second) {
@@ -356,7 +390,38 @@ std::string SdkController::track(const std::string& eventName, const std::string
         warnOnce("svclytics('purchase'): orderid '" + check.orderId + "' was sent already; an order counts once");
         return {};
     }
+    if (consent_ == Consent::Pending) {
+        // The banner may still be answered on this page: the order then carries the visitor's id.
+        heldPurchases_.push_back(payloadJson);
+        return {};
+    }
     return check.body;
+}
+
+std::vector<std::string> SdkController::releaseHeldPurchases() {
+    std::vector<std::string> bodies;
+    std::string cid = consent_ == Consent::Granted ? visitor_.cid : "";
+    for (const auto& payload : heldPurchases_) {
+        auto body = PurchasePayload::check(payload, cid).body;
+        if (!body.empty()) bodies.push_back(std::move(body));
+    }
+    heldPurchases_.clear();
+    return bodies;
+}
+
+std::vector<std::string> SdkController::setConsent(Consent consent, const VisitorIds& visitor) {
+    consent_ = consent;
+    visitor_ = consent == Consent::Granted ? visitor : VisitorIds{};
+    // Withdrawn: what was recorded but not sent yet names the visitor who just said no; it stays here.
+    if (consent == Consent::Denied) events_.drain();
+    if (consent == Consent::Pending) return {};
+    return releaseHeldPurchases();
+}
+
+std::vector<std::string> SdkController::drainEvents() {
+    auto bodies = events_.drain();
+    for (auto& body : releaseHeldPurchases()) bodies.push_back(std::move(body));
+    return bodies;
 }
 
 size_t SdkController::pendingWidgetCount() const {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "money/MoneyFormatter.hpp"
+#include "sdk/Consent.hpp"
 #include "sdk/Dom.hpp"
 #include "sdk/VisitorIdentity.hpp"
 #include "sdk/WidgetEventLog.hpp"
@@ -67,8 +68,9 @@ public:
     // (its data-svc-key): "open" (plainClick false for a modified click that opens a tab),
     // "cart", "alt" (choice: the data-svc-alt of the button).
     ActionOutcome handleAction(int widgetKey, const std::string& action, int position, int choice, bool plainClick);
-    // The shop's addToCart answered. Until then the position's button is disabled and busy.
-    void cartResult(int requestId, CartOutcome outcome);
+    // The shop's addToCart answered (`reason`: why it failed, e.g. its rejection's message). Until
+    // then the position's button is disabled and busy.
+    void cartResult(int requestId, CartOutcome outcome, const std::string& reason = "");
     // addToCart exists now (Dom::watchShopPlugin): widgets rendered without it get their buttons.
     void shopPluginReady();
 
@@ -77,8 +79,16 @@ public:
     // A rendered widget's visibility changed. True when nothing more is to be observed
     // (the view is recorded, or the widget is gone).
     bool widgetVisibility(int widgetKey, double visibleFractionOfWidget, double fractionOfViewportCovered);
-    // The page is being hidden: the events so far as request bodies for POST /events.
-    std::vector<std::string> drainEvents() { return events_.drain(); }
+    // The visitor's consent (docs/adr/0083) and the ids that go with it (none unless granted).
+    // Until granted no widget event is recorded (denied also drops those not sent yet); a purchase
+    // waits while consent is pending and goes
+    // without a visitor id once it is denied. Returns the bodies of purchases that waited, to send now.
+    std::vector<std::string> setConsent(Consent consent, const VisitorIds& visitor);
+    Consent consent() const { return consent_; }
+
+    // The page is being hidden: the events so far as request bodies for POST /events (with a
+    // purchase that still waits for consent, without a visitor id: the order is not lost).
+    std::vector<std::string> drainEvents();
     size_t queuedEventCount() const { return events_.size(); }
 
     // svclytics(eventName, payload), the payload as JSON.stringify made it. Returns the body
@@ -92,9 +102,16 @@ public:
     // The attribute that remembers what a widget was claimed with (see refresh).
     static constexpr const char* kClaimAttribute = "data-svc-for";
 
-private:
+    // One console warning per distinct message ("[svc] " prefixed).
     void warnOnce(const std::string& message);
-    void finish(NodeId node, const char* state);
+
+private:
+    // Hides the widget's container, marks why (data-svc-state) and tells the page (svc:hidden).
+    void hideWidget(NodeId node, const char* reason, const std::string& message);
+    // The start of an event's detail object: widgetId, touchpoint and sku as the element has them,
+    // each followed by a comma; the caller adds its own members and the closing brace.
+    std::string widgetDetail(NodeId node);
+    std::vector<std::string> releaseHeldPurchases();
     void forgetRendered(NodeId node);
     // Takes a claimed widget back: a pending answer no longer touches it, a rendered one is forgotten.
     void unclaim(NodeId node);
@@ -143,6 +160,8 @@ private:
     std::set<std::string> warned_;
     VisitorIds visitor_;
     std::set<std::string> ordersSent_;
+    Consent consent_ = Consent::Granted;
+    std::vector<std::string> heldPurchases_;  // payloads (JSON) reported while consent was pending
     WidgetEventLog events_;
 };
 

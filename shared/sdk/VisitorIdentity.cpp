@@ -53,6 +53,15 @@ std::string VisitorIdentity::cidCookie(const std::string& value, const std::stri
     return cookie;
 }
 
+void VisitorIdentity::forget(BrowserStorage& storage) {
+    std::string expired = std::string(kCidCookie) + "=; Max-Age=0; Path=/; SameSite=Lax";
+    if (storage.secureContext()) expired += "; Secure";
+    if (auto domain = CookieDomain::registrableDomain(storage.hostname())) storage.setCookie(expired + "; Domain=" + *domain);
+    storage.setCookie(expired);
+    storage.removeItem(StorageArea::Session, kSessionKey);
+    storage.removeItem(StorageArea::Local, kConfigKey);
+}
+
 VisitorIds VisitorIdentity::establish(BrowserStorage& storage) {
     VisitorIds ids;
     auto existing = storage.cookie(kCidCookie);

@@ -28,6 +28,9 @@ public:
 
     // Reads or creates the ids and writes the cookie again (its 730 days start anew).
     static VisitorIds establish(BrowserStorage& storage);
+    // Consent denied after it was granted (docs/adr/0083): the cookie (on the registrable domain and
+    // host-only) and both storage items are removed.
+    static void forget(BrowserStorage& storage);
     // The cookie assignment for `value`; domain "" means host-only.
     static std::string cidCookie(const std::string& value, const std::string& domain, bool secure);
     // The value of cookie `name` in a document.cookie string ("a=1; b=2"), the first one when repeated.

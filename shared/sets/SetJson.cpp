@@ -118,7 +118,7 @@ Result<SetTemplate> setTemplateFromJson(const json& object, const std::string& w
     for (size_t i = 0; i < slots->size(); ++i) {
         std::string place = at(where, "slots") + "[" + std::to_string(i) + "]";
         const auto& slot = (*slots)[i];
-        if (auto status = onlyKnownKeys(slot, place, {"name", "categories", "colorFamilies"}); !status) return status.error();
+        if (auto status = onlyKnownKeys(slot, place, {"name", "categories", "colorFamilies", "synonyms"}); !status) return status.error();
         TemplateSlot parsed;
         auto name = text(slot, place, "name", true, 64);
         if (!name) return name.error();
@@ -130,6 +130,7 @@ Result<SetTemplate> setTemplateFromJson(const json& object, const std::string& w
         });
         if (!families) return families.error();
         parsed.colorFamilies = *families;
+        if (auto status = into(textList(slot, place, "synonyms", false, anyText), parsed.synonyms); !status) return status.error();
         result.slots.push_back(std::move(parsed));
     }
     return result;
@@ -161,7 +162,9 @@ Result<PhotoSet> photoSetFromJson(const json& object, const std::string& where) 
 json toJson(const SetTemplate& setTemplate) {
     json slots = json::array();
     for (const auto& slot : setTemplate.slots) {
-        slots.push_back({{"name", slot.name}, {"categories", slot.categories}, {"colorFamilies", slot.colorFamilies}});
+        json entry{{"name", slot.name}, {"categories", slot.categories}, {"colorFamilies", slot.colorFamilies}};
+        if (!slot.synonyms.empty()) entry["synonyms"] = slot.synonyms;
+        slots.push_back(std::move(entry));
     }
     return {{"id", setTemplate.id}, {"title", setTemplate.title}, {"tags", setTemplate.tags},
             {"departments", setTemplate.departments}, {"occasions", setTemplate.occasions}, {"slots", slots}};

@@ -11,6 +11,9 @@ struct TemplateSlot {
     std::string name;                        // "shoes"; clusters of several templates merge by it
     std::vector<std::string> categories;     // matched against any level of a product's category path
     std::vector<std::string> colorFamilies;  // preferred families (empty: any that harmonises)
+    // Other words shops use for the slot ("bottom": trousers, pants), read only when svc proposes
+    // which of a shop's categories fill it (ADR 0075); matching itself reads `categories`.
+    std::vector<std::string> synonyms;
 
     bool operator==(const TemplateSlot&) const = default;
 };

@@ -41,6 +41,15 @@ public:
     // Marks the tenant's content as changed (after an import); tenant 0 stands for the templates.
     virtual Status bumpGeneration(int64_t tenantId) = 0;
     virtual Result<std::map<int64_t, int64_t>> generations() = 0;
+
+    // Up to where a tenant's served content learned from its purchases (ADR 0074), kept beside its
+    // generation so a restarted server reports it before its first build. The last write wins.
+    struct LearnedUpTo {
+        int64_t orders = 0;
+        int64_t lastOrderReceivedAt = 0;  // Unix seconds; 0: none
+    };
+    virtual Status recordLearned(int64_t tenantId, const LearnedUpTo& learned) = 0;
+    virtual Result<std::map<int64_t, LearnedUpTo>> learned() = 0;
 };
 
 }  // namespace svc

@@ -8,6 +8,7 @@
 
 #include "core/Result.hpp"
 #include "css/CssScoper.hpp"
+#include "sdk/Consent.hpp"
 #include "tenant/LanguageRule.hpp"
 #include "widget/WidgetTexts.hpp"
 
@@ -21,6 +22,8 @@ struct WidgetSettings {
     std::string css;
     // The operator's bundles by language (primary subtag), as validated JSON objects.
     std::map<std::string, std::string> textBundles;
+    // What the SDK assumes until the shop's page states the visitor's consent (docs/adr/0083).
+    Consent consent = Consent::Granted;
 
     // Whether `language` has texts: the tenant's own bundle or a built-in one.
     bool hasTexts(const std::string& language) const;

@@ -25,7 +25,7 @@ const char* const kMethodNames[kMethods] = {"SET",        "SIMILAR",            
                                             "popularity", "same-type popularity", "random"};
 
 // Per basket sums, so that a bootstrap resample of baskets only adds them up.
-enum Figure : size_t { kPairs, kDifferentPairs, kSetType, kFiveTypes, kMethodBase };
+enum Figure : size_t { kPairs, kDifferentPairs, kSetType, kFiveTypes, kKindOracleHit, kKindOracleRr, kBoughtDifferent, kMixOracleHit, kMixOracleRr, kMethodBase };
 size_t hitIndex(size_t method, bool differentType) { return kMethodBase + method * 4 + (differentType ? 2 : 0); }
 size_t rrIndex(size_t method, bool differentType) { return hitIndex(method, differentType) + 1; }
 constexpr size_t kFigures = kMethodBase + kMethods * 4;
@@ -179,9 +179,22 @@ BasketEvaluationReport evaluateBaskets(const HmBaskets& data, const std::vector<
             for (size_t a : basket->articles) skus.push_back(articles[a].sku());
             inputs.orders.push_back(std::move(skus));
         }
-        FixedSource source(builder.build(inputs));
+        auto snapshot = builder.build(inputs);
+        report.articlePriorOrders.push_back(snapshot->purchases().articlePriorOrders());
+        FixedSource source(std::move(snapshot));
         RecommendationService service(source);
         const Baselines baselines = learnBaselines(data, training);
+        // For a bound only: per anchor type, how many of the held-out pairs' targets are of each other type.
+        std::map<std::string, std::map<std::string, double>> heldOutTypeMix;
+        for (const HmBasket* basket : testing) {
+            for (size_t x : basket->articles) {
+                for (size_t y : basket->articles) {
+                    if (x != y && articles[x].productType != articles[y].productType) heldOutTypeMix[articles[x].productType][articles[y].productType] += 1;
+                }
+            }
+        }
+        std::map<std::string, double> typeLines;
+        for (size_t a : baselines.byPopularity) typeLines[articles[a].productType] += baselines.popularity[a];
         EvalRng randomRng(options.seed + 1000 + fold);
 
         for (const HmBasket* basket : testing) {
@@ -237,6 +250,20 @@ BasketEvaluationReport evaluateBaskets(const HmBaskets& data, const std::vector<
                         lists[kRandom].push_back(pick);
                 }
                 const auto fiveTypes = typesBoughtWith(baselines, anchorArticle.productType, kTypePositions);
+                // The bound of kind-then-article lists: the held-out pairs' mix of target types for the anchor's
+                // type (known only to an oracle) times each article's share of its type while learning.
+                std::vector<size_t> mixOracle;
+                {
+                    std::vector<std::pair<double, size_t>> scored;
+                    for (const auto& [type, count] : heldOutTypeMix[anchorArticle.productType]) {
+                        auto members = baselines.typeByPopularity.find(type);
+                        if (members == baselines.typeByPopularity.end()) continue;
+                        for (size_t a : topExcept(members->second, anchor, kListLength))
+                            scored.emplace_back(-count * baselines.popularity[a] / typeLines[type], a);
+                    }
+                    std::sort(scored.begin(), scored.end());
+                    for (size_t i = 0; i < scored.size() && i < kListLength; ++i) mixOracle.push_back(scored[i].second);
+                }
 
                 for (size_t target : basket->articles) {
                     if (target == anchor) continue;
@@ -247,6 +274,20 @@ BasketEvaluationReport evaluateBaskets(const HmBaskets& data, const std::vector<
                         const auto& type = articles[target].productType;
                         sums[kSetType] += std::count(setTypes.begin(), setTypes.end(), type) ? 1 : 0;
                         sums[kFiveTypes] += std::count(fiveTypes.begin(), fiveTypes.end(), type) ? 1 : 0;
+                        // Bounds for lists that never offer the anchor's type: told the target's type, its 10 most
+                        // bought articles; told the target itself, a hit whenever it was bought while learning.
+                        if (auto members = baselines.typeByPopularity.find(type); members != baselines.typeByPopularity.end()) {
+                            const auto oracle = topExcept(members->second, anchor, kListLength);
+                            if (auto at = std::find(oracle.begin(), oracle.end(), target); at != oracle.end()) {
+                                sums[kKindOracleHit] += 1;
+                                sums[kKindOracleRr] += 1.0 / static_cast<double>(at - oracle.begin() + 1);
+                            }
+                        }
+                        sums[kBoughtDifferent] += baselines.popularity[target] > 0 ? 1 : 0;
+                        if (auto at = std::find(mixOracle.begin(), mixOracle.end(), target); at != mixOracle.end()) {
+                            sums[kMixOracleHit] += 1;
+                            sums[kMixOracleRr] += 1.0 / static_cast<double>(at - mixOracle.begin() + 1);
+                        }
                     }
                     for (size_t m = 0; m < kMethods; ++m) {
                         auto at = std::find(lists[m].begin(), lists[m].end(), target);
@@ -305,6 +346,12 @@ BasketEvaluationReport evaluateBaskets(const HmBaskets& data, const std::vector<
     statistics.push_back({[=](const Totals& t) { return ratio(t[kSetType] - t[kFiveTypes], t[kDifferentPairs]); },
                           &report.setMinusFiveTypesHitRate, {}});
 
+    statistics.push_back({[=](const Totals& t) { return ratio(t[kKindOracleHit], t[kPairs]); }, &report.kindOracleHitRate, {}});
+    statistics.push_back({[=](const Totals& t) { return ratio(t[kKindOracleRr], t[kPairs]); }, &report.kindOracleMrr, {}});
+    statistics.push_back({[=](const Totals& t) { return ratio(t[kBoughtDifferent], t[kPairs]); }, &report.boughtDifferentTypeShare, {}});
+    statistics.push_back({[=](const Totals& t) { return ratio(t[kMixOracleHit], t[kPairs]); }, &report.typeMixOracleHitRate, {}});
+    statistics.push_back({[=](const Totals& t) { return ratio(t[kMixOracleRr], t[kPairs]); }, &report.typeMixOracleMrr, {}});
+
     EvalRng bootstrapRng(options.seed + 7);
     std::vector<size_t> draw(perBasket.size());
     for (size_t s = 0; s < options.bootstrapSamples && !perBasket.empty(); ++s) {
@@ -345,6 +392,14 @@ std::string BasketEvaluationReport::text() const {
         << interval(setMinusFiveTypesHitRate) << "\n";
     out << "SET coverage " << setCoverage << " of " << anchorsAsked << " anchors asked, gender clashes " << genderClashes
         << ", products of the anchor's own type " << ownTypeProducts << "\n";
+    out << "bounds over all pairs for lists that never offer the anchor's type: told the target's type, its 10 most bought articles "
+        << "HitRate@10 " << interval(kindOracleHitRate) << ", MRR " << interval(kindOracleMrr)
+        << "; told the held-out pairs' mix of target types per anchor type, types x best sellers HitRate@10 "
+        << interval(typeMixOracleHitRate) << ", MRR " << interval(typeMixOracleMrr)
+        << "; told the target, a hit whenever it was bought while learning " << interval(boughtDifferentTypeShare) << "\n";
+    out << "article-level prior strength estimated per fold (orders):";
+    for (double m : articlePriorOrders) out << " " << m;
+    out << "\n";
     return out.str();
 }
 

@@ -59,10 +59,19 @@ struct BasketEvaluationReport {
     // Over every anchor asked: the share with at least one SET position, SET products whose
     // department is the other adult one (a women's anchor with a men's article or back),
     // and SET products of the anchor's own product type.
+    // Upper bounds over all pairs for any list that never offers the anchor's type (SET's rule): told the
+    // target's type, that type's 10 most bought articles (an oracle over kinds); told the target itself, a
+    // hit on every different-type pair whose target was bought in the learning orders.
+    // The third: told the held-out pairs' mix of target types per anchor type, its types' best sellers
+    // merged by (pairs of the type) x (share of the type's lines): the best a list choosing kinds, then
+    // articles by their sales, could do with perfect kind-level knowledge.
+    Interval kindOracleHitRate, kindOracleMrr, boughtDifferentTypeShare, typeMixOracleHitRate, typeMixOracleMrr;
     double setCoverage = 0;
     size_t genderClashes = 0;
     size_t ownTypeProducts = 0;
     size_t anchorsAsked = 0;
+    // Per fold, the article-level prior strength (in orders) the engine estimated from that fold's learning orders.
+    std::vector<double> articlePriorOrders;
 
     std::string text() const;  // the figures as a table
 };

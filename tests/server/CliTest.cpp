@@ -128,7 +128,7 @@ TEST_CASE("CLI: tenant configure sets the currency the GraphQL API reports, and 
     auto share = cli.run(cli.tenantArgs({"tenant", "configure", "--max-delete-share", "0.8"}));
     REQUIRE(share.exitCode == 0);
     CHECK(json::parse(share.out)["currency"] == "PLN");
-    auto storage = SqliteStorage::open(cli.dir.path());
+    auto storage = Storage::open(cli.dir.path(), systemClock());
     REQUIRE(storage);
     auto tenant = (*storage)->tenants().findByApiId(json::parse(share.out)["apiId"]);
     REQUIRE(tenant);

@@ -40,7 +40,7 @@ struct LearningFixture {
                                    {"TEE-M", "TEE", "3", "Tee", "2000", "Women > Topwear > Tshirts"},
                                    {"BELT-M", "BELT", "3", "Belt", "1500", "Women > Accessories > Belts"}});
         REQUIRE(test::importFeedFile(*server.storage, tenant, dir.path(), dir.file("feed.csv", feed)));
-        REQUIRE(server.server->contentIndex().snapshot(tenant.id));  // content loaded, as after the first widget
+        REQUIRE(server.services->contentIndex().snapshot(tenant.id));  // content loaded, as after the first widget
     }
     static ServerOptions withoutRateLimits(ServerOptions options) {
         options.events.rateLimit.perSecond = 0;
@@ -90,7 +90,7 @@ TEST_CASE("Learning: the operator API says up to where content learned, learns n
     CHECK(at >= std::chrono::duration_cast<std::chrono::seconds>(before.time_since_epoch()).count() - 1);
     CHECK(fixture.learning(false) == learned);
     // What was learned is what answers: the belt bought with the jeans is the set's first position.
-    auto snapshot = fixture.server.server->contentIndex().snapshot(fixture.tenant.id);
+    auto snapshot = fixture.server.services->contentIndex().snapshot(fixture.tenant.id);
     REQUIRE(snapshot);
     CHECK((*snapshot)->purchases().ready());
 
@@ -107,6 +107,25 @@ TEST_CASE("Learning: the operator API says up to where content learned, learns n
     auto anonymous = fixture.server.client().Get("/operator/api/tenants/" + fixture.tenant.apiId + "/content/learning");
     REQUIRE(anonymous);
     CHECK(anonymous->status == 401);
+}
+
+TEST_CASE("Learning: a restarted server still says up to where content learned, before its first build (fails without the stored figure)") {
+    ServerOptions options;
+    options.content.purchaseRefreshSeconds = 3600;
+    LearningFixture fixture(options);
+    fixture.purchase(4);
+    json learned = fixture.learning(true);
+    REQUIRE(learned["ordersLearned"] == 4);
+    // A new index over the same data dir is what a restart starts with: nothing built yet.
+    ContentIndex restarted(fixture.server.storage->catalog(), fixture.server.storage->content(), &fixture.server.storage->events(),
+                           fixture.server.storage->clock());
+    restarted.start();
+    auto figures = restarted.learned();
+    restarted.stop();
+    REQUIRE(figures.size() == 1);
+    CHECK(figures[0].tenantId == fixture.tenant.id);
+    CHECK(figures[0].orders == 4);
+    CHECK(figures[0].lastOrderReceivedAt == learned["lastOrderLearnedAt"].get<int64_t>());
 }
 
 TEST_CASE("Learning: purchases reach the content within the refresh bound without being asked") {

@@ -81,7 +81,7 @@ TEST_CASE("a rebuild never shows a gap or a half state: every answer is the old 
     });
     auto imported = test::importFeedFile(*server.storage, tenant, dir.path(), dir.file("b.csv", catalog(4000, 1)));
     REQUIRE(imported);
-    server.server->contentIndex().catchUp();
+    server.services->contentIndex().catchUp();
     auto after = similarIds(ask(client));
     done = true;
     asker.join();
@@ -103,7 +103,7 @@ TEST_CASE("a rebuild never shows a gap or a half state: every answer is the old 
 
 TEST_CASE("the catalog gives the content engine only what imports changed since its last read") {
     test::TempDir dir;
-    auto storage = SqliteStorage::open(dir.path());
+    auto storage = Storage::open(dir.path(), systemClock());
     REQUIRE(storage);
     auto created = TenantService((*storage)->tenants()).create("Shop");
     REQUIRE(created);
@@ -151,7 +151,7 @@ namespace {
 // Imports a file as svc-server does and hands back what the import changed (the list the
 // server gives its content index); `keep` false drops it, as another process's import is
 // only known by its content generation.
-CatalogChange importKeepingChange(SqliteStorage& storage, const Tenant& tenant, const std::string& dataDir, const std::string& path,
+CatalogChange importKeepingChange(Storage& storage, const Tenant& tenant, const std::string& dataDir, const std::string& path,
                                   FeedImportOptions options = {}) {
     auto keys = ServerKeys::loadOrCreate(dataDir);
     REQUIRE(keys);
@@ -176,7 +176,7 @@ CatalogChange importKeepingChange(SqliteStorage& storage, const Tenant& tenant, 
 TEST_CASE("an import's change list names every row it stamped: reading by key gives what the scan of the stamps gives") {
     test::TempDir dir;
     test::ManualClock clock;
-    auto storage = SqliteStorage::open(dir.path(), &clock);
+    auto storage = Storage::open(dir.path(), clock);
     REQUIRE(storage);
     auto created = TenantService((*storage)->tenants()).create("Shop");
     REQUIRE(created);
@@ -333,7 +333,7 @@ TEST_CASE("after a delta pushed to the server, the rebuild reads just the change
         REQUIRE(server.storage->content().importFile(std::nullopt, *file));
     }
     REQUIRE(test::importFeedFile(*server.storage, tenant, dir.path(), dir.file("shop.csv", test::feedCsv(shopRows()))));
-    ContentIndex& index = server.server->contentIndex();
+    ContentIndex& index = server.services->contentIndex();
     auto initial = index.snapshot(tenant.id);
     REQUIRE(initial);
     REQUIRE_FALSE((*initial)->slotPools().empty());

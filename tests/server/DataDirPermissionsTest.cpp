@@ -119,7 +119,7 @@ TEST_CASE("data dir: an existing data dir with 0755 directories and 0644 files i
     test::TempDir parent;
     std::string dataDir = parent.path() + "/data";
     {
-        auto storage = SqliteStorage::open(dataDir);
+        auto storage = Storage::open(dataDir, systemClock());
         REQUIRE(storage);
     }
     // As an older svc left it: everything readable by everyone.
@@ -139,7 +139,7 @@ TEST_CASE("data dir: an existing data dir with 0755 directories and 0644 files i
     size_t seen = 0;
     REQUIRE_FALSE(sharedPaths(dataDir, seen).empty());
 
-    auto reopened = SqliteStorage::open(dataDir);
+    auto reopened = Storage::open(dataDir, systemClock());
     REQUIRE(reopened);
     fs::remove(dataDir + "/link");
     CHECK(fs::status(notes).permissions() == fs::perms(0644));

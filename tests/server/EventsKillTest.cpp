@@ -18,6 +18,7 @@
 
 #include "ChildProcess.hpp"
 #include "ServerFixture.hpp"
+#include "store/SqliteDatabase.hpp"
 
 using namespace svc;
 using nlohmann::json;

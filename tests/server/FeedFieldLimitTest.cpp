@@ -85,7 +85,7 @@ TEST_CASE("CSV limits: a 100 MB field is a row error, the other rows are importe
     test::TempDir dir;
     std::string apiId;
     {
-        auto storage = SqliteStorage::open(dir.path());
+        auto storage = Storage::open(dir.path(), systemClock());
         REQUIRE(storage);
         auto created = TenantService((*storage)->tenants()).create("Shop");
         REQUIRE(created);

@@ -148,7 +148,7 @@ TEST_CASE("FTP pulls: .csv and .csv.gz by file name, unchanged files skipped, fa
 TEST_CASE("an FTP pull of a loopback server is refused by the guard unless allow-listed") {
     test::TempDir dir;
     test::ManualClock clock;
-    auto storage = std::move(SqliteStorage::open(dir.path(), &clock).value());
+    auto storage = std::move(Storage::open(dir.path(), clock).value());
     auto keys = ServerKeys::loadOrCreate(dir.path()).value();
     auto runtime = std::move(PullRuntime::open(dir.path(), *storage, keys, {}).value());
     FetchRequest request;

@@ -34,13 +34,13 @@ struct Pulls {
     test::TempDir dir;
     test::ManualClock clock;
     test::LoopbackFeedServer server;
-    std::unique_ptr<SqliteStorage> storage;
+    std::unique_ptr<Storage> storage;
     std::optional<ServerKeys> keys;
     std::unique_ptr<PullRuntime> runtime;
     Tenant tenant;
 
     explicit Pulls(std::vector<std::string> allowList = {"127.0.0.1:*"}) {
-        auto opened = SqliteStorage::open(dir.path(), &clock);
+        auto opened = Storage::open(dir.path(), clock);
         REQUIRE(opened);
         storage = std::move(*opened);
         auto loaded = ServerKeys::loadOrCreate(dir.path());

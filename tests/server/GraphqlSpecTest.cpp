@@ -265,6 +265,9 @@ TEST_CASE("GraphQL errors carry extensions.code beside the spec's errorType, one
         {"not a GraphQL request", tenant, "", "application/json", "{nope", "InvalidRequest", "BAD_REQUEST"},
         {"unsupported Accept", tenant, "application/xml", "application/json", post("{ __typename }"), "InvalidRequest", "BAD_REQUEST"},
         {"unsupported content type", tenant, "", "text/plain", post("{ __typename }"), "InvalidRequest", "BAD_REQUEST"},
+        {"a persisted query not registered", tenant, "", "application/json",
+         json{{"extensions", {{"persistedQuery", {{"version", 1}, {"sha256Hash", std::string(64, '0')}}}}}}.dump(), "PersistedQueryNotFound",
+         "PERSISTED_QUERY_NOT_FOUND"},
     };
     std::map<std::string, std::string> codeOfType;
     for (const auto& c : cases) {

@@ -13,7 +13,6 @@
 #include "OperatorCliRun.hpp"
 #include "ServerFixture.hpp"
 #include "operator/OperatorAccounts.hpp"
-#include "store/SqliteOperatorStore.hpp"
 
 using namespace svc;
 using nlohmann::json;
@@ -48,9 +47,10 @@ struct AccountsFixture {
     test::RunningServer server;
 
     AccountsFixture() : server(dir.path(), &clock, fastPasswords()) {
-        auto store = SqliteOperatorStore::open(dir.path() + "/svc.sqlite3");
+        auto storeStorage = test::openStorage(dir.path());
+        auto* store = &storeStorage->operators();
         REQUIRE(store);
-        OperatorAccounts accounts(std::move(*store), clock, PasswordCost::minimal());
+        OperatorAccounts accounts(*store, clock, PasswordCost::minimal());
         REQUIRE(accounts.createOperator(kEmail, kPassword));
     }
 

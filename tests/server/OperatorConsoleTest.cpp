@@ -13,7 +13,6 @@
 #include "ServerFixture.hpp"
 #include "operator/OperatorAccounts.hpp"
 #include "store/SqliteDatabase.hpp"
-#include "store/SqliteOperatorStore.hpp"
 #include "tenant/SecretHasher.hpp"
 
 using namespace svc;
@@ -48,9 +47,10 @@ struct ConsoleFixture {
     std::string csrf;
 
     explicit ConsoleFixture(bool secureCookies = false) : server(dir.path(), &clock, fastPasswords(secureCookies)) {
-        auto store = SqliteOperatorStore::open(dir.path() + "/svc.sqlite3");
+        auto storeStorage = test::openStorage(dir.path());
+        auto* store = &storeStorage->operators();
         REQUIRE(store);
-        OperatorAccounts accounts(std::move(*store), clock, PasswordCost::minimal());
+        OperatorAccounts accounts(*store, clock, PasswordCost::minimal());
         REQUIRE(accounts.createOperator(kEmail, kPassword));
     }
 
@@ -291,6 +291,40 @@ TEST_CASE("Operator tenant settings: every invalid field is named and nothing is
     CHECK(stored["attributionWindowDays"] == 14);
     auto tenant = fixture.server.storage->tenants().findByApiId(apiId);
     CHECK((**tenant).attributionWindowDays == 14);
+}
+
+TEST_CASE("Operator tenant settings: the default consent is one field, and loader.js hands it to the SDK") {
+    ConsoleFixture fixture;
+    fixture.signInOk();
+    std::string apiId = fixture.createTenant("Shop")["tenant"]["apiId"];
+    auto loaderConsent = [&] {
+        auto loader = fixture.server.client().Get("/" + apiId + "/loader.js");
+        REQUIRE(loader->status == 200);
+        CHECK(loader->body.find("__SVC_") == std::string::npos);
+        auto at = loader->body.find("consent: \"");  // the config's member (a comment names it too)
+        REQUIRE(at != std::string::npos);
+        return loader->body.substr(at + 9, loader->body.find('"', at + 10) - at - 8);
+    };
+    auto tenantConsent = [&] {
+        return json::parse(fixture.server.client().Get("/operator/api/tenants/" + apiId, fixture.session())->body)["consent"];
+    };
+    // Before an operator sets it: granted, what shops had before consent existed.
+    CHECK(tenantConsent() == "granted");
+    CHECK(loaderConsent() == "\"granted\"");
+    auto patch = [&](const json& body) {
+        return fixture.server.client().Patch("/operator/api/tenants/" + apiId, fixture.session(), body.dump(), "application/json");
+    };
+    auto bad = patch({{"consent", "maybe"}});
+    REQUIRE(bad->status == 400);
+    CHECK(errorOf(bad)["field"] == "consent");
+    CHECK(tenantConsent() == "granted");
+    for (const char* state : {"pending", "denied", "granted", "pending"}) {
+        CAPTURE(state);
+        auto changed = patch({{"consent", state}});
+        REQUIRE(changed->status == 200);
+        CHECK(json::parse(changed->body)["consent"] == state);
+        CHECK(loaderConsent() == "\"" + std::string(state) + "\"");  // at once: the server's cache is cleared
+    }
 }
 
 TEST_CASE("Operator widget settings: texts per language, language rule and CSS; errors name the language and key") {

@@ -19,8 +19,6 @@
 #include "feed/FeedPuller.hpp"
 #include "net/CredentialCipher.hpp"
 #include "operator/OperatorAccounts.hpp"
-#include "store/SqliteOperatorStore.hpp"
-#include "store/SqlitePullSourceStore.hpp"
 
 using namespace svc;
 using nlohmann::json;
@@ -59,9 +57,10 @@ struct FeedsFixture {
     std::string base;
 
     FeedsFixture() : server(dir.path(), &clock, fastPasswords()) {
-        auto store = SqliteOperatorStore::open(dir.path() + "/svc.sqlite3");
+        auto storeStorage = test::openStorage(dir.path());
+        auto* store = &storeStorage->operators();
         REQUIRE(store);
-        OperatorAccounts accounts(std::move(*store), clock, PasswordCost::minimal());
+        OperatorAccounts accounts(*store, clock, PasswordCost::minimal());
         REQUIRE(accounts.createOperator(kEmail, kPassword));
         signIn();
         auto created = server.client().Post("/operator/api/tenants", session(), json{{"name", "Feed Shop"}}.dump(), "application/json");
@@ -175,9 +174,10 @@ TEST_CASE("Console feeds: pull sources are added, listed, changed and removed; c
     CHECK(source["nextRunAt"] == fixture.clock.nowSeconds());  // pulled right away
 
     // Sealed as the CLI seals them: bound to the tenant and feed, opened only with the server's key.
-    auto store = SqlitePullSourceStore::open(fixture.dir.path());
+    auto storeStorage = test::openStorage(fixture.dir.path());
+    auto* store = &storeStorage->pullSources();
     REQUIRE(store);
-    auto stored = (*store)->list(fixture.server.storage->tenants().findByApiId(fixture.apiId).value()->id);
+    auto stored = store->list(fixture.server.storage->tenants().findByApiId(fixture.apiId).value()->id);
     REQUIRE(stored->size() == 1);
     checkNoSecrets((*stored)[0].sealedCredentials);
     auto cipher = CredentialCipher::loadOrCreate(fixture.dir.path());
@@ -231,13 +231,14 @@ TEST_CASE("Console feeds: pull now makes the source due and wakes the scheduler"
     fixture.server.server->setPullWaker([&wakes] { ++wakes; });
     REQUIRE(fixture.post("/pull-sources", {{"url", "https://shop.example/feed.csv"}})->status == 201);
     // As if the first pull had run: due again only in a day.
-    auto store = SqlitePullSourceStore::open(fixture.dir.path());
-    auto source = (*store)->find(fixture.server.storage->tenants().findByApiId(fixture.apiId).value()->id, "default");
+    auto storeStorage = test::openStorage(fixture.dir.path());
+    auto* store = &storeStorage->pullSources();
+    auto source = store->find(fixture.server.storage->tenants().findByApiId(fixture.apiId).value()->id, "default");
     PullSource ran = **source;
     ran.lastRunAt = fixture.clock.nowSeconds();
     ran.nextRunAt = ran.lastRunAt + 86400;
     ran.lastResult = "applied";
-    REQUIRE((*store)->finish(ran));
+    REQUIRE(store->finish(ran));
     fixture.clock.advance(60);
     int before = wakes.load();
     auto pulled = fixture.post("/pull-sources/default/pull", json::object());

@@ -11,7 +11,6 @@
 #include "image/ImageCodec.hpp"
 #include "operator/OperatorAccounts.hpp"
 #include "sets/SetPhotoStore.hpp"
-#include "store/SqliteOperatorStore.hpp"
 #include "tenant/SecretHasher.hpp"
 
 using namespace svc;
@@ -337,9 +336,10 @@ TEST_CASE("operator sets: by console session, every state-changing call needs th
     options.console.passwordCost = PasswordCost::minimal();
     test::RunningServer server(dir.path(), &clock, options);
     {
-        auto store = SqliteOperatorStore::open(dir.path() + "/svc.sqlite3");
+        auto storeStorage = test::openStorage(dir.path());
+        auto* store = &storeStorage->operators();
         REQUIRE(store);
-        OperatorAccounts accounts(std::move(*store), clock, PasswordCost::minimal());
+        OperatorAccounts accounts(*store, clock, PasswordCost::minimal());
         REQUIRE(accounts.createOperator("ops@example.com", "correct horse battery"));
     }
     Tenant tenant = TenantService(server.storage->tenants()).create("Shop")->tenant;

@@ -8,7 +8,6 @@
 
 #include "ServerFixture.hpp"
 #include "store/SqliteDatabase.hpp"
-#include "store/SqliteWidgetSettingsStore.hpp"
 
 using namespace svc;
 using nlohmann::json;
@@ -44,11 +43,12 @@ struct PriceFixture {
         REQUIRE(test::importFeedFile(*server.storage, tenant, dir.path(), dir.file("feed" + std::to_string(++feeds) + ".csv", feed)));
     }
     void setCountry(const std::string& country) {
-        auto store = SqliteWidgetSettingsStore::open(dir.path() + "/svc.sqlite3");
+        auto storeStorage = test::openStorage(dir.path());
+        auto* store = &storeStorage->widgetSettings();
         REQUIRE(store);
         WidgetSettingsChange change;
         change.country = country;
-        REQUIRE((*store)->change(tenant.id, change, clock.nowSeconds()));
+        REQUIRE(store->change(tenant.id, change, clock.nowSeconds()));
     }
     // mainSku -> the item's JSON in the SIMILAR answer for A.
     std::map<std::string, json> items() {

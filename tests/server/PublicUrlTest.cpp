@@ -9,7 +9,6 @@
 #include "http/PublicUrl.hpp"
 #include "image/ImageCodec.hpp"
 #include "operator/OperatorAccounts.hpp"
-#include "store/SqliteOperatorStore.hpp"
 #include "tenant/SecretHasher.hpp"
 
 using namespace svc;
@@ -118,9 +117,10 @@ struct PublicUrlFixture {
         REQUIRE(server.storage->operatorKeys().addOperatorKey({"tests", SecretHasher::hash(key)}));
         auto feed = test::feedCsv({kHeader, item("TEE", "Linen tee"), item("SHIRT", "Linen shirt"), item("TOP", "Linen top")});
         REQUIRE(test::importFeedFile(*server.storage, tenant, dir.path(), dir.file("feed.csv", feed)));
-        auto store = SqliteOperatorStore::open(dir.path() + "/svc.sqlite3");
+        auto storeStorage = test::openStorage(dir.path());
+        auto* store = &storeStorage->operators();
         REQUIRE(store);
-        REQUIRE(OperatorAccounts(std::move(*store), server.storage->clock(), PasswordCost::minimal())
+        REQUIRE(OperatorAccounts(*store, server.storage->clock(), PasswordCost::minimal())
                     .createOperator("operator@example.com", "correct horse battery"));
     }
     std::string listenOrigin() const { return "http://127.0.0.1:" + std::to_string(server.server->port()); }

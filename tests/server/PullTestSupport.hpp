@@ -65,12 +65,12 @@ inline std::string feedOfSkus(const std::vector<std::string>& skus) {
 struct PullFixture {
     TempDir dir;
     ManualClock clock;
-    std::unique_ptr<SqliteStorage> storage;
+    std::unique_ptr<Storage> storage;
     std::optional<ServerKeys> keys;
     std::unique_ptr<PullRuntime> runtime;
     Tenant tenant;
     PullFixture() {
-        storage = std::move(SqliteStorage::open(dir.path(), &clock).value());
+        storage = std::move(Storage::open(dir.path(), clock).value());
         keys = ServerKeys::loadOrCreate(dir.path()).value();
         FetchLimits limits;
         limits.totalTimeoutMs = 20'000;  // a hung transfer fails the test in seconds, not minutes

@@ -18,8 +18,6 @@
 #include "feed/PullRuntime.hpp"
 #include "log/Log.hpp"
 #include "operator/OperatorAccounts.hpp"
-#include "store/SqliteOperatorStore.hpp"
-#include "store/SqlitePullSourceStore.hpp"
 
 using namespace svc;
 using nlohmann::json;
@@ -104,9 +102,10 @@ TEST_CASE("pull URL tokens: sealed, never shown by the operator API, the history
     options.console.passwordCost = PasswordCost::minimal();
     test::RunningServer server(dir.path(), &clock, options);
     {
-        auto store = SqliteOperatorStore::open(dir.path() + "/svc.sqlite3");
+        auto storeStorage = test::openStorage(dir.path());
+        auto* store = &storeStorage->operators();
         REQUIRE(store);
-        OperatorAccounts accounts(std::move(*store), clock, PasswordCost::minimal());
+        OperatorAccounts accounts(*store, clock, PasswordCost::minimal());
         REQUIRE(accounts.createOperator(kEmail, kPassword));
     }
     auto signedIn = server.client().Post("/operator/api/session", json{{"email", kEmail}, {"password", kPassword}}.dump(), "application/json");
@@ -226,28 +225,30 @@ TEST_CASE("pull URL tokens: the CLI's feed source add, list and run and feed his
     // A source stored whole by an older svc: sealed when the pull runtime next opens, and still pulled with its token.
     int64_t tenantId = 0;
     {
-        auto storage = SqliteStorage::open(dir.path());
+        auto storage = Storage::open(dir.path(), systemClock());
         REQUIRE(storage);
-        auto store = SqlitePullSourceStore::open(dir.path());
+        auto storeStorage = test::openStorage(dir.path());
+        auto* store = &storeStorage->pullSources();
         REQUIRE(store);
         auto tenant = (*storage)->tenants().findByApiId(apiId);
         REQUIRE(tenant);
         REQUIRE(*tenant);
         tenantId = (*tenant)->id;
-        REQUIRE((*store)->remove(tenantId, "default"));
+        REQUIRE(store->remove(tenantId, "default"));
         PullSource old;
         old.tenantId = (*tenant)->id;
         old.url = shop.url(kSecret);
         old.intervalSeconds = 86400;
-        REQUIRE((*store)->add(old));
+        REQUIRE(store->add(old));
     }
     auto listedOld = source("list", {});
     CHECK(listedOld.out.find(kSecret) == std::string::npos);
     CHECK(source("run", {"--outbound-allow", "127.0.0.1:*"}).exitCode == 0);
     CHECK(shop.requests == 2);
-    auto store = SqlitePullSourceStore::open(dir.path());
+    auto storeStorage = test::openStorage(dir.path());
+    auto* store = &storeStorage->pullSources();
     REQUIRE(store);
-    auto all = (*store)->list(tenantId);
+    auto all = store->list(tenantId);
     REQUIRE(all);
     REQUIRE(all->size() == 1);
     CHECK(all->front().url.find(kSecret) == std::string::npos);

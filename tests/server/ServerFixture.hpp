@@ -12,12 +12,13 @@
 #include <string>
 #include <thread>
 
+#include "app/Services.hpp"
 #include "app/SystemClock.hpp"
 #include "feed/FeedImportService.hpp"
 #include "http/ApiServer.hpp"
 #include "security/ServerKeys.hpp"
 #include "store/EncryptedFileBlobStore.hpp"
-#include "store/SqliteStorage.hpp"
+#include "store/Storage.hpp"
 #include "tenant/TenantService.hpp"
 
 namespace svc::test {
@@ -51,14 +52,22 @@ public:
     std::atomic<int64_t> now{SystemClock().nowSeconds()};
 };
 
+// Another process's view of a data dir (the CLI's, a second server's): a Storage of its own.
+inline std::unique_ptr<Storage> openStorage(const std::string& dataDir, const Clock& clock = systemClock()) {
+    auto opened = Storage::open(dataDir, clock);
+    if (!opened) throw std::runtime_error(opened.error().message);
+    return std::move(*opened);
+}
+
 // Imports a file the way the CLI does; a failed import becomes an Error with its message.
-inline Result<FeedImportReport> importFeedFile(SqliteStorage& storage, const Tenant& tenant, const std::string& dataDir,
+inline Result<FeedImportReport> importFeedFile(Storage& storage, const Tenant& tenant, const std::string& dataDir,
                                                const std::string& path, const FeedImportOptions& options = {}) {
     auto keys = ServerKeys::loadOrCreate(dataDir);
     if (!keys) return keys.error();
     EncryptedFileBlobStore files(dataDir + "/uploads", keys->fileEncryptionKey());
     FeedImportService service(storage.catalog(), storage.imports(), files, storage.clock());
-    service.setAppliedListener([&storage](int64_t tenantId, CatalogChange) { (void)storage.content().bumpGeneration(tenantId); });
+    CatalogChanged changed(storage.content());
+    changed.publishFrom(service);
     auto outcome = service.importFile(tenant, path, options, "test", false, options.feed);
     if (!outcome) return outcome.error();
     if (outcome->record.status == ImportStatus::Failed) return Error::invalidArgument(outcome->record.message);
@@ -70,7 +79,7 @@ class RunningServer {
 public:
     // `threads`: the HTTP workers; a concurrency test asks for the production count (ServerOptions{}.threads).
     explicit RunningServer(const std::string& dataDir, const Clock* clock = nullptr, ServerOptions options = {}, int threads = 4) {
-        auto opened = SqliteStorage::open(dataDir, clock);
+        auto opened = Storage::open(dataDir, clock ? *clock : systemClock());
         if (!opened) throw std::runtime_error(opened.error().message);
         storage = std::move(*opened);
         auto loaded = ServerKeys::loadOrCreate(dataDir);
@@ -81,7 +90,8 @@ public:
         options.dataDir = dataDir;
         options.assetsDir = SVC_ASSETS_DIR;
         options.threads = threads;
-        server = std::make_unique<ApiServer>(options, *storage, *keys);
+        services = std::make_unique<Services>(*storage, *keys, options);
+        server = std::make_unique<ApiServer>(options, *services);
         auto port = server->bind();
         if (!port) throw std::runtime_error(port.error().message);
         thread = std::thread([this] { server->run(); });
@@ -98,15 +108,16 @@ public:
     }
     // Requests see every change made before them: pending content rebuilds finish first.
     httplib::Client client() const {
-        server->contentIndex().catchUp();
+        services->contentIndex().catchUp();
         httplib::Client http("127.0.0.1", server->port());
         http.set_connection_timeout(5);
         http.set_read_timeout(10);
         return http;
     }
 
-    std::unique_ptr<SqliteStorage> storage;
+    std::unique_ptr<Storage> storage;
     std::optional<ServerKeys> keys;
+    std::unique_ptr<Services> services;  // outlives the server: its workers stop after the last request
     std::unique_ptr<ApiServer> server;
     std::thread thread;
 };

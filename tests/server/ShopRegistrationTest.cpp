@@ -16,8 +16,6 @@
 #include "ReferenceShopPlugin.hpp"
 #include "ServerFixture.hpp"
 #include "feed/PullRuntime.hpp"
-#include "store/SqlitePullSourceStore.hpp"
-#include "store/SqliteShopRegistrationStore.hpp"
 
 using namespace svc;
 using nlohmann::json;
@@ -59,18 +57,13 @@ struct ShopServer {
         server.emplace(dir.path(), nullptr, options);
         FetchLimits limits;
         limits.totalTimeoutMs = 20'000;
-        auto opened = PullRuntime::open(dir.path(), *server->storage, *server->keys, allowList, limits, pluginLimits);
+        auto opened = PullRuntime::open(dir.path(), *server->storage, *server->keys, allowList, limits, pluginLimits, &server->services->catalogChanged());
         REQUIRE(opened);
         runtime = std::move(*opened);
         auto created = TenantService(server->storage->tenants()).create("Plugin shop");
         REQUIRE(created);
         tenant = created->tenant;
-        SqliteStorage* storage = server->storage.get();
         ApiServer* api = server->server.get();
-        runtime->imports().setAppliedListener([storage, api](int64_t tenantId, CatalogChange change) {
-            api->contentIndex().catalogChanged(tenantId, std::move(change));
-            (void)storage->content().bumpGeneration(tenantId);
-        });
         PullScheduler* scheduler = &runtime->scheduler();
         api->setPullWaker([scheduler] { scheduler->wake(); });
         runtime->scheduler().start(std::chrono::hours(1));
@@ -453,19 +446,21 @@ TEST_CASE("shop registration: a feed pulled from a file is not taken over; regis
 
 TEST_CASE("shop registration: re-registering asks for a prompt pull at most every 5 minutes and makes the next pull full") {
     test::TempDir dir;
-    auto storage = SqliteStorage::open(dir.path());
+    auto storage = Storage::open(dir.path(), systemClock());
     REQUIRE(storage);
     auto created = TenantService((*storage)->tenants()).create("Store shop");
     REQUIRE(created);
     const Tenant& tenant = created->tenant;
-    auto registrations = SqliteShopRegistrationStore::open(dir.path());
+    auto registrationsStorage = test::openStorage(dir.path());
+    auto* registrations = &registrationsStorage->shopRegistrations();
     REQUIRE(registrations);
-    auto sources = SqlitePullSourceStore::open(dir.path());
+    auto sourcesStorage = test::openStorage(dir.path());
+    auto* sources = &sourcesStorage->pullSources();
     REQUIRE(sources);
     auto record = shopRegistrationFromJson(test::ReferenceShopPlugin(tenant.apiId, tenant.feedId).registration());
     REQUIRE(record);
     auto nextRun = [&] {
-        auto source = (*sources)->find(tenant.id, "default");
+        auto source = sources->find(tenant.id, "default");
         REQUIRE(source);
         REQUIRE(*source);
         CHECK((*source)->kind == "plugin");
@@ -473,23 +468,23 @@ TEST_CASE("shop registration: re-registering asks for a prompt pull at most ever
         return (*source)->nextRunAt;
     };
 
-    REQUIRE((*registrations)->save(tenant.id, "default", tenant.feedId, *record, 1000));
+    REQUIRE(registrations->save(tenant.id, "default", tenant.feedId, *record, 1000));
     CHECK(nextRun() == 1000);
-    REQUIRE((*registrations)->recordPull(tenant.id, 1010, "applied", 1010, true));
-    auto pulled = (*registrations)->find(tenant.id);
+    REQUIRE(registrations->recordPull(tenant.id, 1010, "applied", 1010, true));
+    auto pulled = registrations->find(tenant.id);
     REQUIRE(pulled);
     CHECK((**pulled).lastFullPullAt == 1010);
     CHECK((**pulled).lastContactAt == 1010);
 
-    REQUIRE((*registrations)->save(tenant.id, "default", tenant.feedId, *record, 1100));
+    REQUIRE(registrations->save(tenant.id, "default", tenant.feedId, *record, 1100));
     CHECK(nextRun() == 1010 + kPluginPromptPullSpacing);
-    auto again = (*registrations)->find(tenant.id);
+    auto again = registrations->find(tenant.id);
     REQUIRE(again);
     CHECK((**again).lastFullPullAt == 0);  // the next pull is full
     CHECK((**again).updatedAt == 1100);
     CHECK((**again).lastContactAt == 1010);
 
-    REQUIRE((*registrations)->save(tenant.id, "default", tenant.feedId, *record, 5000));
+    REQUIRE(registrations->save(tenant.id, "default", tenant.feedId, *record, 5000));
     CHECK(nextRun() == 5000);
 }
 

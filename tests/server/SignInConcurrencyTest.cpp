@@ -15,7 +15,6 @@
 
 #include "ServerFixture.hpp"
 #include "operator/OperatorAccounts.hpp"
-#include "store/SqliteOperatorStore.hpp"
 #include "support/Concurrently.hpp"
 
 using namespace svc;
@@ -78,9 +77,10 @@ int64_t peakResidentKilobytes(Work work) {
 }
 
 void createOperator(const std::string& dataDir, const Clock& clock, PasswordCost cost) {
-    auto store = SqliteOperatorStore::open(dataDir + "/svc.sqlite3");
+    auto storeStorage = test::openStorage(dataDir);
+    auto* store = &storeStorage->operators();
     REQUIRE(store);
-    OperatorAccounts accounts(std::move(*store), clock, cost);
+    OperatorAccounts accounts(*store, clock, cost);
     REQUIRE(accounts.createOperator(kEmail, kPassword));
 }
 
@@ -107,9 +107,10 @@ TEST_CASE("Sign-in under concurrency: 60 wrong passwords sent 15 at a time lock 
     // At most kMaxFailures guesses were verified; every other one was refused unverified.
     CHECK(refused >= 60 - OperatorAccounts::kMaxFailures);
 
-    auto store = SqliteOperatorStore::open(dir.path() + "/svc.sqlite3");
+    auto storeStorage = test::openStorage(dir.path());
+    auto* store = &storeStorage->operators();
     REQUIRE(store);
-    auto account = (*store)->findOperator(kEmail);
+    auto account = store->findOperator(kEmail);
     REQUIRE(account);
     REQUIRE(*account);
     MESSAGE("60 wrong passwords, 15 at a time: " << refused << " answered 429; stored failure count " << (*account)->failedSignIns

@@ -9,7 +9,6 @@
 #include "ServerFixture.hpp"
 #include "operator/OperatorAccounts.hpp"
 #include "sets/CustomSet.hpp"
-#include "store/SqliteOperatorStore.hpp"
 
 using namespace svc;
 using nlohmann::json;
@@ -40,9 +39,10 @@ struct PreviewFixture {
     httplib::Headers session;
 
     PreviewFixture() : server(dir.path(), &clock, fastPasswords()) {
-        auto store = SqliteOperatorStore::open(dir.path() + "/svc.sqlite3");
+        auto storeStorage = test::openStorage(dir.path());
+        auto* store = &storeStorage->operators();
         REQUIRE(store);
-        OperatorAccounts accounts(std::move(*store), clock, PasswordCost::minimal());
+        OperatorAccounts accounts(*store, clock, PasswordCost::minimal());
         REQUIRE(accounts.createOperator(kEmail, kPassword));
         auto signedIn = server.client().Post("/operator/api/session", json{{"email", kEmail}, {"password", kPassword}}.dump(), "application/json");
         REQUIRE(signedIn->status == 200);

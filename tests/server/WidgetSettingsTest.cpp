@@ -11,7 +11,6 @@
 #include "ChildProcess.hpp"
 #include "ServerFixture.hpp"
 #include "store/SqliteDatabase.hpp"
-#include "store/SqliteWidgetSettingsStore.hpp"
 
 using namespace svc;
 using nlohmann::json;
@@ -65,11 +64,7 @@ struct PresentationFixture {
             REQUIRE(test::importFeedFile(*server.storage, *tenant, dir.path(), dir.file("feed.csv", feed)));
         }
     }
-    std::unique_ptr<SqliteWidgetSettingsStore> store() {
-        auto opened = SqliteWidgetSettingsStore::open(dir.path() + "/svc.sqlite3");
-        REQUIRE(opened);
-        return std::move(*opened);
-    }
+    WidgetSettingsStore* store() { return &server.storage->widgetSettings(); }
     json content(const Tenant& tenant, const std::string& hints) {
         auto response = server.client().Get("/" + tenant.apiId + "/content?w=SIMILAR&t=product&s=A-M&i=" + hints);
         REQUIRE(response);

@@ -4,6 +4,7 @@
 
 #include "TestSupport.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -154,6 +155,35 @@ TEST_CASE("GraphqlService::execute: a product and its similar products, page by 
 
     GraphqlResponse past = run(store, query, {{"id", "A"}, {"after", cursor(2)}});
     CHECK(past.json()["data"]["product"]["similarProducts"].dump() == R"({"edges":[],"pageInfo":{"endCursor":null,"hasNextPage":false}})");
+}
+
+// Relay's PageInfo (docs/adr/0085): A's similar products are B, C, D (cursors 0..2); pages go forward only.
+TEST_CASE("GraphqlService::execute: pageInfo's startCursor and hasPreviousPage, as Relay reads them") {
+    ProductContentSource store = contentStore();
+    const std::string query = "query ($after: String, $first: Int) { product(id: \"A\") { similarProducts(first: $first, after: $after) { "
+                              "pageInfo { startCursor endCursor hasPreviousPage hasNextPage } } } }";
+    struct Page {
+        std::optional<size_t> after;
+        int first;
+        nlohmann::json startCursor, endCursor;
+        bool hasPreviousPage, hasNextPage;
+    };
+    const Page pages[] = {
+        {std::nullopt, 2, cursor(0), cursor(1), false, true},
+        {0, 2, cursor(1), cursor(2), true, false},
+        {1, 1, cursor(2), cursor(2), true, false},
+        {std::nullopt, 0, nullptr, nullptr, false, true},
+        {2, 5, nullptr, nullptr, true, false},  // past the end: items before it, none on the page
+    };
+    for (const Page& page : pages) {
+        nlohmann::json variables{{"first", page.first}};
+        if (page.after) variables["after"] = cursor(*page.after);
+        CAPTURE(variables.dump());
+        GraphqlResponse response = run(store, query, variables);
+        CHECK(nlohmann::json::parse(response.json()["data"]["product"]["similarProducts"]["pageInfo"].dump()) ==
+              nlohmann::json{{"startCursor", page.startCursor}, {"endCursor", page.endCursor},
+                             {"hasPreviousPage", page.hasPreviousPage}, {"hasNextPage", page.hasNextPage}});
+    }
 }
 
 TEST_CASE("GraphqlService::execute: null brand and model, unknown and sold-out products") {

@@ -121,6 +121,11 @@ public:
     std::string shopTestGroup() override { return testGroup; }
     std::vector<std::pair<NodeId, int>> observed;  // (node, widget key)
     void observeVisibility(NodeId node, int widgetKey) override { observed.emplace_back(node, widgetKey); }
+    // Events for the shop's page: (node, type, detail JSON).
+    std::vector<std::tuple<NodeId, std::string, std::string>> dispatched;
+    void dispatch(NodeId node, const std::string& type, const std::string& detailJson) override {
+        dispatched.emplace_back(node, type, detailJson);
+    }
 
 private:
     NodeId nextId_ = 1;
@@ -825,4 +830,127 @@ TEST_CASE("SdkController: a pending add-to-cart keeps its button disabled and bu
     REQUIRE(events.size() == 1);
     CHECK(events[0].type == svc::WidgetEventType::AddToCart);
     CHECK(events[0].sku == std::optional<std::string>("P-1"));
+}
+
+namespace {
+
+// The events the shop's page got, as "type detail" lines.
+std::vector<std::string> eventsOf(const MemoryDom& dom) {
+    std::vector<std::string> lines;
+    for (const auto& [node, type, detail] : dom.dispatched) lines.push_back(type + " " + detail);
+    return lines;
+}
+
+}  // namespace
+
+TEST_CASE("SdkController: svc:rendered and svc:hidden (with the reason) on each widget, in the order things happened") {
+    MemoryDom dom;
+    NodeId invalid = dom.addWidget({{"data-svc-widget-id", "SIMILAR"}, {"data-touchpoint", "product"}});
+    NodeId compose = dom.addWidget({{"data-svc-widget-id", "SET-Compose"}, {"data-touchpoint", "product"}});
+    NodeId shown = dom.addSimilar("A", true);
+    NodeId empty = dom.addSimilar("B\"", true);
+    SdkController controller(dom);
+    ContentBatch batch = controller.scan();
+    controller.applyContent(batch.id, responseJson({itemJson("P-1", "Shirt", 1000) + "," + itemJson("P-2", "Jeans", 2000), ""}));
+    NodeId failed = dom.addSimilar("C");
+    ContentBatch later = controller.scan();
+    controller.failBatch(later.id, "content request timed out after 3000 ms; widgets hidden");
+
+    CHECK(eventsOf(dom) == std::vector<std::string>{
+        R"(svc:hidden {"widgetId":"SIMILAR","touchpoint":"product","sku":"","reason":"invalid","message":"data-sku: required for SIMILAR"})",
+        R"(svc:hidden {"widgetId":"SET-Compose","touchpoint":"product","sku":"","reason":"demo-only","message":"SET-Compose shows demo content only in demo mode (svc-demo=true in the page URL, window._svc_config = {isDemoMode: true} or _svc.demo('SET-Compose')); widget hidden"})",
+        R"(svc:rendered {"widgetId":"SIMILAR","touchpoint":"product","sku":"A","products":["P-1","P-2"]})",
+        R"(svc:hidden {"widgetId":"SIMILAR","touchpoint":"product","sku":"B\"","reason":"empty","message":"svc has no content for this widget"})",
+        R"(svc:hidden {"widgetId":"SIMILAR","touchpoint":"product","sku":"C","reason":"failed","message":"content request timed out after 3000 ms; widgets hidden"})",
+    });
+    std::vector<NodeId> on;
+    for (const auto& [node, type, detail] : dom.dispatched) on.push_back(node);
+    CHECK(on == std::vector<NodeId>{invalid, compose, shown, empty, failed});
+    // Each is dispatched before the handle is released (the element is taken while it is known).
+    CHECK(dom.nodes[failed].releases == 1);
+}
+
+TEST_CASE("SdkController: svc:add-to-cart says resolved, rejected with the shop's reason, or unknown") {
+    RenderedSet set(true);
+    set.dom.dispatched.clear();
+    set.controller.handleAction(set.key, "cart", 0, 0, true);
+    set.controller.handleAction(set.key, "alt", 1, 1, true);
+    set.controller.handleAction(set.key, "cart", 1, 0, true);
+    REQUIRE(set.dom.cartCalls.size() == 2);
+    set.controller.cartResult(set.dom.cartCalls[0].first, svc::CartOutcome::Added);
+    set.controller.cartResult(set.dom.cartCalls[1].first, svc::CartOutcome::Failed, "out of stock");
+    set.controller.handleAction(set.key, "cart", 0, 0, true);
+    set.controller.cartResult(set.dom.cartCalls[2].first, svc::CartOutcome::NotAPromise);
+    CHECK(eventsOf(set.dom) == std::vector<std::string>{
+        R"(svc:add-to-cart {"widgetId":"SET","touchpoint":"product","sku":"A","product":"P-1","status":"resolved"})",
+        R"(svc:add-to-cart {"widgetId":"SET","touchpoint":"product","sku":"A","product":"Q-1","status":"rejected","reason":"out of stock"})",
+        R"(svc:add-to-cart {"widgetId":"SET","touchpoint":"product","sku":"A","product":"P-1","status":"unknown","reason":"addToCart returned no promise"})",
+    });
+}
+
+TEST_CASE("SdkController consent: nothing is recorded until granted; widgets render all the same") {
+    for (svc::Consent before : {svc::Consent::Pending, svc::Consent::Denied}) {
+        CAPTURE(svc::consentName(before));
+        RenderedSet set(true);
+        CHECK(set.controller.setConsent(before, svc::VisitorIds{}).empty());
+        CHECK(set.dom.state(set.node) == std::optional<std::string>("rendered"));
+        CHECK(set.controller.widgetVisibility(set.key, 1.0, 1.0));
+        set.controller.handleAction(set.key, "open", 0, 0, false);
+        set.controller.handleAction(set.key, "cart", 0, 0, true);
+        set.controller.cartResult(set.dom.cartCalls[0].first, svc::CartOutcome::Added);
+        CHECK(set.controller.queuedEventCount() == 0);
+        CHECK(set.controller.drainEvents().empty());
+
+        // Granted: from now on, with the ids the grant created.
+        CHECK(set.controller.setConsent(svc::Consent::Granted, visitorIds()).empty());
+        set.controller.handleAction(set.key, "open", 1, 0, false);
+        auto events = serverSees(set.controller.drainEvents());
+        REQUIRE(events.size() == 1);
+        CHECK(events[0].type == svc::WidgetEventType::Click);
+        CHECK(events[0].cid == std::string(32, 'c'));
+
+        // Withdrawn: what was recorded and not sent yet is dropped; nothing again, and the ids handed in are not kept.
+        set.controller.handleAction(set.key, "open", 0, 0, false);
+        REQUIRE(set.controller.queuedEventCount() == 1);
+        set.controller.setConsent(svc::Consent::Denied, visitorIds());
+        CHECK(set.controller.queuedEventCount() == 0);
+        set.controller.handleAction(set.key, "open", 1, 0, false);
+        CHECK(set.controller.queuedEventCount() == 0);
+    }
+}
+
+TEST_CASE("SdkController consent: a purchase waits while pending, then carries the cid if granted and none if denied") {
+    const std::string order = R"({"customerid":"anonymous","orderid":"O-1","products":[{"sku":"A","amount":1,"price":500}]})";
+    auto cidOf = [](const std::string& body) {
+        auto parsed = svc::parseEvents(body);
+        REQUIRE(parsed.ok());
+        return std::get<svc::PurchaseEvent>(parsed.events.events[0]).cid;
+    };
+    struct Case {
+        const char* name;
+        std::optional<svc::Consent> answer;  // none: the page is left unanswered
+        std::optional<std::string> cid;
+    };
+    for (const Case& c : std::vector<Case>{{"granted", svc::Consent::Granted, std::string(32, 'c')},
+                                            {"denied", svc::Consent::Denied, std::nullopt},
+                                            {"unanswered", std::nullopt, std::nullopt}}) {
+        CAPTURE(c.name);
+        MemoryDom dom;
+        SdkController controller(dom);
+        controller.setConsent(svc::Consent::Pending, svc::VisitorIds{});
+        CHECK(controller.track("purchase", order).empty());
+        CHECK(controller.track("purchase", order).empty());  // still once per order
+        std::vector<std::string> bodies =
+            c.answer ? controller.setConsent(*c.answer, visitorIds()) : controller.drainEvents();
+        REQUIRE(bodies.size() == 1);
+        CHECK(cidOf(bodies[0]) == c.cid);
+        CHECK(controller.drainEvents().empty());
+    }
+    // Denied from the start: sent at once, without a cid.
+    MemoryDom dom;
+    SdkController controller(dom);
+    controller.setConsent(svc::Consent::Denied, svc::VisitorIds{});
+    std::string body = controller.track("purchase", order);
+    REQUIRE_FALSE(body.empty());
+    CHECK(cidOf(body) == std::nullopt);
 }

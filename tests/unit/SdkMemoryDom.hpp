@@ -90,6 +90,10 @@ public:
     bool navigateTo(const std::string&) override { return false; }
     std::string shopTestGroup() override { return ""; }
     void observeVisibility(svc::NodeId node, int) override { observed.push_back(node); }
+    std::vector<std::pair<std::string, std::string>> dispatched;  // (type, detail JSON)
+    void dispatch(svc::NodeId, const std::string& type, const std::string& detailJson) override {
+        dispatched.emplace_back(type, detailJson);
+    }
 
 private:
     svc::NodeId nextId_ = 1;

@@ -48,6 +48,10 @@ public:
             for (const auto& suffix : publicSuffixes) covers = covers && domain != suffix;
             if (!covers) return;  // the browser ignores it silently
         }
+        if (assignment.find("; Max-Age=0;") != std::string::npos) {
+            cookies.erase(name);
+            return;
+        }
         cookies[name] = value;
     }
     std::optional<std::string> item(StorageArea area, const std::string& key) override {
@@ -60,6 +64,9 @@ public:
         if (blocked) return false;
         (area == StorageArea::Local ? local : session)[key] = value;
         return true;
+    }
+    void removeItem(StorageArea area, const std::string& key) override {
+        if (!blocked) (area == StorageArea::Local ? local : session).erase(key);
     }
     std::string randomBytes(size_t count) override {
         ++randomCalls;
@@ -185,4 +192,22 @@ TEST_CASE("VisitorIdentity::cookieValue reads one cookie out of document.cookie"
     CHECK(VisitorIdentity::cookieValue("", "_svc_cid") == std::nullopt);
     CHECK(VisitorIdentity::cookieValue("_svc_cid=", "_svc_cid") == std::optional<std::string>(""));
     CHECK(VisitorIdentity::cookieValue("flag; _svc_cid=v", "_svc_cid") == std::optional<std::string>("v"));
+}
+
+TEST_CASE("VisitorIdentity::forget: consent denied removes the cookie on the registrable domain and both storage items") {
+    MemoryStorage storage;
+    auto ids = VisitorIdentity::establish(storage);
+    REQUIRE(storage.cookies.count("_svc_cid") == 1);
+    REQUIRE(storage.session.count("_svc_sid") == 1);
+    REQUIRE(storage.local.count("_svc_cse_config") == 1);
+    storage.assignments.clear();
+    VisitorIdentity::forget(storage);
+    CHECK(storage.cookies.empty());
+    CHECK(storage.session.empty());
+    CHECK(storage.local.empty());
+    // Both places a cookie may have been written to (ADR 0083): the registrable domain and host-only.
+    CHECK(storage.assignments == std::vector<std::string>{
+                                     "_svc_cid=; Max-Age=0; Path=/; SameSite=Lax; Secure; Domain=example.co.uk",
+                                     "_svc_cid=; Max-Age=0; Path=/; SameSite=Lax; Secure"});
+    CHECK(ids.cidStored);
 }

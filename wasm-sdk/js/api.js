@@ -23,11 +23,17 @@ function warnOnce(message) {
 // Without the Wasm core the widgets can only be hidden, never half-shown. For good: nothing
 // shows them again, so an inline !important (CSSOM, allowed under a strict CSP) that needs no
 // stylesheet is safe; the shop's own hiding (hidden, its styles) stays as it is (docs/adr/0071).
-function hideAllWidgets() {
+function hideAllWidgets(message) {
   var widgets = document.querySelectorAll("div[data-svc-widget-id]");
   for (var i = 0; i < widgets.length; i++) {
     (widgets[i].closest(".-svc-widget-container") || widgets[i]).style.setProperty("display", "none", "important");
     widgets[i].setAttribute("data-svc-state", "failed");
+    // The shop's svc:hidden (docs/adr/0082), as the core sends it.
+    try {
+      widgets[i].dispatchEvent(new CustomEvent("svc:hidden", { bubbles: true, detail: {
+        widgetId: widgets[i].getAttribute("data-svc-widget-id") || "", touchpoint: widgets[i].getAttribute("data-touchpoint") || "",
+        sku: widgets[i].getAttribute("data-sku") || "", reason: "failed", message: message } }));
+    } catch (ignored) {}
   }
 }
 
@@ -37,7 +43,7 @@ function whenDomReady(callback) {
 }
 
 function giveUp(message) {
-  whenDomReady(hideAllWidgets);
+  whenDomReady(function () { hideAllWidgets(message); });
   warnOnce(message);
 }
 
@@ -96,9 +102,14 @@ createSvcSdk({
     try { performance.measure(name, { start: start, end: performance.now() }); } catch (ignored) {}
   }
 
-  // The visitor's ids first: widget events and purchases carry them.
+  // Consent first (docs/adr/0083): the page's window._svc_config.consent, else the tenant's default
+  // from loader.js, else granted. Then the visitor's ids, when it is granted: events and purchases carry them.
+  var consent = config.consent || "granted";
+  try {
+    if (window._svc_config && window._svc_config.consent !== undefined) consent = window._svc_config.consent;
+  } catch (ignored) {}
   var started = performance.now();
-  Module._svc_start(demoMode ? 1 : 0, text(config.base + "/sdk"));
+  Module._svc_start(demoMode ? 1 : 0, text(config.base + "/sdk"), text(consent));
   measure("svc:start", started);
 
   // C++ asks for content through svc_host_fetch (js/library.js); the answer goes back here.
@@ -186,7 +197,8 @@ createSvcSdk({
   var api = {
     initCSE: guard(function () { Module._svc_scan(); }),
     updateWidgetSku: guard(function (widgetId, sku) { Module._svc_update_widget_sku(text(widgetId), text(sku)); }),
-    demo: guard(function (widgetId) { Module._svc_demo(text(widgetId)); })
+    demo: guard(function (widgetId) { Module._svc_demo(text(widgetId)); }),
+    consent: guard(function (state) { Module._svc_consent(text(state)); })
   };
 
   // New widgets and changed widget attributes are picked up without a call from the shop
@@ -242,19 +254,21 @@ createSvcSdk({
   svc.initCSE = api.initCSE;
   svc.updateWidgetSku = api.updateWidgetSku;
   svc.demo = api.demo;
+  svc.consent = api.consent;
   whenDomReady(function () {
-    // Calls made before the SDK arrived run now, exactly once: demo() before the first scan
-    // (so that SET-Compose is shown, not first hidden as outside demo mode), the others after
-    // it (updateWidgetSku changes widgets the scan claimed).
+    // Calls made before the SDK arrived run now, exactly once: demo() and consent() before the
+    // first scan (so that SET-Compose is shown, not first hidden as outside demo mode), the others
+    // after it (updateWidgetSku changes widgets the scan claimed).
     svc.q = [];
     var scanned = performance.now();
     var i;
-    for (i = 0; i < queued.length; i++) if (queued[i][0] === "demo") api.demo.apply(null, queued[i][1]);
+    var first = { demo: true, consent: true };
+    for (i = 0; i < queued.length; i++) if (first[queued[i][0]]) api[queued[i][0]].apply(null, queued[i][1]);
     api.initCSE();
     measure("svc:scan", scanned);
     for (i = 0; i < queued.length; i++) {
       var call = queued[i];
-      if (call[0] !== "demo" && api[call[0]]) api[call[0]].apply(null, call[1]);
+      if (!first[call[0]] && api[call[0]]) api[call[0]].apply(null, call[1]);
     }
     observePage();
     svc.loaded = true;

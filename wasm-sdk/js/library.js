@@ -96,6 +96,27 @@ mergeInto(LibraryManager.library, {
     } catch (ignored) { return 0; }
   },
 
+  // The shop's events (docs/adr/0082): the element is taken now (C++ may release its handle next),
+  // the event is dispatched in a microtask, after the SDK's current work, so that a listener
+  // calling _svc does not re-enter the core; order is kept. A listener's throw is the page's own
+  // error (dispatchEvent reports it, it never reaches the SDK).
+  $SVC_EVENTS: [],
+  svc_dom_dispatch__deps: ["$SVC", "$SVC_EVENTS"],
+  svc_dom_dispatch: function (node, type, detail) {
+    var element = SVC.nodes[node];
+    if (!element || typeof CustomEvent !== "function") return;
+    SVC_EVENTS.push([element, UTF8ToString(type), UTF8ToString(detail)]);
+    if (SVC_EVENTS.length > 1) return;
+    Promise.resolve().then(function () {
+      var events = SVC_EVENTS.splice(0, SVC_EVENTS.length);
+      for (var i = 0; i < events.length; i++) {
+        try {
+          events[i][0].dispatchEvent(new CustomEvent(events[i][1], { bubbles: true, detail: JSON.parse(events[i][2]) }));
+        } catch (ignored) {}
+      }
+    });
+  },
+
   svc_shop_add_to_cart: function (requestId, sku) {
     var skuText = UTF8ToString(sku);
     // The executor turns a throw into a rejection, and the answer always comes later,
@@ -106,8 +127,13 @@ mergeInto(LibraryManager.library, {
       var answer = window._svc_shop_plugin.addToCart(skuText, 1, Promise);
       promised = answer !== null && (typeof answer === "object" || typeof answer === "function") && typeof answer.then === "function";
       resolve(answer);
-    }).then(function () { Module["_svc_cart_result"](requestId, promised ? 1 : 2); },
-            function () { Module["_svc_cart_result"](requestId, 0); });
+    }).then(function () { Module["_svc_cart_result"](requestId, promised ? 1 : 2, 0); },
+            function (error) {
+              // The rejection's message for svc:add-to-cart; whatever the shop rejected with.
+              var reason = "";
+              try { reason = String(error && error.message !== undefined ? error.message : error).slice(0, 200); } catch (ignored) {}
+              Module["_svc_cart_result"](requestId, 0, allocateUTF8(reason));
+            });
   },
 
   // A deferred shop bundle defines the plugin later: look for addToCart a few times a second
@@ -146,6 +172,9 @@ mergeInto(LibraryManager.library, {
       var value = (session ? window.sessionStorage : window.localStorage).getItem(UTF8ToString(key));
       return value === null ? 0 : allocateUTF8(value);
     } catch (ignored) { return 0; }
+  },
+  svc_storage_remove: function (session, key) {
+    try { (session ? window.sessionStorage : window.localStorage).removeItem(UTF8ToString(key)); } catch (ignored) {}
   },
   svc_storage_set: function (session, key, value) {
     try {

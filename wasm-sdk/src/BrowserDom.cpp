@@ -83,4 +83,8 @@ std::string BrowserDom::shopTestGroup() {
 
 void BrowserDom::observeVisibility(NodeId node, int widgetKey) { svc_observe_visibility(node, widgetKey); }
 
+void BrowserDom::dispatch(NodeId node, const std::string& type, const std::string& detailJson) {
+    svc_dom_dispatch(node, type.c_str(), detailJson.c_str());
+}
+
 }  // namespace svc

@@ -31,6 +31,7 @@ public:
     bool navigateTo(const std::string& url) override;
     std::string shopTestGroup() override;
     void observeVisibility(NodeId node, int widgetKey) override;
+    void dispatch(NodeId node, const std::string& type, const std::string& detailJson) override;
 
 private:
     std::vector<NodeId> select(const char* selector);

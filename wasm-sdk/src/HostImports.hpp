@@ -28,5 +28,7 @@ void svc_random_bytes(char* out, int count);
 char* svc_location(int part);  // 0: hostname, 1: protocol
 char* svc_shop_test_group();   // nullptr when not a string
 void svc_observe_visibility(int node, int widgetKey);
+void svc_dom_dispatch(int node, const char* type, const char* detailJson);  // queued: dispatched after this turn
+void svc_storage_remove(int session, const char* key);
 void svc_host_send_events(const char* body);
 }

@@ -33,6 +33,10 @@ bool WebStorage::setItem(StorageArea area, const std::string& key, const std::st
     return svc_storage_set(area == StorageArea::Session, key.c_str(), value.c_str()) != 0;
 }
 
+void WebStorage::removeItem(StorageArea area, const std::string& key) {
+    svc_storage_remove(area == StorageArea::Session, key.c_str());
+}
+
 std::string WebStorage::randomBytes(size_t count) {
     std::string bytes(count, '\0');
     svc_random_bytes(bytes.data(), static_cast<int>(count));

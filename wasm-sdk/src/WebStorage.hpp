@@ -12,6 +12,7 @@ public:
     void setCookie(const std::string& assignment) override;
     std::optional<std::string> item(StorageArea area, const std::string& key) override;
     bool setItem(StorageArea area, const std::string& key, const std::string& value) override;
+    void removeItem(StorageArea area, const std::string& key) override;
     std::string randomBytes(size_t count) override;
     std::string hostname() override;
     bool secureContext() override;

@@ -4,11 +4,13 @@
 #include <emscripten/emscripten.h>
 
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "BrowserDom.hpp"
 #include "HostImports.hpp"
 #include "WebStorage.hpp"
+#include "sdk/Consent.hpp"
 #include "sdk/SdkController.hpp"
 #include "sdk/VisitorIdentity.hpp"
 
@@ -25,6 +27,11 @@ svc::VisitorIds& visitor() {
     return ids;
 }
 
+svc::WebStorage& storage() {
+    static svc::WebStorage instance;
+    return instance;
+}
+
 // Takes ownership of a string made by allocateUTF8 (nullptr when allocation failed).
 std::string take(char* text) {
     std::string result = text ? text : "";
@@ -36,17 +43,42 @@ void fetchBatch(const svc::ContentBatch& batch) {
     if (batch.id != 0) svc_host_fetch(batch.id, batch.query.c_str());
 }
 
+// Consent decides whether the visitor's ids exist at all (docs/adr/0083): only granted reads and
+// writes the cookie and storage; denied also removes what svc wrote before.
+void applyConsent(svc::Consent consent) {
+    if (consent == svc::Consent::Granted) {
+        if (controller().consent() != svc::Consent::Granted || visitor().cid.empty()) {
+            visitor() = svc::VisitorIdentity::establish(storage());
+        }
+    } else {
+        if (consent == svc::Consent::Denied) svc::VisitorIdentity::forget(storage());
+        visitor() = {};
+    }
+    for (const auto& body : controller().setConsent(consent, visitor())) svc_host_send_events(body.c_str());
+}
+
+std::optional<svc::Consent> consentArgument(const std::string& text, const std::string& where, const char* otherwise) {
+    auto consent = svc::parseConsent(text);
+    if (!consent) controller().warnOnce(where + ": '" + text + "' is not 'pending', 'granted' or 'denied'; " + otherwise);
+    return consent;
+}
+
 }  // namespace
 
 extern "C" {
 
-// Once per page, before the first scan: the visitor's ids (cookie refreshed), and demo
+// Once per page, before the first scan: the consent the page starts with (window._svc_config.consent,
+// else the tenant's default), the visitor's ids when it is granted (cookie refreshed), and demo
 // mode (js/api.js reads svc-demo=true and window._svc_config) with the SDK's asset URL.
-EMSCRIPTEN_KEEPALIVE void svc_start(int demoMode, char* assetBase) {
-    svc::WebStorage storage;
-    visitor() = svc::VisitorIdentity::establish(storage);
-    controller().setVisitor(visitor());
+EMSCRIPTEN_KEEPALIVE void svc_start(int demoMode, char* assetBase, char* consent) {
+    std::string state = take(consent);
+    applyConsent(consentArgument(state, "_svc_config.consent", "treated as 'pending'").value_or(svc::Consent::Pending));
     controller().setDemoMode(demoMode != 0, take(assetBase));
+}
+
+// _svc.consent(state): the shop's banner answered (or the visitor changed their mind).
+EMSCRIPTEN_KEEPALIVE void svc_consent(char* state) {
+    if (auto consent = consentArgument(take(state), "_svc.consent", "consent unchanged")) applyConsent(*consent);
 }
 
 // 1 when the widget needs no more observing.
@@ -83,11 +115,14 @@ EMSCRIPTEN_KEEPALIVE int svc_action(int widgetKey, char* action, int position, i
            svc::ActionOutcome::Handled;
 }
 
-// outcome: 1 added, 0 failed, 2 the shop's addToCart returned no promise (svc_shop_add_to_cart).
-EMSCRIPTEN_KEEPALIVE void svc_cart_result(int requestId, int outcome) {
-    controller().cartResult(requestId, outcome == 1   ? svc::CartOutcome::Added
-                                       : outcome == 2 ? svc::CartOutcome::NotAPromise
-                                                      : svc::CartOutcome::Failed);
+// outcome: 1 added, 0 failed (reason: the rejection's message, or nullptr), 2 the shop's addToCart
+// returned no promise (svc_shop_add_to_cart).
+EMSCRIPTEN_KEEPALIVE void svc_cart_result(int requestId, int outcome, char* reason) {
+    controller().cartResult(requestId,
+                            outcome == 1   ? svc::CartOutcome::Added
+                            : outcome == 2 ? svc::CartOutcome::NotAPromise
+                                           : svc::CartOutcome::Failed,
+                            take(reason));
 }
 
 EMSCRIPTEN_KEEPALIVE void svc_shop_plugin_ready() { controller().shopPluginReady(); }

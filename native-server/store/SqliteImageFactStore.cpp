@@ -1,4 +1,4 @@
-#include "imagebot/ImageFactStore.hpp"
+#include "store/SqliteImageFactStore.hpp"
 
 #include <cmath>
 
@@ -37,13 +37,13 @@ std::vector<ColorShare> parseColors(const std::string& text) {
 
 }  // namespace
 
-Result<std::unique_ptr<ImageFactStore>> ImageFactStore::open(const std::string& mainDatabasePath) {
+Result<std::unique_ptr<SqliteImageFactStore>> SqliteImageFactStore::open(const std::string& mainDatabasePath) {
     auto db = SqliteDatabase::open(mainDatabasePath);
     if (!db) return db.error();
-    return std::unique_ptr<ImageFactStore>(new ImageFactStore(std::move(*db)));
+    return std::unique_ptr<SqliteImageFactStore>(new SqliteImageFactStore(std::move(*db)));
 }
 
-Status ImageFactStore::save(const ImageFacts& facts) {
+Status SqliteImageFactStore::save(const ImageFacts& facts) {
     std::lock_guard lock(mutex_);
     auto statement = db_->prepare(std::string("INSERT OR REPLACE INTO image_facts(") + kColumns +
                                   ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
@@ -68,7 +68,7 @@ Status ImageFactStore::save(const ImageFacts& facts) {
     return statement->run();
 }
 
-Result<std::optional<ImageFacts>> ImageFactStore::findWhere(const char* column, int64_t tenantId, const std::string& value) {
+Result<std::optional<ImageFacts>> SqliteImageFactStore::findWhere(const char* column, int64_t tenantId, const std::string& value) {
     std::lock_guard lock(mutex_);
     auto query = db_->prepare(std::string("SELECT ") + kColumns + " FROM image_facts WHERE tenant_id = ? AND " + column + " = ? LIMIT 1");
     if (!query) return query.error();
@@ -97,13 +97,13 @@ Result<std::optional<ImageFacts>> ImageFactStore::findWhere(const char* column, 
     return std::optional<ImageFacts>(std::move(facts));
 }
 
-Result<std::optional<ImageFacts>> ImageFactStore::find(int64_t tenantId, const std::string& url) { return findWhere("url", tenantId, url); }
+Result<std::optional<ImageFacts>> SqliteImageFactStore::find(int64_t tenantId, const std::string& url) { return findWhere("url", tenantId, url); }
 
-Result<std::optional<ImageFacts>> ImageFactStore::findByThumbKey(int64_t tenantId, const std::string& thumbKey) {
+Result<std::optional<ImageFacts>> SqliteImageFactStore::findByThumbKey(int64_t tenantId, const std::string& thumbKey) {
     return findWhere("thumb_key", tenantId, thumbKey);
 }
 
-Result<std::set<std::string>> ImageFactStore::settledUrls(int64_t tenantId, int64_t now) {
+Result<std::set<std::string>> SqliteImageFactStore::settledUrls(int64_t tenantId, int64_t now) {
     std::lock_guard lock(mutex_);
     auto query = db_->prepare("SELECT url FROM image_facts WHERE tenant_id = ? AND (status = 'ok' OR next_attempt_at > ?)");
     if (!query) return query.error();
@@ -118,7 +118,7 @@ Result<std::set<std::string>> ImageFactStore::settledUrls(int64_t tenantId, int6
     return urls;
 }
 
-Result<std::vector<ImageFacts>> ImageFactStore::fetched(int64_t tenantId) {
+Result<std::vector<ImageFacts>> SqliteImageFactStore::fetched(int64_t tenantId) {
     std::lock_guard lock(mutex_);
     auto query = db_->prepare("SELECT url, thumb_key, width, height, phash FROM image_facts WHERE tenant_id = ? AND status = 'ok'");
     if (!query) return query.error();

@@ -1,0 +1,32 @@
+#pragma once
+// ImageFactStore in the main database (table image_facts, main migration 7), on a connection
+// of its own: the bot's workers write while requests read.
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "store/ImageFactStore.hpp"
+#include "store/SqliteDatabase.hpp"
+
+namespace svc {
+
+class SqliteImageFactStore : public ImageFactStore {
+public:
+    // `mainDatabasePath` must be migrated already (SqliteStorage::open does it).
+    static Result<std::unique_ptr<SqliteImageFactStore>> open(const std::string& mainDatabasePath);
+
+    Status save(const ImageFacts& facts) override;
+    Result<std::optional<ImageFacts>> find(int64_t tenantId, const std::string& url) override;
+    Result<std::optional<ImageFacts>> findByThumbKey(int64_t tenantId, const std::string& thumbKey) override;
+    Result<std::set<std::string>> settledUrls(int64_t tenantId, int64_t now) override;
+    Result<std::vector<ImageFacts>> fetched(int64_t tenantId) override;
+
+private:
+    explicit SqliteImageFactStore(std::unique_ptr<SqliteDatabase> db) : db_(std::move(db)) {}
+    Result<std::optional<ImageFacts>> findWhere(const char* column, int64_t tenantId, const std::string& value);
+
+    std::mutex mutex_;
+    std::unique_ptr<SqliteDatabase> db_;
+};
+
+}  // namespace svc
