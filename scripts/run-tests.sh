@@ -4,7 +4,8 @@
 # binary under attack, watched), the fuzz corpora replayed, Playwright e2e in Debian's
 # Chromium, the cross-engine suite (e2e/engines) in Chromium, Firefox ESR and WebKitGTK.
 # Exit code is non-zero on any failure. A skipped test is never counted as passed
-# (tests/support/Skip.hpp); under CI=true a skip for something install-deps.sh installs fails.
+# (tests/support/Skip.hpp, docs/adr/0081); under CI=true a skip for something install-deps.sh
+# installs fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .test-output
@@ -29,11 +30,13 @@ run_doctest() {
     note_failure "$name: no summary (crashed?); last lines: $(tail -5 "$log" | tr '\n' ' ')"
     return
   fi
-  # doctest counts a test case that called SVC_SKIP as passed: move those to skipped.
-  local suite_skipped
-  suite_skipped=$(grep -c "^SVC-SKIPPED: " "$log" || true)
-  skipped=$((skipped + suite_skipped))
-  passed=$((passed + $(sed -E 's/.*\| *([0-9]+) passed.*/\1/' <<<"$line") - suite_skipped))
+  # A test case skipped before it ran (svc::test::needs) is in doctest's own skipped count; one
+  # that called SVC_SKIP while running doctest counts as passed: move those to skipped.
+  local doctest_skipped skipped_running
+  doctest_skipped=$(sed -nE 's/.*\| *([0-9]+) skipped.*/\1/p' <<<"$line")
+  skipped_running=$(grep -c "^SVC-SKIPPED-RUNNING: " "$log" || true)
+  skipped=$((skipped + ${doctest_skipped:-0} + skipped_running))
+  passed=$((passed + $(sed -E 's/.*\| *([0-9]+) passed.*/\1/' <<<"$line") - skipped_running))
   local suite_failed
   suite_failed=$(sed -E 's/.*\| *([0-9]+) failed.*/\1/' <<<"$line")
   failed=$((failed + suite_failed))
@@ -118,7 +121,8 @@ if [[ -n $failures ]]; then
 fi
 if [[ $skipped -gt 0 ]]; then
   echo "== skipped"
-  grep -h "^SVC-SKIPPED: " .test-output/unit.log .test-output/server.log .test-output/hostile.log 2>/dev/null | sed 's/^SVC-SKIPPED: /  /'
+  grep -hE "^SVC-SKIPPED(-RUNNING)?: " .test-output/unit.log .test-output/server.log .test-output/hostile.log 2>/dev/null |
+    sed -E 's/^SVC-SKIPPED(-RUNNING)?: /  /'
   grep -ohE "# SKIP .*" .test-output/engines.tap 2>/dev/null | sort | uniq -c | sed 's/^/  engines:/'
 fi
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -29,7 +29,7 @@ int printManifest(const Result<BackupManifest>& manifest, const std::string& wha
 
 }  // namespace
 
-void BackupCommands::addTo(CLI::App& app) {
+BackupCommands::BackupCommands(CLI::App& app) {
     backup_ = app.add_subcommand("backup", "Copy a data dir, while the server runs, into a new folder (consistent, checksummed, 0600)");
     backup_->add_option("--data-dir", dataDir_, "The data dir to copy")->required();
     backup_->add_option("--to", backupDir_, "A new or empty folder for the copy")->required();

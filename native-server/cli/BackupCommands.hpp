@@ -7,13 +7,15 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/CliCommand.hpp"
+
 namespace svc {
 
-class BackupCommands {
+class BackupCommands : public CliCommand {
 public:
-    void addTo(CLI::App& app);
-    bool parsed() const;
-    int run();
+    explicit BackupCommands(CLI::App& app);
+    bool parsed() const override;
+    int run() override;
 
 private:
     CLI::App* backup_ = nullptr;

@@ -10,7 +10,7 @@
 
 namespace svc {
 
-void ContentLearningCli::addTo(CLI::App& app) {
+ContentLearningCli::ContentLearningCli(CLI::App& app) {
     auto* command = app.add_subcommand("content", "A tenant's recommendation content");
     command->require_subcommand(1);
     status_ = command->add_subcommand("status",

@@ -9,13 +9,15 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/CliCommand.hpp"
+
 namespace svc {
 
-class ContentLearningCli {
+class ContentLearningCli : public CliCommand {
 public:
-    void addTo(CLI::App& app);
-    bool parsed() const;
-    int run();
+    explicit ContentLearningCli(CLI::App& app);
+    bool parsed() const override;
+    int run() override;
 
 private:
     CLI::App* status_ = nullptr;

@@ -4,18 +4,20 @@
 // in every refusal, JSON on stdout, exit code 0 success, 1 failure.
 #include <CLI/CLI.hpp>
 
+#include "cli/CliCommand.hpp"
+
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace svc {
 
-class FeedSourceCommands {
+class FeedSourceCommands : public CliCommand {
 public:
     // Adds `source` and its subcommands to the `feed` command.
     explicit FeedSourceCommands(CLI::App& feedCommand);
-    bool parsed() const;
-    int run();
+    bool parsed() const override;
+    int run() override;
 
 private:
     int add();

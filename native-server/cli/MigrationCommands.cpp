@@ -7,7 +7,7 @@
 
 namespace svc {
 
-void MigrationCommands::addTo(CLI::App& app) {
+MigrationCommands::MigrationCommands(CLI::App& app) {
     migrate_ = app.add_subcommand("migrate",
                                   "Bring a stopped data dir's databases to this svc-server's schema (serve also does at start); "
                                   "--check only says what that would do");

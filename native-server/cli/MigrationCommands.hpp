@@ -8,15 +8,17 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/CliCommand.hpp"
+
 namespace svc {
 
-class MigrationCommands {
+class MigrationCommands : public CliCommand {
 public:
     static constexpr int kPendingExitCode = 4;
 
-    void addTo(CLI::App& app);
-    bool parsed() const;
-    int run();
+    explicit MigrationCommands(CLI::App& app);
+    bool parsed() const override;
+    int run() override;
 
 private:
     CLI::App* migrate_ = nullptr;

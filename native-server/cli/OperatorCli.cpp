@@ -43,23 +43,23 @@ std::string readPassword() {
 
 }  // namespace
 
-void OperatorCli::addTo(CLI::App& app, std::string& dataDir) {
+OperatorCli::OperatorCli(CLI::App& app) {
     auto* command = app.add_subcommand("operator", "Operator accounts of the console (/console/)");
     command->require_subcommand(1);
     create_ = command->add_subcommand("create",
                                       "Create an operator account; the password is read from SVC_OPERATOR_PASSWORD or standard input");
-    create_->add_option("--data-dir", dataDir, "Data directory")->required();
+    create_->add_option("--data-dir", dataDir_, "Data directory")->required();
     create_->add_option("--email", email_, "The operator's e-mail address, used to sign in")->required();
     password_ = command->add_subcommand(
         "password", "Set a new password of an operator (ends their sessions, clears a lock-out); read like create's");
-    password_->add_option("--data-dir", dataDir, "Data directory")->required();
+    password_->add_option("--data-dir", dataDir_, "Data directory")->required();
     password_->add_option("--email", email_, "The operator's e-mail address")->required();
 }
 
 bool OperatorCli::parsed() const { return (create_ && create_->parsed()) || (password_ && password_->parsed()); }
 
-int OperatorCli::run(const std::string& dataDir) {
-    auto storage = Storage::open(dataDir, systemClock());
+int OperatorCli::run() {
+    auto storage = Storage::open(dataDir_, systemClock());
     if (!storage) return failWith(storage.error().message);
     if (auto valid = OperatorAccounts::validEmail(email_, "--email"); !valid) return failWith(valid.error().message);
     const char* fromEnvironment = std::getenv("SVC_OPERATOR_PASSWORD");

@@ -10,17 +10,20 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/CliCommand.hpp"
+
 namespace svc {
 
-class OperatorCli {
+class OperatorCli : public CliCommand {
 public:
-    void addTo(CLI::App& app, std::string& dataDir);
-    bool parsed() const;
-    int run(const std::string& dataDir);
+    explicit OperatorCli(CLI::App& app);
+    bool parsed() const override;
+    int run() override;
 
 private:
     CLI::App* create_ = nullptr;
     CLI::App* password_ = nullptr;
+    std::string dataDir_;
     std::string email_;
 };
 

@@ -1,5 +1,6 @@
 #include "feed/PullSourceRules.hpp"
 
+#include "feed/FeedImportOptions.hpp"
 #include "feed/FeedImportRecord.hpp"
 #include "feed/FeedPuller.hpp"
 #include "feed/PullSource.hpp"
@@ -18,14 +19,19 @@ CheckedPullSource PullSourceRules::check(const PullSourceRequest& request, const
     CheckedPullSource checked;
     auto& errors = checked.errors;
     auto refuse = [&](const std::string& field, const std::string& why) { errors.push_back(Error::invalidArgument(field + ": " + why)); };
-    if (auto valid = validateFeedName(request.feed, names.feed); !valid) errors.push_back(valid.error());
+    // The import options by FeedImportOptions' rules; the URL's, interval's and credentials' here.
+    FeedImportOptions options;
+    options.feed = request.feed;
+    options.identifier = request.identifier;
+    auto delimiter = FeedImportOptions::parseDelimiter(request.delimiter, names.delimiter);
+    if (delimiter) options.delimiter = *delimiter;
+    errors = options.validate({names.identifier, names.delimiter, names.feed});
+    if (!delimiter) errors.push_back(delimiter.error());
     bool urlValid = true;
     if (auto valid = validatePullUrl(request.url, names.url); !valid) {
         errors.push_back(valid.error());
         urlValid = false;
     }
-    if (request.delimiter.size() != 1) refuse(names.delimiter, "must be exactly one character");
-    if (request.identifier.empty()) refuse(names.identifier, "must not be empty");
     checked.intervalSeconds = defaultPullInterval(request.delta);
     bool intervalParsed = true;
     if (request.every) {

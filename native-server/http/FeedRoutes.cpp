@@ -37,11 +37,10 @@ bool isHeaderSafe(const std::string& value) {
 Result<FeedImportOptions> parseFeedOptions(const httplib::Request& request) {
     FeedImportOptions options;
     if (request.has_param("identifier")) options.identifier = request.get_param_value("identifier");
-    if (!isHeaderSafe(options.identifier)) return Error::invalidArgument("identifier: must be 1-64 visible ASCII characters");
     if (request.has_param("delimiter")) {
-        std::string delimiter = request.get_param_value("delimiter");
-        if (delimiter.size() != 1) return Error::invalidArgument("delimiter: must be exactly one character");
-        options.delimiter = delimiter[0];
+        auto delimiter = FeedImportOptions::parseDelimiter(request.get_param_value("delimiter"), "delimiter");
+        if (!delimiter) return delimiter.error();
+        options.delimiter = *delimiter;
     }
     if (request.has_param("delta")) {
         std::string delta = request.get_param_value("delta");
@@ -49,10 +48,8 @@ Result<FeedImportOptions> parseFeedOptions(const httplib::Request& request) {
         options.delta = delta == "true";
     }
     // Which feed a dry run stands for: what a full one would delete depends on what that feed owns (ADR 0070).
-    if (request.has_param("feed")) {
-        options.feed = request.get_param_value("feed");
-        if (auto valid = validateFeedName(options.feed, "feed"); !valid) return valid.error();
-    }
+    if (request.has_param("feed")) options.feed = request.get_param_value("feed");
+    if (auto errors = options.validate(FeedImportFieldNames::api()); !errors.empty()) return errors.front();
     return options;
 }
 
@@ -74,6 +71,8 @@ Result<UploadRequest> parseUploadRequest(const std::string& body) {
     if (identifier == json.end() || identifier->is_null()) return Error::invalidArgument("identifier: required");
     if (!identifier->is_string()) return Error::invalidArgument("identifier: must be a string");
     options.identifier = identifier->get<std::string>();
+    // Stricter than FeedImportOptions' rule because of the transport: the identifier travels in
+    // the upload's signed x-svc-meta-identifier header.
     if (!isHeaderSafe(options.identifier)) {
         return Error::invalidArgument("identifier: must be 1-64 visible ASCII characters without quotes, ';' or ','");
     }
@@ -91,12 +90,9 @@ Result<UploadRequest> parseUploadRequest(const std::string& body) {
         auto delimiter = formatOptions->find("delimiter");
         if (delimiter != formatOptions->end() && !delimiter->is_null()) {
             if (!delimiter->is_string()) return Error::invalidArgument("format.options.delimiter: must be a string");
-            std::string text = delimiter->get<std::string>();
-            if (text.size() != 1) return Error::invalidArgument("format.options.delimiter: must be exactly one character");
-            if (text == "\"" || text == "\n" || text == "\r") {
-                return Error::invalidArgument("format.options.delimiter: a quote or line break cannot separate columns");
-            }
-            options.delimiter = text[0];
+            auto parsed = FeedImportOptions::parseDelimiter(delimiter->get<std::string>(), "format.options.delimiter");
+            if (!parsed) return parsed.error();
+            options.delimiter = *parsed;
         }
     }
     auto delta = json.find("delta");
@@ -108,8 +104,10 @@ Result<UploadRequest> parseUploadRequest(const std::string& body) {
     if (feed != json.end() && !feed->is_null()) {
         if (!feed->is_string()) return Error::invalidArgument("feed: must be a string");
         request.feed = feed->get<std::string>();
-        if (auto valid = validateFeedName(request.feed, "feed"); !valid) return valid.error();
     }
+    FeedImportOptions checked = options;
+    checked.feed = request.feed;
+    if (auto errors = checked.validate({"identifier", "format.options.delimiter", "feed"}); !errors.empty()) return errors.front();
     return request;
 }
 

@@ -395,22 +395,21 @@ void OperatorFeedRoutes::upload(const httplib::Request& request, httplib::Respon
     FeedImportRecord record;
     record.tenantId = tenant->id;
     record.source = "console";
-    if (request.has_param("feed")) {
-        record.feed = request.get_param_value("feed");
-        if (auto valid = validateFeedName(record.feed, "feed"); !valid) errors.push_back(valid.error());
-    }
-    if (request.has_param("identifier")) record.identifier = request.get_param_value("identifier");
-    if (trim(record.identifier).empty() || record.identifier.size() > 64) {
-        errors.push_back(Error::invalidArgument("identifier: the column that identifies a product, 1 to 64 characters"));
-    }
+    // The options by FeedImportOptions' rules, as every entry point that accepts them.
+    FeedImportOptions options;
+    if (request.has_param("feed")) options.feed = request.get_param_value("feed");
+    if (request.has_param("identifier")) options.identifier = request.get_param_value("identifier");
+    std::optional<Error> delimiterError;
     if (request.has_param("delimiter")) {
-        std::string delimiter = request.get_param_value("delimiter");
-        if (delimiter.size() != 1 || delimiter == "\"" || delimiter == "\n" || delimiter == "\r") {
-            errors.push_back(Error::invalidArgument("delimiter: must be exactly one character other than a quote or line break"));
-        } else {
-            record.delimiter = delimiter[0];
-        }
+        auto delimiter = FeedImportOptions::parseDelimiter(request.get_param_value("delimiter"), "delimiter");
+        if (delimiter) options.delimiter = *delimiter;
+        else delimiterError = delimiter.error();
     }
+    errors = options.validate(FeedImportFieldNames::api());
+    if (delimiterError) errors.push_back(*delimiterError);
+    record.feed = options.feed;
+    record.identifier = options.identifier;
+    record.delimiter = options.delimiter;
     if (request.has_param("delta")) {
         std::string delta = request.get_param_value("delta");
         if (delta != "true" && delta != "false") errors.push_back(Error::invalidArgument("delta: must be true or false"));

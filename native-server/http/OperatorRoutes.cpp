@@ -13,6 +13,7 @@
 #include "http/HttpJson.hpp"
 #include "http/RequestContext.hpp"
 #include "text/BoundedJson.hpp"
+#include "tenant/TenantSettingsCommand.hpp"
 #include "text/StringUtil.hpp"
 #include "tracking/Commission.hpp"
 #include "widget/WidgetTexts.hpp"
@@ -33,28 +34,6 @@ constexpr int64_t kQuarantineWindowSeconds = 30 * 86400;
 constexpr const char* kConsolePolicy =
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
-
-Status validCurrency(const std::string& currency) {
-    bool valid = currency.size() == 3;
-    for (char c : currency) valid = valid && c >= 'A' && c <= 'Z';
-    if (!valid) return Error::invalidArgument("currency: '" + currency + "' is not an ISO 4217 code of three capital letters, e.g. EUR");
-    return {};
-}
-
-// "de-DE", "en", "fr-CH": a language subtag, optionally a region.
-Status validLocale(const std::string& locale) {
-    size_t dash = locale.find('-');
-    std::string language = locale.substr(0, dash);
-    bool valid = language.size() >= 2 && language.size() <= 3;
-    for (char c : language) valid = valid && c >= 'a' && c <= 'z';
-    if (dash != std::string::npos) {
-        std::string region = locale.substr(dash + 1);
-        valid = valid && region.size() == 2;
-        for (char c : region) valid = valid && c >= 'A' && c <= 'Z';
-    }
-    if (!valid) return Error::invalidArgument("locale: '" + locale + "' is not a locale such as de-DE or en");
-    return {};
-}
 
 json tenantJson(const Tenant& tenant, const std::string& country) {
     return {{"apiId", tenant.apiId},
@@ -268,70 +247,33 @@ void OperatorRoutes::updateTenant(const httplib::Request& request, httplib::Resp
     auto body = readJsonBody(request);
     if (!body) return sendError(response, body.error());
 
-    // Every field is checked before anything is written; all problems are answered at once.
+    // The JSON types here, the rules in TenantSettingsCommand (shared with `tenant configure`);
+    // every field is checked before anything is written and all problems are answered at once.
     std::vector<Error> errors;
-    auto text = [&](const char* field) -> std::optional<std::string> {
-        if (!body->contains(field)) return std::nullopt;
+    TenantSettingsChange change;
+    auto text = [&](const char* field, std::optional<std::string>& into) {
+        if (!body->contains(field)) return;
         auto value = jsonStringMember(*body, field);
-        if (!value) {
-            errors.push_back(value.error());
-            return std::nullopt;
-        }
-        return std::string(trim(*value));
+        if (!value) errors.push_back(value.error());
+        else into = *value;
     };
-    auto currency = text("currency");
-    if (currency) {
-        if (auto valid = validCurrency(*currency); !valid) errors.push_back(valid.error());
-    }
-    auto locale = text("locale");
-    if (locale) {
-        if (auto valid = validLocale(*locale); !valid) errors.push_back(valid.error());
-    }
-    auto country = text("country");
-    if (country && !country->empty()) {
-        auto valid = WidgetSettings::validCountry(*country, "country");
-        if (!valid) errors.push_back(valid.error());
-        else country = *valid;
-    }
-    auto rates = text("commissionRates");
-    if (rates) {
-        auto parsed = CommissionRates::fromText(*rates);
-        if (!parsed) errors.push_back(Error::invalidArgument("commissionRates: " + *rates + " is not basis points such as 500 (5 %) or 500,SET=750"));
-        else rates = parsed->toText();
-    }
-    std::optional<Consent> consent;
-    if (auto state = text("consent")) {
-        consent = parseConsent(*state);
-        if (!consent) errors.push_back(Error::invalidArgument("consent: '" + *state + "' is not pending, granted or denied"));
-    }
-    std::optional<int64_t> window;
+    text("currency", change.currency);
+    text("locale", change.locale);
+    text("country", change.country);
+    text("commissionRates", change.commissionRates);
+    text("consent", change.consent);
     if (body->contains("attributionWindowDays")) {
         const auto& value = (*body)["attributionWindowDays"];
-        if (!value.is_number_integer() || value.get<int64_t>() < 1 || value.get<int64_t>() > 365) {
-            errors.push_back(Error::invalidArgument("attributionWindowDays: a whole number of days from 1 to 365"));
-        } else {
-            window = value.get<int64_t>();
-        }
+        if (!value.is_number_integer()) errors.push_back(Error::invalidField("attributionWindowDays", "a whole number of days from 1 to 365"));
+        else change.attributionWindowDays = value.get<int64_t>();
     }
+    for (auto& error : TenantSettingsCommand::check(change, TenantSettingsFields::api())) errors.push_back(std::move(error));
     if (!errors.empty()) return sendFieldErrors(response, errors);
 
-    if (currency) {
-        if (auto status = tenants_.setCurrency(tenant->id, *currency); !status) return sendError(response, status.error());
-    }
-    if (locale) {
-        if (auto status = tenants_.setLocale(tenant->id, *locale); !status) return sendError(response, status.error());
-    }
-    if (rates || window) {
-        auto status = tenants_.setCommission(tenant->id, window.value_or(tenant->attributionWindowDays), rates.value_or(tenant->commissionRates));
-        if (!status) return sendError(response, status.error());
-    }
-    if (country || consent) {
-        WidgetSettingsChange change;
-        change.country = country;
-        change.consent = consent;
-        if (auto status = widgetSettings_->change(tenant->id, change, clock_.nowSeconds()); !status) return sendError(response, status.error());
-        widgetSettingsChanged_(tenant->id);
-    }
+    TenantSettingsCommand command(tenants_, widgetSettings_, clock_);
+    auto updated = command.apply(*tenant, change, TenantSettingsFields::api());
+    if (!updated) return sendError(response, updated.error());
+    if (TenantSettingsCommand::changesWidgetSettings(change)) widgetSettingsChanged_(tenant->id);
     getTenant(request, response);
 }
 

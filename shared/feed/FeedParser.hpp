@@ -9,17 +9,11 @@
 
 #include "core/Result.hpp"
 #include "feed/CsvReader.hpp"
+#include "feed/FeedImportOptions.hpp"
 #include "feed/FeedRowMapper.hpp"
 #include "store/CatalogStore.hpp"
 
 namespace svc {
-
-struct FeedImportOptions {
-    std::string identifier = "sku";
-    char delimiter = ';';
-    bool delta = false;  // false: a full feed, products missing from it are marked deleted
-    std::string feed = "default";  // which of the tenant's feeds: the owner of what it lists (ADR 0070)
-};
 
 struct MappedRow {
     size_t line = 0;

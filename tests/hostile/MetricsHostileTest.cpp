@@ -41,7 +41,8 @@ std::set<std::string> requestSeries(const std::string& page) {
 
 }  // namespace
 
-TEST_CASE("Metrics: junk request lines neither break the exposition format nor add series") {
+TEST_CASE("Metrics: junk request lines neither break the exposition format nor add series" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, svc::test::havePromtool(), "promtool is not installed (Debian's prometheus package)")) {
     if (!svc::test::havePromtool()) {
         SVC_SKIP(svc::test::SkipReason::DependencyInstalledByScripts, "promtool is not installed (Debian's prometheus package)");
     }

@@ -61,7 +61,8 @@ double hitRate(RecommendationService& service, int64_t tenantId, const std::vect
 
 }  // namespace
 
-TEST_CASE("Evaluation: co-purchase learning through POST /events beats plain co-occurrence") {
+TEST_CASE("Evaluation: co-purchase learning through POST /events beats plain co-occurrence" *
+          svc::test::needs(svc::test::SkipReason::DataOutsideTheRepository, std::filesystem::exists(svc::evaluation::defaultFashionCatalogPath()), "the fashion catalog of ../shared is absent")) {
     std::string whyNot;
     auto catalog = FashionCatalog::load(svc::evaluation::defaultFashionCatalogPath(), whyNot);
     if (!catalog) {

@@ -104,7 +104,8 @@ TEST_CASE("docs/examples/feed-full.csv imports whole: every row, every column re
     CHECK(red->front().properties.count("kategorie3") == 0);
 }
 
-TEST_CASE("the README's push script uses the import id its PUT returned, also for a second tenant") {
+TEST_CASE("the README's push script uses the import id its PUT returned, also for a second tenant" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, hasTool("bash") && hasTool("curl") && hasTool("jq"), "push example: bash, curl or jq is missing")) {
     if (!hasTool("bash") || !hasTool("curl") || !hasTool("jq")) {
         SVC_SKIP(test::SkipReason::DependencyInstalledByScripts, "push example: bash, curl or jq is missing");
         return;

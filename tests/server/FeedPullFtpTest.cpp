@@ -81,7 +81,9 @@ public:
 
 }  // namespace
 
-TEST_CASE("FTP pulls: .csv and .csv.gz by file name, unchanged files skipped, failures named") {
+TEST_CASE("FTP pulls: .csv and .csv.gz by file name, unchanged files skipped, failures named" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, std::filesystem::exists("/usr/sbin/vsftpd"),
+                           "FTP pull test: /usr/sbin/vsftpd is not installed (scripts/install-deps.sh installs it)")) {
     test::PullFixture pulls;
     Vsftpd ftp(pulls.dir);
     if (!ftp.running()) {

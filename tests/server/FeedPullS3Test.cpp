@@ -91,7 +91,9 @@ public:
 
 }  // namespace
 
-TEST_CASE("S3 pulls: signed private objects, anonymous public ones, the format by Content-Type, failures named") {
+TEST_CASE("S3 pulls: signed private objects, anonymous public ones, the format by Content-Type, failures named" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, std::filesystem::exists("/usr/bin/node") && std::filesystem::exists(SVC_SOURCE_DIR "/e2e/node_modules/s3rver"),
+                           "S3 pull test: node or e2e/node_modules/s3rver is missing (scripts/install-deps.sh installs node and runs npm ci in e2e/)")) {
     test::PullFixture pulls;
     S3Server s3(pulls.dir, {
                                {"private-feeds", "daily/feed.csv", test::feedOfSkus({"A", "B"}), "text/csv", ""},

@@ -129,7 +129,9 @@ public:
 
 }  // namespace
 
-TEST_CASE("SFTP pulls: password or none, the pinned host key only, the format by file name, failures named") {
+TEST_CASE("SFTP pulls: password or none, the pinned host key only, the format by file name, failures named" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, std::filesystem::exists("/usr/sbin/sshd") && std::filesystem::exists("/usr/bin/ssh-keygen"),
+                           "SFTP pull test: sshd or ssh-keygen is not installed (scripts/install-deps.sh installs openssh-server)")) {
     test::PullFixture pulls;
     Sshd sftp(pulls.dir);
     if (!sftp.running()) {

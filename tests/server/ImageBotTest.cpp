@@ -303,7 +303,8 @@ TEST_CASE("Image bot: refused addresses and bodies are recorded with a clear rea
     CHECK(f.images.totalRequests() == before);
 }
 
-TEST_CASE("Image bot on the real fashion photos: 50 thumbnails served and decodable, near-duplicates found by the hash") {
+TEST_CASE("Image bot on the real fashion photos: 50 thumbnails served and decodable, near-duplicates found by the hash" *
+          svc::test::needs(svc::test::SkipReason::DataOutsideTheRepository, std::filesystem::exists(test::fashionImagesDir()), "the fashion images of ../shared are absent")) {
     auto paths = test::fashionImages(50);
     if (paths.empty()) {
         SVC_SKIP(test::SkipReason::DataOutsideTheRepository, "the fashion images of ../shared are absent (" << test::fashionImagesDir() << ")");

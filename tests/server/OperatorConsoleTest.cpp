@@ -277,14 +277,14 @@ TEST_CASE("Operator tenant settings: every invalid field is named and nothing is
     CHECK(unchanged["currency"] == "EUR");
     CHECK(unchanged["country"] == "");
 
-    auto onlyWindow = patch({{"currency", "CHF"}, {"attributionWindowDays", "30"}});
+    auto onlyWindow = patch({{"currency", "PLN"}, {"attributionWindowDays", "30"}});
     CHECK(joined(fieldsOf(onlyWindow)) == "attributionWindowDays");
 
-    auto good = patch({{"currency", "CHF"}, {"locale", "de-CH"}, {"country", "ch"}, {"commissionRates", "500,SET=750"},
+    auto good = patch({{"currency", "PLN"}, {"locale", "de-CH"}, {"country", "ch"}, {"commissionRates", "500,SET=750"},
                        {"attributionWindowDays", 14}});
     REQUIRE(good->status == 200);
     auto stored = json::parse(good->body);
-    CHECK(stored["currency"] == "CHF");
+    CHECK(stored["currency"] == "PLN");
     CHECK(stored["locale"] == "de-CH");
     CHECK(stored["country"] == "CH");
     CHECK(stored["commissionRates"] == "500,SET=750");

@@ -347,7 +347,8 @@ TEST_CASE("Metrics: the image bot's queue and failures") {
     CHECK(valueOf(page, "svc_imagebot_in_flight") == 0);
 }
 
-TEST_CASE("Metrics: the whole page after real traffic passes promtool check metrics") {
+TEST_CASE("Metrics: the whole page after real traffic passes promtool check metrics" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, svc::test::havePromtool(), "promtool is not installed (Debian's prometheus package)")) {
     if (!test::havePromtool()) SVC_SKIP(test::SkipReason::DependencyInstalledByScripts, "promtool is not installed (Debian's prometheus package)");
     MetricsFixture fixture;
     REQUIRE(fixture.push(feedOf(4)) == "applied");
@@ -443,7 +444,8 @@ TEST_CASE("Metrics: --metrics-listen serves /metrics on its own listener, and th
     }
 }
 
-TEST_CASE("Metrics: deploy/prometheus/svc-alerts.yml passes promtool check rules and its unit tests") {
+TEST_CASE("Metrics: deploy/prometheus/svc-alerts.yml passes promtool check rules and its unit tests" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, svc::test::havePromtool(), "promtool is not installed (Debian's prometheus package)")) {
     if (!test::havePromtool()) SVC_SKIP(test::SkipReason::DependencyInstalledByScripts, "promtool is not installed (Debian's prometheus package)");
     std::string dir = std::string(SVC_SOURCE_DIR) + "/deploy/prometheus";
     CHECK(test::promtool("check rules '" + dir + "/svc-alerts.yml'") == "");

@@ -29,7 +29,9 @@ std::string readFile(const std::filesystem::path& path) {
 
 }  // namespace
 
-TEST_CASE("csv-spectrum: every case reads to exactly its expected JSON") {
+TEST_CASE("csv-spectrum: every case reads to exactly its expected JSON" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, std::filesystem::exists(SVC_SOURCE_DIR "/e2e/node_modules/csv-spectrum/csvs"),
+                           "csv-spectrum is not installed (scripts/install-deps.sh runs npm ci in e2e/)")) {
     std::filesystem::path root = std::filesystem::path(SVC_SOURCE_DIR) / "e2e" / "node_modules" / "csv-spectrum";
     if (!std::filesystem::exists(root / "csvs")) {
         SVC_SKIP(svc::test::SkipReason::DependencyInstalledByScripts, "csv-spectrum is not installed (scripts/install-deps.sh runs npm ci in e2e/)");

@@ -12,6 +12,7 @@
 #include "image/PerceptualHash.hpp"
 #include "net/PoliteFetchPolicy.hpp"
 #include "support/TestImages.hpp"
+#include "support/Skip.hpp"
 
 using namespace svc;
 
@@ -221,11 +222,11 @@ TEST_CASE("Image politeness: per-host slots, host pauses, backoff and Retry-Afte
     CHECK_FALSE(PoliteFetchPolicy::parseRetryAfterMs("99999999999999999999999", now));
 }
 
-TEST_CASE("Image facts on the real fashion photos: near-duplicates are found, different products are not") {
+TEST_CASE("Image facts on the real fashion photos: near-duplicates are found, different products are not" *
+          svc::test::needs(svc::test::SkipReason::DataOutsideTheRepository, std::filesystem::exists(test::fashionImagesDir()), "the fashion images of ../shared are absent")) {
     auto paths = test::fashionImages(60);
     if (paths.empty()) {
-        MESSAGE("fashion images absent (" << test::fashionImagesDir() << "): real-photo checks skipped");
-        return;
+        SVC_SKIP(svc::test::SkipReason::DataOutsideTheRepository, "the fashion images of ../shared are absent (" << test::fashionImagesDir() << ")");
     }
     std::vector<uint64_t> hashes;
     int worstCopy = 0;

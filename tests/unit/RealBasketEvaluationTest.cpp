@@ -16,7 +16,8 @@
 
 using namespace svc::evaluation;
 
-TEST_CASE("Evaluation: SET and SIMILAR on real baskets against co-occurrence, popularity and random") {
+TEST_CASE("Evaluation: SET and SIMILAR on real baskets against co-occurrence, popularity and random" *
+          svc::test::needs(svc::test::SkipReason::DataOutsideTheRepository, std::filesystem::exists(defaultHmBasketsPath()), "the H&M baskets of ../shared are absent")) {
     const std::string directory = defaultHmBasketsPath();
     if (!std::filesystem::exists(directory)) {
         SVC_SKIP(svc::test::SkipReason::DataOutsideTheRepository, "the H&M baskets of ../shared are absent (" << directory << ")");

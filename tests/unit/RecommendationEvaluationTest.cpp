@@ -1,7 +1,7 @@
 // Evaluation of the recommendation engine on the real fashion catalog of ../shared
 // (issue #5): SIMILAR nDCG@12 against random baselines of the same run, with and without
-// 30% of the category paths blanked, and the sanity of complementary sets. Skipped with
-// a message when ../shared is absent. Prices, sizes and stock are invented by
+// 30% of the category paths blanked, and the sanity of complementary sets. Skipped (and
+// counted as skipped) when ../shared is absent. Prices, sizes and stock are invented by
 // tests/evaluation/FashionCatalog (the catalog has none).
 #include <doctest/doctest.h>
 
@@ -20,6 +20,7 @@
 #include "recommend/ContentSnapshotBuilder.hpp"
 #include "recommend/RecommendationService.hpp"
 #include "sets/SetJson.hpp"
+#include "support/Skip.hpp"
 
 using svc::evaluation::FashionCatalog;
 using svc::evaluation::FashionItem;
@@ -73,10 +74,15 @@ private:
     std::shared_ptr<const svc::ContentSnapshot> snapshot_;
 };
 
+std::string& whyNotLoaded() {
+    static std::string why;
+    return why;
+}
+
 std::optional<FashionCatalog> loadCatalog() {
     std::string whyNot;
     auto catalog = FashionCatalog::load(svc::evaluation::defaultFashionCatalogPath(), whyNot);
-    if (!catalog) MESSAGE("skipped: the fashion catalog of ../shared is absent (" << whyNot << ")");
+    if (!catalog) whyNotLoaded() = whyNot;
     return catalog;
 }
 
@@ -105,9 +111,10 @@ SimilarScores evaluateSimilar(const FashionCatalog& catalog, const svc::ContentS
 
 }  // namespace
 
-TEST_CASE("Evaluation: SIMILAR nDCG@12 on the fashion catalog beats the same-leaf baseline (complete and 30% blank categories)") {
+TEST_CASE("Evaluation: SIMILAR nDCG@12 on the fashion catalog beats the same-leaf baseline (complete and 30% blank categories)" *
+          svc::test::needs(svc::test::SkipReason::DataOutsideTheRepository, std::filesystem::exists(svc::evaluation::defaultFashionCatalogPath()), "the fashion catalog of ../shared is absent")) {
     auto catalog = loadCatalog();
-    if (!catalog) return;
+    if (!catalog) SVC_SKIP(svc::test::SkipReason::DataOutsideTheRepository, "the fashion catalog of ../shared is absent (" << whyNotLoaded() << ")");
     auto complete = evaluateSimilar(*catalog, *buildSnapshot(*catalog, 0.0));
     MESSAGE("SIMILAR nDCG@12 over " << kAnchors << " anchors: svc " << complete.svc << ", random same leaf " << complete.sameLeaf
                                      << ", random overall " << complete.overall);
@@ -118,9 +125,10 @@ TEST_CASE("Evaluation: SIMILAR nDCG@12 on the fashion catalog beats the same-lea
     CHECK(blanked.svc >= 0.75);
 }
 
-TEST_CASE("Evaluation: complementary sets on the fashion catalog keep kind, gender and breadth") {
+TEST_CASE("Evaluation: complementary sets on the fashion catalog keep kind, gender and breadth" *
+          svc::test::needs(svc::test::SkipReason::DataOutsideTheRepository, std::filesystem::exists(svc::evaluation::defaultFashionCatalogPath()), "the fashion catalog of ../shared is absent")) {
     auto catalog = loadCatalog();
-    if (!catalog) return;
+    if (!catalog) SVC_SKIP(svc::test::SkipReason::DataOutsideTheRepository, "the fashion catalog of ../shared is absent (" << whyNotLoaded() << ")");
     auto snapshot = buildSnapshot(*catalog, 0.0);
     FixedSource source(snapshot);
     svc::RecommendationService service(source);
