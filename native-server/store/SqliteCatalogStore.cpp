@@ -833,7 +833,9 @@ Result<CatalogStore::ChangedRead> SqliteCatalogStore::readChanges(int64_t tenant
         std::lock_guard lock(readersMutex_);
         if (auto status = migrate(**db, DatabaseKind::Catalog); !status) return status.error();
     }
-    auto transaction = SqliteTransaction::begin(**db);  // one consistent read
+    // One consistent read, without the write lock: a read during an import sees the catalog as
+    // it was before it instead of waiting for it (and failing after the busy timeout).
+    auto transaction = SqliteTransaction::beginRead(**db);
     if (!transaction) return transaction.error();
     ChangedRead read;
     {
