@@ -43,7 +43,7 @@ void setPrices(CatalogStore& catalog, int64_t tenantId, const std::string& sku, 
 
 TEST_CASE("PriceHistoryStore: the lowest selling price of the 30 days before the current price began") {
     struct Case {
-        const char* name;
+        std::string name;
         std::vector<PriceAt> prices;
         std::optional<int64_t> lowest;  // nullopt: absent from the answer
     };
