@@ -833,7 +833,9 @@ Result<CatalogStore::ChangedRead> SqliteCatalogStore::readChanges(int64_t tenant
         std::lock_guard lock(readersMutex_);
         if (auto status = migrate(**db, DatabaseKind::Catalog); !status) return status.error();
     }
-    auto transaction = SqliteTransaction::begin(**db);  // one consistent read
+    // One consistent read, without the write lock: a read during an import sees the catalog as
+    // it was before it instead of waiting for it (and failing after the busy timeout).
+    auto transaction = SqliteTransaction::beginRead(**db);
     if (!transaction) return transaction.error();
     ChangedRead read;
     {
@@ -856,7 +858,7 @@ Result<CatalogStore::ChangedRead> SqliteCatalogStore::readChanges(int64_t tenant
         // By key: each SKU's main SKU through the SKU index, then each main SKU's variants
         // through the main-SKU index, in main-SKU order (as the scan gives them).
         auto mainSkuOf = (*db)->prepare("SELECT main_sku FROM products WHERE sku = ?1");
-        auto variants = (*db)->prepare(std::string("SELECT ") + kProductColumns + " FROM products WHERE main_sku = ?1");
+        auto variants = (*db)->prepare(std::string("SELECT ") + kProductColumns + " FROM products WHERE main_sku = ?1 ORDER BY sku");
         if (!mainSkuOf) return mainSkuOf.error();
         if (!variants) return variants.error();
         std::set<std::string> mainSkus;
@@ -881,7 +883,9 @@ Result<CatalogStore::ChangedRead> SqliteCatalogStore::readChanges(int64_t tenant
     }
     std::string sql = std::string("SELECT ") + kProductColumns + " FROM products";
     if (sinceSequence >= 0) sql += " WHERE main_sku IN (SELECT main_sku FROM products WHERE change_seq > ?1)";
-    auto query = (*db)->prepare(sql + " ORDER BY main_sku");
+    // Variants by SKU within their article, as the header promises: the main-SKU index alone
+    // gives them in the order they were first stored.
+    auto query = (*db)->prepare(sql + " ORDER BY main_sku, sku");
     if (!query) return query.error();
     if (sinceSequence >= 0) query->bind(1, sinceSequence);
     while (true) {

@@ -120,6 +120,11 @@ Result<SqliteTransaction> SqliteTransaction::begin(SqliteDatabase& db) {
     return SqliteTransaction(db);
 }
 
+Result<SqliteTransaction> SqliteTransaction::beginRead(SqliteDatabase& db) {
+    if (auto status = db.execute("BEGIN DEFERRED"); !status) return status.error();
+    return SqliteTransaction(db);
+}
+
 SqliteTransaction::~SqliteTransaction() {
     if (open_) (void)db_->execute("ROLLBACK");
 }

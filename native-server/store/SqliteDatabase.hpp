@@ -70,6 +70,9 @@ private:
 class SqliteTransaction {
 public:
     static Result<SqliteTransaction> begin(SqliteDatabase& db);
+    // A read of one consistent snapshot that takes no write lock: a reader neither waits for a
+    // writer's transaction nor makes one wait (WAL). Ends (rolled back) when destroyed.
+    static Result<SqliteTransaction> beginRead(SqliteDatabase& db);
     SqliteTransaction(SqliteTransaction&& other) noexcept : db_(other.db_), open_(other.open_) { other.open_ = false; }
     ~SqliteTransaction();
     Status commit();

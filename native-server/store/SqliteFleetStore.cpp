@@ -28,23 +28,6 @@ Status eachRow(SqliteDatabase& db, const char* sql, Visit visit, std::initialize
     }
 }
 
-// A deferred read transaction (SqliteTransaction takes the write lock): one consistent view.
-class ReadTransaction {
-public:
-    static Result<ReadTransaction> begin(SqliteDatabase& db) {
-        if (auto status = db.execute("BEGIN"); !status) return status.error();
-        return ReadTransaction(db);
-    }
-    ReadTransaction(ReadTransaction&& other) noexcept : db_(other.db_) { other.db_ = nullptr; }
-    ~ReadTransaction() {
-        if (db_) (void)db_->execute("COMMIT");
-    }
-
-private:
-    explicit ReadTransaction(SqliteDatabase& db) : db_(&db) {}
-    SqliteDatabase* db_;
-};
-
 }  // namespace
 
 Result<std::unique_ptr<SqliteFleetStore>> SqliteFleetStore::open(const std::string& dataDir) {
@@ -56,7 +39,7 @@ Result<std::unique_ptr<SqliteFleetStore>> SqliteFleetStore::open(const std::stri
 }
 
 Status SqliteFleetStore::readMain(std::unordered_map<int64_t, TenantFleetFacts>& facts) {
-    auto transaction = ReadTransaction::begin(*main_);
+    auto transaction = SqliteTransaction::beginRead(*main_);
     if (!transaction) return transaction.error();
     // A tenant's feeds by name: those that finished an import and those with a pull source.
     std::map<std::pair<int64_t, std::string>, FleetFeedFacts> feeds;
@@ -93,7 +76,7 @@ Status SqliteFleetStore::readMain(std::unordered_map<int64_t, TenantFleetFacts>&
 }
 
 Status SqliteFleetStore::readEvents(const FleetPeriod& period, std::unordered_map<int64_t, TenantFleetFacts>& facts) {
-    auto transaction = ReadTransaction::begin(*events_);
+    auto transaction = SqliteTransaction::beginRead(*events_);
     if (!transaction) return transaction.error();
     auto status = eachRow(
         *events_, "SELECT tenant_id, COUNT(*) FROM ledger_quarantine WHERE at >= ?1 GROUP BY tenant_id",

@@ -2,6 +2,14 @@
 // Storage of the product catalog, owned by the domain: feed, GraphQL and
 // recommendation code see only this interface. SQLite implements it today;
 // PostgreSQL can later without touching them.
+//
+// Contract (tests/store/CatalogStoreContractTest.cpp):
+// - each tenant's catalog is its own: no read of one tenant ever returns another's products; a
+//   tenant that never imported answers no products and zero stats, not an error.
+// - SKUs and main SKUs are ordered and compared byte for byte (no collation), on every backend.
+// - a read during an open import answers the catalog as it was before it, without waiting for
+//   the import (an initial load into an empty catalog may keep readers waiting until it commits).
+// - text and prices are read back exactly as written (an absent price stays absent, not 0).
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -84,14 +92,14 @@ public:
     // `now` is recorded as the time the feed's products were last seen; `feed` names the
     // tenant's feed the import belongs to (the owner of what it lists, docs/adr/0070).
     virtual Result<std::unique_ptr<CatalogImport>> beginImport(int64_t tenantId, int64_t now, const std::string& feed) = 0;
-    // All variants of the article named by a SKU or a main SKU (deleted ones included;
+    // All variants of the article named by a SKU or a main SKU, by SKU (deleted ones included;
     // callers filter; `stale` is set by the 24-hour rule). Empty when the id is unknown.
     virtual Result<std::vector<Product>> articleVariants(int64_t tenantId, const std::string& skuOrMainSku) = 0;
     // Every live (not deleted) product of the tenant, ordered by main SKU then SKU, from
     // one consistent read (a concurrent import is seen whole or not at all). `stale` is set.
     virtual Status forEachLiveProduct(int64_t tenantId, const std::function<void(Product&&)>& visit) = 0;
     // Every product (deleted ones included, `deleted` set) of the main SKUs that an import
-    // changed after `sinceSequence`, ordered by main SKU; all products when `sinceSequence`
+    // changed after `sinceSequence`, ordered by main SKU then SKU; all products when `sinceSequence`
     // is negative. Returns the catalog's change sequence as of the same consistent read: the
     // `sinceSequence` of the next call.
     virtual Result<int64_t> forEachProductChangedSince(int64_t tenantId, int64_t sinceSequence,

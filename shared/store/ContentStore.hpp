@@ -2,6 +2,15 @@
 // Storage of curated content: the operator's set templates (shared by all tenants) and
 // each tenant's custom and photo sets, plus the content generations that tell every
 // server process when a tenant's content must be rebuilt.
+//
+// Contract (tests/store/ContentStoreContractTest.cpp):
+// - sets are kept per tenant and kind: a custom and a photo set may share an id, and one
+//   tenant's sets never show in another's; a set deleted and put again is new (it goes last).
+// - every change that writes (a put, a delete that removed something, an imported file) adds one
+//   to its generation (the templates': tenant 0); a tenant that never changed has none.
+// - a refused file writes nothing and bumps nothing: a tenant's file holding templates is
+//   PermissionDenied, the operator's file holding sets InvalidArgument.
+// - what sets/SetJson accepts (its lengths and lists) is read back byte for byte.
 #include <cstdint>
 #include <map>
 #include <optional>

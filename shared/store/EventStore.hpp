@@ -1,6 +1,12 @@
 #pragma once
 // Storage of tracking events, owned by the tracking domain: the events endpoint appends,
 // the recommendation engine (co-purchase learning) and later attribution read.
+//
+// Contract (tests/store/EventStoreContractTest.cpp):
+// - order ids are per tenant: the same id at another tenant is another order, and no read of one
+//   tenant returns another's events.
+// - amounts and prices are kept as given, any int64: the parser's limits are not the store's
+//   (claims beyond what svc books are set aside by the ledger, not refused here).
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -51,7 +57,7 @@ public:
     virtual Result<ShopWordOutcome> recordShopWord(int64_t tenantId, const std::string& orderId, const OrderConfirmation& word,
                                                    int64_t receivedAt) = 0;
     // The tenant's purchases with a sequence above `afterSequence`, in sequence order, at most
-    // `limit`: each order's first browser claim (what shoppers bought, for co-purchase
+    // `limit` (each with all its lines): each order's first browser claim (what shoppers bought, for co-purchase
     // learning; conflicting claims and the shop's words are left out). Sequences only grow and
     // a reader never sees a gap fill in later, so the last sequence returned is a cursor that
     // misses nothing.

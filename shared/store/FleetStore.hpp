@@ -2,6 +2,10 @@
 // What the fleet view (the console's tenants page, docs/adr/0066) reads about every tenant at
 // once: a bounded number of aggregate queries, never one query per tenant, so a page of a fleet
 // of thousands of shops costs the same few queries as a fleet of ten.
+//
+// Contract (tests/store/FleetStoreContractTest.cpp): months are UTC months of arrival (events)
+// and of booking (commission); lines set aside count from `quarantineSince` on, inclusive; a feed
+// whose only imports are held or queued is no feed here (held imports count in heldImports).
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -2,6 +2,13 @@
 // Storage of attribution and the commission ledger, owned by the tracking domain. It lives
 // with the events (one file, one sequence): attribution reads interactions and claims on
 // orders and books ledger entries, one tenant at a time (docs/adr/0056).
+//
+// Contract (tests/store/LedgerStoreContractTest.cpp):
+// - a retried booking stores nothing twice: a sale or a reversal of a claim's line is kept once,
+//   and a tenant's cursor never moves back (booking through an earlier sequence leaves it).
+// - ranges [from, to) include `from` and exclude `to`; reads of one tenant never return another's.
+// - money up to kMaxOrderTotal (tracking/Commission.hpp) and its negation is read back exactly;
+//   lines set aside keep any int64 amount and price.
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -24,7 +31,7 @@ public:
     // Every claim on one order up to `throughSequence` (booked or not), in arrival order.
     virtual Result<std::vector<OrderClaim>> orderClaims(int64_t tenantId, const std::string& orderId, int64_t throughSequence) = 0;
     // The cid's clicks and add-to-carts of one tenant that arrived before `beforeSequence`,
-    // received at `since` or later.
+    // received at `since` or later, in arrival order.
     virtual Result<std::vector<Interaction>> interactions(int64_t tenantId, const std::string& cid, int64_t beforeSequence,
                                                           int64_t since) = 0;
     // Books one tenant's entries and the lines set aside, and moves that tenant's cursor to
@@ -38,7 +45,7 @@ public:
     virtual Result<bool> bookReturn(int64_t tenantId, const std::string& returnId, const std::vector<LedgerEntry>& entries) = 0;
     // Entries booked in [from, to) (Unix seconds), in booking order.
     virtual Result<std::vector<LedgerEntry>> entries(int64_t tenantId, int64_t from, int64_t to) = 0;
-    // Lines set aside whose claims arrived in [from, to), at most `limit`, and how many there are.
+    // Lines set aside whose claims arrived in [from, to), oldest first, at most `limit`, and how many there are.
     virtual Result<std::pair<std::vector<QuarantinedLine>, int64_t>> quarantined(int64_t tenantId, int64_t from, int64_t to,
                                                                                  size_t limit) = 0;
     // Widget events received in [from, to), counted per UTC day, widget, touchpoint, test group

@@ -7,6 +7,8 @@
 //   from the answer (not an error).
 // - prices valid only before the 30-day window do not count; one tenant's history never
 //   answers for another's SKUs.
+// - the selling price is the discount price when given, else the retail price; only a change of
+//   it is history (a feed listing the same price again changes nothing).
 #include <cstdint>
 #include <map>
 #include <string>

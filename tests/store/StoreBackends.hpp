@@ -107,7 +107,7 @@ inline Tenant newTenant(Storage& storage, const std::string& name) {
 // Strings a store must keep byte for byte: quotes, SQL, NUL-free control bytes, UTF-8, long.
 inline const std::vector<std::string>& hostileStrings() {
     static const std::vector<std::string> strings{
-        "'; DROP TABLE tenants; --", "\"quoted\" \\ backslash", "%_ LIKE wildcards _%", "tab\tnew\nline\rreturn",
+        "'; DROP TABLE tenants; --", "\"quoted\" \\ backslash", "%_ LIKE wildcards _%", "tab\tnew\nline\rreturn", "\x01\x02\x1b[0m\x1f\x7f",
         "\xC3\xA4\xC3\xB6\xC3\xBC \xE2\x82\xAC \xF0\x9F\x91\x9F", std::string(3000, 'x')};
     return strings;
 }
