@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "BenchSupport.hpp"
+#include "feed/CatalogChanged.hpp"
 #include "feed/FeedImportService.hpp"
 #include "recommend/ContentIndex.hpp"
 #include "recommend/RecommendationService.hpp"
@@ -700,12 +701,11 @@ int runChild(const ChildOptions& options) {
     svc::ContentIndexOptions indexOptions;
     indexOptions.threads = 2;
     svc::ContentIndex index(storage->catalog(), storage->content(), &storage->events(), storage->clock(), indexOptions);
-    // Imports from here on reach the index as in svc-server (ApiServer): the change first, then
+    // Imports from here on reach the index as in svc-server (app/Services): the change first, then
     // the generation. The index's thread is not started: the bench runs the rebuild itself.
-    imports.setAppliedListener([&](int64_t tenantId, svc::CatalogChange change) {
-        index.catalogChanged(tenantId, std::move(change));
-        (void)storage->content().bumpGeneration(tenantId);
-    });
+    svc::CatalogChanged catalogChanged(storage->content());
+    catalogChanged.subscribe([&](int64_t tenantId, const svc::CatalogChange& change) { index.catalogChanged(tenantId, change); });
+    catalogChanged.publishFrom(imports);
     ::sync();
     progress("(1) full build: ContentIndex::rebuild(full)");
     auto started = Clock::now();

@@ -30,6 +30,7 @@
 #include "feed/ImportJson.hpp"
 #include "security/ServerKeys.hpp"
 #include "store/EncryptedFileBlobStore.hpp"
+#include "app/Services.hpp"
 #include "http/ApiServer.hpp"
 #include "http/PublicUrl.hpp"
 #include "sets/SetJson.hpp"
@@ -121,9 +122,6 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
     auto keys = ServerKeys::loadOrCreate(dataDir);
     if (!keys) return fail(keys.error());
 
-    auto pulls = PullRuntime::open(dataDir, **storage, *keys, outboundAllow);
-    if (!pulls) return fail(pulls.error());
-
     ServerOptions options;
     options.host = address->first;
     options.port = address->second;
@@ -155,18 +153,15 @@ int serve(const std::string& dataDir, const std::string& listen, const std::stri
         bot.infoUrl = imageBotInfoUrl.empty() ? site + "/imagebot" : imageBotInfoUrl;
         options.imageBot = bot;
     }
-    ApiServer server(options, **storage, *keys);
+    Services services(**storage, *keys, options);
+    // Scheduled feed pulls (docs/adr/0026); their imports reach this server's content like pushes.
+    auto pulls = PullRuntime::open(dataDir, **storage, *keys, outboundAllow, {}, {}, &services.catalogChanged());
+    if (!pulls) return fail(pulls.error());
+    ApiServer server(options, services);
     auto port = server.bind();
     if (!port) return fail(port.error());
-    // Scheduled feed pulls (docs/adr/0026); their imports reach this server's content like pushes.
-    Storage* pulledStorage = storage->get();
-    (*pulls)->imports().setAppliedListener([&server, pulledStorage](int64_t tenantId, CatalogChange change) {
-        server.contentIndex().catalogChanged(tenantId, std::move(change));
-        (void)pulledStorage->content().bumpGeneration(tenantId);
-        if (auto* bot = server.imageBot()) bot->catalogChanged(tenantId);
-    });
-    (*pulls)->imports().setMetrics(&server.serviceMetrics());
-    (*pulls)->scheduler().setMetrics(&server.serviceMetrics());
+    (*pulls)->imports().setMetrics(&services.metrics());
+    (*pulls)->scheduler().setMetrics(&services.metrics());
     // A shop plugin's registration is pulled promptly, not at the next tick (docs/adr/0035).
     PullScheduler* scheduler = &(*pulls)->scheduler();
     server.setPullWaker([scheduler] { scheduler->wake(); });
@@ -202,6 +197,8 @@ struct DataDirContext {
     std::optional<ServerKeys> keys;
     std::unique_ptr<EncryptedFileBlobStore> files;
     std::unique_ptr<FeedImportService> imports;
+    // No subscribers in a CLI process: a running server learns of its imports through the content generation.
+    std::unique_ptr<CatalogChanged> catalogChanged;
 
     static Result<DataDirContext> open(const std::string& dataDir) {
         DataDirContext context;
@@ -214,9 +211,8 @@ struct DataDirContext {
         context.files = std::make_unique<EncryptedFileBlobStore>(dataDir + "/uploads", context.keys->fileEncryptionKey());
         context.imports = std::make_unique<FeedImportService>(context.storage->catalog(), context.storage->imports(), *context.files,
                                                                context.storage->clock());
-        // A running server learns of this process's imports through the content generation.
-        Storage* shared = context.storage.get();
-        context.imports->setAppliedListener([shared](int64_t tenantId, CatalogChange) { (void)shared->content().bumpGeneration(tenantId); });
+        context.catalogChanged = std::make_unique<CatalogChanged>(context.storage->content());
+        context.catalogChanged->publishFrom(*context.imports);
         return context;
     }
 

@@ -36,7 +36,7 @@ Status sealUrlQueries(PullSourceStore& sources, const CredentialCipher& cipher) 
 
 Result<std::unique_ptr<PullRuntime>> PullRuntime::open(const std::string& dataDir, Storage& storage, const ServerKeys& keys,
                                                        const std::vector<std::string>& allowList, FetchLimits limits,
-                                                       PluginPullLimits pluginLimits) {
+                                                       PluginPullLimits pluginLimits, CatalogChanged* catalogChanged) {
     auto policy = AddressPolicy::withAllowList(allowList);
     if (!policy) return Error::invalidArgument("--outbound-allow: " + policy.error().message);
     auto cipher = CredentialCipher::loadOrCreate(dataDir);
@@ -47,9 +47,11 @@ Result<std::unique_ptr<PullRuntime>> PullRuntime::open(const std::string& dataDi
     runtime->sources_ = &storage.pullSources();
     runtime->files_ = std::make_unique<EncryptedFileBlobStore>(dataDir + "/uploads", keys.fileEncryptionKey());
     runtime->imports_ = std::make_unique<FeedImportService>(storage.catalog(), storage.imports(), *runtime->files_, storage.clock());
-    // Servers (this one included) learn of pulled imports through the content generation.
-    Storage* shared = &storage;
-    runtime->imports_->setAppliedListener([shared](int64_t tenantId, CatalogChange) { (void)shared->content().bumpGeneration(tenantId); });
+    if (!catalogChanged) {
+        runtime->ownCatalogChanged_ = std::make_unique<CatalogChanged>(storage.content());
+        catalogChanged = runtime->ownCatalogChanged_.get();
+    }
+    catalogChanged->publishFrom(*runtime->imports_);
     runtime->puller_ = std::make_unique<FeedPuller>(*runtime->fetcher_, runtime->cipher_, *runtime->imports_, storage.imports(),
                                                     storage.tenants(), storage.clock(), (std::filesystem::path(dataDir) / "pulls").string());
     runtime->registrations_ = &storage.shopRegistrations();

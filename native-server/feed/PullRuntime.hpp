@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "feed/CatalogChanged.hpp"
 #include "feed/FeedImportService.hpp"
 #include "feed/FeedPuller.hpp"
 #include "feed/PullScheduler.hpp"
@@ -21,9 +22,12 @@ namespace svc {
 class PullRuntime {
 public:
     // `allowList`: hosts and networks the SSRF guard lets through (AddressPolicy); the error names the bad entry.
+    // Pulled imports are published to `catalogChanged` (serve: the services' event, so they reach
+    // this server's content like pushes); without one, to an event of the runtime's own that only
+    // tells running servers through the content generation.
     static Result<std::unique_ptr<PullRuntime>> open(const std::string& dataDir, Storage& storage, const ServerKeys& keys,
                                                      const std::vector<std::string>& allowList, FetchLimits limits = {},
-                                                     PluginPullLimits pluginLimits = {});
+                                                     PluginPullLimits pluginLimits = {}, CatalogChanged* catalogChanged = nullptr);
 
     const CredentialCipher& cipher() const { return cipher_; }
     PullSourceStore& sources() { return *sources_; }
@@ -38,6 +42,7 @@ private:
     PullRuntime(CredentialCipher cipher) : cipher_(cipher) {}
 
     CredentialCipher cipher_;
+    std::unique_ptr<CatalogChanged> ownCatalogChanged_;  // when open() was given none
     std::unique_ptr<OutboundFetcher> fetcher_;
     PullSourceStore* sources_ = nullptr;
     std::unique_ptr<EncryptedFileBlobStore> files_;

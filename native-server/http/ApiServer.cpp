@@ -1,34 +1,26 @@
 #include "http/ApiServer.hpp"
 
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <iostream>
-#include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "app/BuildInfo.hpp"
-#include "http/ClientConnection.hpp"
-#include "http/GraphqlHttp.hpp"
-#include "log/Log.hpp"
-#include "security/CursorTags.hpp"
+#include "app/Services.hpp"
 #include "http/HttpErrors.hpp"
 #include "http/RequestContext.hpp"
-#include "text/BoundedJson.hpp"
-#include "text/StringUtil.hpp"
 #include "http/ResponseCompression.hpp"
-#include "http/StaticFiles.hpp"
 #include "image/PerceptualHash.hpp"
+#include "log/Log.hpp"
+#include "text/StringUtil.hpp"
 #include "widget/ContentRequest.hpp"
 
 namespace svc {
 
 namespace {
 
-constexpr const char* kApiIdPattern = "([A-Za-z0-9-]{1,64})";
 thread_local std::chrono::steady_clock::time_point requestStarted;
 
 // Behind a trusted proxy every client has the proxy's address: the gate's per-address limits skip it.
@@ -38,116 +30,69 @@ ConnectionLimits gateLimits(const ServerOptions& options) {
     return limits;
 }
 
-void replaceAll(std::string& text, const std::string& from, const std::string& to) {
-    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
-}
-
-void allowAnyOrigin(httplib::Response& response) {
-    response.set_header("Access-Control-Allow-Origin", "*");
-    response.set_header("Vary", "Origin");
-}
-
-// Requests from svc's own pages (the demo shop, the console's preview of unsaved-then-saved
-// settings) are never cached: the operator sees a change at once. A shop's pages are on
-// another origin, so theirs keep the short public cache. `base` is svc's own origin.
-bool fromOwnPage(const httplib::Request& request, const std::string& base) {
-    std::string referer = request.get_header_value("Referer");
-    return referer.compare(0, base.size(), base) == 0 && (referer.size() == base.size() || referer[base.size()] == '/');
-}
-
 // An https public URL means browsers reach the console through TLS: its cookie is Secure.
 ServerOptions withPublicUrlRules(ServerOptions options) {
     if (options.publicUrl && options.publicUrl->https()) options.console.secureCookies = true;
     return options;
 }
 
-// The event writer reports its commits to the server's metrics.
+// The event writer reports its commits to the services' metrics.
 ServerOptions withEventMetrics(ServerOptions options, ServiceMetrics& metrics) {
     options.events.writer.metrics = &metrics;
     return options;
 }
 
-// An API ID as routes accept it (kApiIdPattern): anything else names no tenant.
+// An API ID as routes accept it: anything else names no tenant.
 bool wellFormedApiId(const std::string& apiId) {
     return !apiId.empty() && apiId.size() <= 64 && apiId.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos;
 }
 
-std::string readFile(const std::filesystem::path& path) {
-    std::ifstream file(path, std::ios::binary);
-    std::ostringstream content;
-    content << file.rdbuf();
-    return content.str();
-}
-
 }  // namespace
 
-ApiServer::ApiServer(ServerOptions options, Storage& storage, const ServerKeys& keys)
-    : options_(withEventMetrics(withPublicUrlRules(std::move(options)), serviceMetrics_)),
-      sdkFiles_(StaticFiles::preloaded(options_.assetsDir + "/sdk")),
-      loaderFiles_(StaticFiles::preloaded(options_.assetsDir + "/loader")),
-      graphiqlPage_(options_.assetsDir),
-      sdkFingerprint_(sdkFiles_.fingerprint()),
-      storage_(storage),
-      tenants_(storage.tenants()),
-      contentIndex_(storage.catalog(), storage.content(), &storage.events(), storage.clock(), options_.content),
-      recommendations_(contentIndex_),
-      widgetContent_(recommendations_),
-      cursors_(hmacCursorTags(keys.cursorSigningKey())),
-      graphql_(recommendations_, cursors_, options_.graphql.limits),
-      files_(options_.dataDir + "/uploads", keys.fileEncryptionKey()),
-      signer_(keys.uploadSigningKey()),
-      imports_(storage.catalog(), storage.imports(), files_, storage.clock()),
-      worker_(imports_, storage.imports(), storage.tenants(), storage.clock()),
-      feedRoutes_(tenants_, storage.imports(), imports_, files_, signer_, worker_, storage.clock(), options_.feeds,
-                  [this](const httplib::Request& request) { return baseUrl(request); }),
-      eventRoutes_(tenants_, storage.events(), storage.clock(), options_.events),
-      setRoutes_(tenants_, storage.content(), storage.operatorKeys(), contentIndex_),
-      attributionCatalog_(storage.catalog(), storage.content(), &recommendations_),
-      attributor_(storage.ledger(), storage.tenants(), attributionCatalog_, storage.clock()),
-      reportRoutes_(tenants_, storage.events(), storage.ledger(), attributor_, storage.clock()),
+ApiServer::ApiServer(ServerOptions options, Services& services)
+    : options_(withEventMetrics(withPublicUrlRules(std::move(options)), services.metrics())),
+      services_(services),
+      storage_(services.storage()),
+      feedRoutes_(services.tenants(), storage_.imports(), services.imports(), services.files(), services.signer(), services.worker(),
+                  storage_.clock(), options_.feeds, [this](const httplib::Request& request) { return baseUrl(request); }),
+      eventRoutes_(services.tenants(), storage_.events(), storage_.clock(), options_.events),
+      setRoutes_(services.tenants(), storage_.content(), storage_.operatorKeys(), services.contentIndex()),
+      reportRoutes_(services.tenants(), storage_.events(), storage_.ledger(), services.attributor(), storage_.clock()),
+      graphqlRoutes_(services.tenants(), services.graphql(), options_.graphql.deadline, options_.assetsDir),
+      healthRoutes_(
+          storage_.tenants(),
+          [this]() -> std::string {
+              Readiness state = readiness_.load();
+              return state == Readiness::Ready ? "" : state == Readiness::Draining ? "draining" : "starting";
+          },
+          [this] { return renderMetrics(); }, options_.metricsPort < 0),
+      demoRoutes_(options_.dataDir, options_.assetsDir, [this](const httplib::Request& request) { return baseUrl(request); }),
       server_(gateLimits(options_), options_.threads) {
-    // Content is rebuilt after every applied import; the generation tells other processes too.
-    // The change is handed over first, so the rebuild it schedules (or one the generation
-    // triggers) finds it and reads just the changed articles.
-    imports_.setAppliedListener([this, &storage](int64_t tenantId, CatalogChange change) {
-        contentIndex_.catalogChanged(tenantId, std::move(change));
-        (void)storage.content().bumpGeneration(tenantId);
-        if (imageBot_) imageBot_->catalogChanged(tenantId);  // only queues a scan
-    });
-    if (options_.imageBot) {
-        ImageBotOptions botOptions = *options_.imageBot;
-        if (botOptions.dataDir.empty()) botOptions.dataDir = options_.dataDir;
-        auto bot = ImageBot::open(std::move(botOptions), storage.catalog(), storage.tenants(), storage.imageFacts(), storage.clock());
-        if (bot) {
-            imageBot_ = std::move(*bot);
-            thumbnailRoutes_ = std::make_unique<ThumbnailRoutes>(tenants_, *imageBot_);
-        } else {
-            Log::warn("image bot off: " + bot.error().message);
-        }
-    }
+    Storage& storage = storage_;
+    if (services.imageBot()) thumbnailRoutes_ = std::make_unique<ThumbnailRoutes>(services.tenants(), *services.imageBot());
     presentation_ = std::make_unique<WidgetPresentation>(storage.widgetSettings(), storage.priceHistory());
-    shopRoutes_ = std::make_unique<ShopRoutes>(tenants_, storage.shopRegistrations(), storage.clock(), options_.shops);
+    shopRoutes_ = std::make_unique<ShopRoutes>(services.tenants(), storage.shopRegistrations(), storage.clock(), options_.shops);
     auto accounts = std::make_unique<OperatorAccounts>(storage.operators(), storage.clock(), options_.console.passwordCost,
                                                        options_.console.passwordHashes);
     // One authenticator for every operator route class (sessions, CSRF, operator keys).
     operatorAuth_ = std::make_unique<OperatorAuth>(storage.tenants(), storage.operatorKeys(), std::move(accounts), options_.publicUrl);
     operatorRoutes_ = std::make_unique<OperatorRoutes>(
-        *operatorAuth_, storage.tenants(), storage.imports(), imports_, storage.widgetSettings(), options_.assetsDir + "/console",
+        *operatorAuth_, storage.tenants(), storage.imports(), services.imports(), storage.widgetSettings(), options_.assetsDir + "/console",
         options_.console, storage.clock(), [this](int64_t tenantId) {
             if (presentation_) presentation_->forget(tenantId);
         });
-    operatorReportRoutes_ = std::make_unique<OperatorReportRoutes>(*operatorAuth_, storage.ledger(), attributor_, storage.clock());
+    operatorReportRoutes_ = std::make_unique<OperatorReportRoutes>(*operatorAuth_, storage.ledger(), services.attributor(), storage.clock());
     operatorAccountRoutes_ = std::make_unique<OperatorAccountRoutes>(*operatorAuth_);
-    operatorLearningRoutes_ = std::make_unique<OperatorLearningRoutes>(*operatorAuth_, contentIndex_);
+    operatorLearningRoutes_ = std::make_unique<OperatorLearningRoutes>(*operatorAuth_, services.contentIndex());
     categoryMappingRoutes_ = std::make_unique<OperatorCategoryMappingRoutes>(
-        *operatorAuth_, storage.catalog(), storage.content(), storage.categoryMappings(), contentIndex_,
+        *operatorAuth_, storage.catalog(), storage.content(), storage.categoryMappings(), services.contentIndex(),
         [this](const Tenant& tenant, const PageHints& hints, ContentResponse& content) {
             return presentation_ ? presentation_->decorate(tenant, hints, content) : Status{};
         });
     widgetPreviewRoutes_ = std::make_unique<WidgetPreviewRoutes>(*operatorAuth_, storage.catalog(), storage.content(),
                                                                  options_.assetsDir + "/console");
     operatorSetRoutes_ = std::make_unique<OperatorSetRoutes>(
-        *operatorAuth_, storage.tenants(), storage.content(), storage.catalog(), contentIndex_, options_.dataDir,
+        *operatorAuth_, storage.tenants(), storage.content(), storage.catalog(), services.contentIndex(), options_.dataDir,
         [this](const Tenant& tenant, ContentResponse& content) {
             return presentation_ ? presentation_->decorate(tenant, PageHints{}, content) : Status{};
         },
@@ -159,17 +104,17 @@ ApiServer::ApiServer(ServerOptions options, Storage& storage, const ServerKeys& 
     // The Feeds page: pull sources, credentials sealed as the CLI seals them.
     if (auto cipher = CredentialCipher::loadOrCreate(options_.dataDir)) {
         operatorFeedRoutes_ = std::make_unique<OperatorFeedRoutes>(
-            *operatorAuth_, storage.imports(), files_, worker_, storage.pullSources(), *cipher, storage.clock(),
+            *operatorAuth_, storage.imports(), services.files(), services.worker(), storage.pullSources(), *cipher, storage.clock(),
             options_.feeds.maxUploadBytes, [this](const httplib::Request& request) { return baseUrl(request); });
     } else {
         Log::error("console feeds: " + cipher.error().message);
     }
-    imports_.setMetrics(&serviceMetrics_);
-    contentIndex_.setMetrics(&serviceMetrics_);
-    contentIndex_.setCategoryMappings(&storage.categoryMappings());
     gauges_ = std::make_unique<OperationalGauges>(GaugeSources{&storage.clock(), &storage.metrics(), &eventRoutes_.writer(),
-                                                               &contentIndex_, imageBot_.get(), &storage.tenants()});
-    contentIndex_.start();
+                                                               &services.contentIndex(), services.imageBot(), &storage.tenants()});
+    contentRoutes_ = std::make_unique<ContentRoutes>(
+        services.tenants(), options_.assetsDir, presentation_.get(),
+        [this](const httplib::Request& request, httplib::Response& response) { serveContent(request, response); },
+        [this](const httplib::Request& request) { return baseUrl(request); });
     // Defaults of Debian's cpp-httplib cost ~44 ms per keep-alive request (Nagle plus
     // delayed ACK) and close connections after 5 requests; see docs/adr/0005. Timeouts, idle
     // keep-alive connections and the worker threads are the connection gate's (docs/adr/0057).
@@ -179,18 +124,11 @@ ApiServer::ApiServer(ServerOptions options, Storage& storage, const ServerKeys& 
     // pre-routing handler, before a body is read into memory.
     server_.set_payload_max_length(options_.feeds.maxUploadBytes);
     registerRoutes();
-    worker_.start();
-    attributor_.start();
-    if (imageBot_) imageBot_->start();
 }
 
 ApiServer::~ApiServer() {
     stop();
     if (warmUp_.joinable()) warmUp_.join();
-    if (imageBot_) imageBot_->stop();
-    attributor_.stop();
-    worker_.stop();
-    contentIndex_.stop();
 }
 
 Result<int> ApiServer::bind() {
@@ -260,7 +198,7 @@ void ApiServer::loadContent() {
         for (const auto& tenant : *tenants) {
             if (tenant.disabled) continue;
             if (readiness_.load() == Readiness::Draining) return;
-            if (auto loaded = contentIndex_.snapshot(tenant.id); !loaded) Log::warn("content not loaded: " + loaded.error().message, tenant.apiId);
+            if (auto loaded = services_.contentIndex().snapshot(tenant.id); !loaded) Log::warn("content not loaded: " + loaded.error().message, tenant.apiId);
         }
     }
     auto starting = Readiness::Starting;
@@ -289,16 +227,9 @@ std::string ApiServer::renderMetrics() {
     out.sample("svc_build_info", {{"version", build.version}, {"commit", build.commit}, {"date", build.date}}, 1);
     out.family("svc_uptime_seconds", "gauge", "Seconds since the server started.");
     out.sample("svc_uptime_seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
-    serviceMetrics_.render(out);
+    services_.metrics().render(out);
     if (gauges_) gauges_->render(out);
     return out.text();
-}
-
-std::optional<Tenant> ApiServer::tenantByApiId(const std::string& apiId) {
-    auto tenant = tenants_.findByApiId(apiId);
-    // A disabled tenant is unknown to every public endpoint: loader, content, CSS, GraphQL.
-    if (!tenant || !*tenant || (*tenant)->disabled) return std::nullopt;
-    return **tenant;
 }
 
 std::string ApiServer::baseUrl(const httplib::Request& request) const {
@@ -344,7 +275,7 @@ void ApiServer::registerRoutes() {
         if (response.status != 401 && response.status != 404) {
             std::string apiId = requestedApiId(route, request.path, request.get_header_value("x-api-id"), request.get_param_value("apiId"));
             if (wellFormedApiId(apiId)) {
-                if (auto tenant = tenants_.findByApiId(apiId); tenant && *tenant) tenantLabel = (*tenant)->apiId;
+                if (auto tenant = services_.tenants().findByApiId(apiId); tenant && *tenant) tenantLabel = (*tenant)->apiId;
             }
         }
         metrics_.recordRequest(route, response.status, seconds, tenantLabel);
@@ -368,67 +299,9 @@ void ApiServer::registerRoutes() {
     });
 
     if (shopRoutes_) shopRoutes_->registerOn(server_);
-    server_.Get("/healthz", [this](const httplib::Request&, httplib::Response& response) {
-        auto probe = storage_.tenants().findByApiId("");
-        if (!probe) return sendError(response, probe.error());
-        response.set_header("Cache-Control", "no-store");
-        response.set_content(R"({"status":"ok"})", "application/json");
-    });
-    // Ready: storage answers and every enabled tenant's content is loaded; 503 while starting and draining.
-    server_.Get("/readyz", [this](const httplib::Request&, httplib::Response& response) {
-        response.set_header("Cache-Control", "no-store");
-        Readiness state = readiness_.load();
-        auto probe = storage_.tenants().findByApiId("");
-        if (state == Readiness::Ready && probe) return response.set_content(R"({"status":"ready"})", "application/json");
-        response.status = 503;
-        response.set_header("Retry-After", "1");
-        const char* status = !probe ? "storage unavailable" : state == Readiness::Draining ? "draining" : "starting";
-        response.set_content(nlohmann::json{{"status", status}}.dump(), "application/json");
-    });
-    // With a listener of its own, /metrics is not on the public port at all (404 there).
-    if (options_.metricsPort < 0) {
-        server_.Get("/metrics", [this](const httplib::Request&, httplib::Response& response) {
-            response.set_content(renderMetrics(), "text/plain; version=0.0.4");
-        });
-    }
-    server_.Get(std::string("/") + kApiIdPattern + "/loader\\.js",
-                [this](const httplib::Request& request, httplib::Response& response) { serveLoader(request, response); });
-    server_.Get(std::string("/") + kApiIdPattern + "/content",
-                [this](const httplib::Request& request, httplib::Response& response) { serveContent(request, response); });
-    // The base stylesheet plus the tenant's CSS: a stylesheet, so a strict CSP needs no inline styles.
-    server_.Get(std::string("/") + kApiIdPattern + "/widgets\\.css", [this](const httplib::Request& request, httplib::Response& response) {
-        allowAnyOrigin(response);
-        auto tenant = tenantByApiId(request.matches[1]);
-        if (!tenant) return sendError(response, Error::notFound("unknown API ID"));
-        auto base = sdkFiles_.read("svc.css");
-        if (!base) return sendError(response, Error::unavailable("svc.css is missing from " + options_.assetsDir + "/sdk"));
-        if (!presentation_) return sendError(response, Error::unavailable("widget settings are unavailable"));
-        auto css = presentation_->stylesheet(*tenant, base->content);
-        if (!css) return sendError(response, css.error());
-        response.set_header("Cache-Control", fromOwnPage(request, baseUrl(request)) ? "no-store" : "public, max-age=300");
-        ResponseCompression::setBody(request, response, *css, "text/css; charset=utf-8");
-    });
-    server_.Get("/sdk/([0-9a-f]{16})/([^/]+)", [this](const httplib::Request& request, httplib::Response& response) {
-        serveSdkAsset(request, response, request.matches[2], request.matches[1]);
-    });
-    server_.Get("/sdk/(.+)", [this](const httplib::Request& request, httplib::Response& response) {
-        serveSdkAsset(request, response, request.matches[1], std::nullopt);
-    });
-    server_.Post("/graphql", [this](const httplib::Request& request, httplib::Response& response) { serveGraphql(request, response); });
-    server_.Get("/graphql", [this](const httplib::Request& request, httplib::Response& response) {
-        if (GraphiqlPage::wanted(request)) return graphiqlPage_.servePage(request, response);
-        serveGraphql(request, response);
-    });
-    graphiqlPage_.registerOn(server_);
-    server_.Options("/graphql", [](const httplib::Request&, httplib::Response& response) {
-        allowAnyOrigin(response);
-        response.set_header("Access-Control-Allow-Methods", "POST, GET, OPTIONS");
-        // What GraphQL clients add: Apollo's client awareness and W3C trace context.
-        response.set_header("Access-Control-Allow-Headers",
-                            "accept, content-type, x-api-id, apollographql-client-name, apollographql-client-version, traceparent");
-        response.set_header("Access-Control-Max-Age", "86400");
-        response.status = 204;
-    });
+    healthRoutes_.registerOn(server_);
+    contentRoutes_->registerOn(server_);
+    graphqlRoutes_.registerOn(server_);
     feedRoutes_.registerOn(server_);
     eventRoutes_.registerOn(server_);
     setRoutes_.registerOn(server_);
@@ -443,52 +316,12 @@ void ApiServer::registerRoutes() {
     if (operatorFeedRoutes_) operatorFeedRoutes_->registerOn(server_);
     if (thumbnailRoutes_) thumbnailRoutes_->registerOn(server_);
     server_.Get("/imagebot", [](const httplib::Request&, httplib::Response& response) { ThumbnailRoutes::serveInfoPage(response); });
-    server_.Get("/demo", [](const httplib::Request&, httplib::Response& response) { response.set_redirect("/demo/"); });
-    server_.Get("/demo/(.*)", [this](const httplib::Request& request, httplib::Response& response) { serveDemo(request, response); });
-}
-
-void ApiServer::serveLoader(const httplib::Request& request, httplib::Response& response) {
-    auto tenant = tenantByApiId(request.matches[1]);
-    if (!tenant) return sendError(response, Error::notFound("unknown API ID"));
-    auto loader = loaderFiles_.read("loader.js");
-    if (!loader) return sendError(response, Error::unavailable("loader.js is missing from " + options_.assetsDir));
-    std::string script = loader->content;
-    replaceAll(script, "__SVC_API_ID__", nlohmann::json(tenant->apiId).dump());
-    std::string base = baseUrl(request);
-    replaceAll(script, "__SVC_BASE_URL__", nlohmann::json(base).dump());
-    replaceAll(script, "__SVC_SDK_URL__", nlohmann::json(base + "/sdk/" + sdkFingerprint_).dump());
-    // The tenant's default consent (docs/adr/0083); within the loader's 5 minutes a change reaches every page.
-    Consent consent = Consent::Granted;
-    if (presentation_) {
-        if (auto settings = presentation_->settingsOf(tenant->id)) consent = (*settings)->consent;
-    }
-    replaceAll(script, "__SVC_CONSENT__", nlohmann::json(consentName(consent)).dump());
-    // Short cache: the loader is the stable URL in shops' pages; the SDK behind it may change.
-    response.set_header("Cache-Control", "public, max-age=300");
-    response.set_content(script, "text/javascript; charset=utf-8");
-}
-
-void ApiServer::serveSdkAsset(const httplib::Request& request, httplib::Response& response, const std::string& name,
-                              const std::optional<std::string>& version) {
-    auto file = sdkFiles_.read(name);
-    if (!file) return sendError(response, Error::notFound("no such SDK file"));
-    allowAnyOrigin(response);
-    // A URL naming this build's fingerprint never changes its bytes: cached for a year by browsers
-    // and shared caches (docs/adr/0077). Another fingerprint is a page whose loader.js came from the
-    // build before an upgrade: it gets today's file, cached briefly, so a rollout never breaks it.
-    if (version && *version == sdkFingerprint_) {
-        response.set_header("Cache-Control", "public, max-age=31536000, immutable");
-    } else if (version) {
-        response.set_header("Cache-Control", "public, max-age=300");
-    } else {
-        response.set_header("Cache-Control", "public, max-age=3600");
-    }
-    ResponseCompression::setBody(request, response, file->content, file->contentType, file->gzipped);
+    demoRoutes_.registerOn(server_);
 }
 
 void ApiServer::serveContent(const httplib::Request& request, httplib::Response& response) {
     allowAnyOrigin(response);
-    auto tenant = tenantByApiId(request.matches[1]);
+    auto tenant = publicTenant(services_.tenants(), request.matches[1]);
     if (!tenant) return sendError(response, Error::notFound("unknown API ID"));
     // A known tenant's widgets got no content: counted for the console's fleet view (docs/adr/0066).
     auto fail = [&](const Error& error) {
@@ -499,18 +332,18 @@ void ApiServer::serveContent(const httplib::Request& request, httplib::Response&
     std::string_view query = queryStart == std::string::npos ? std::string_view() : std::string_view(request.target).substr(queryStart + 1);
     auto widgets = ContentRequest::fromQueryString(query);
     if (!widgets) return fail(widgets.error());
-    auto content = widgetContent_.contentFor(*tenant, *widgets);
+    auto content = services_.widgetContent().contentFor(*tenant, *widgets);
     if (!content) return fail(content.error());
     // The page's language hints (hl: <html lang>, hp: first path segment) pick the texts.
     if (!presentation_) return fail(Error::unavailable("widget settings are unavailable"));
     PageHints hints{request.get_param_value("hl"), request.get_param_value("hp")};
     if (auto decorated = presentation_->decorate(*tenant, hints, *content); !decorated) return fail(decorated.error());
-    if (imageBot_) {
+    if (ImageBot* imageBot = services_.imageBot()) {
         // Visual facts (ADR 0038): a SIMILAR list never shows the same picture twice (shops list one
         // photo under several products), and large feed images become svc's thumbnails once made.
         std::string thumbs = baseUrl(request) + "/" + tenant->apiId + "/thumbs/";
         std::function<void(ContentItem&)> useThumbnail = [&](ContentItem& item) {
-            if (auto visual = imageBot_->visualFor(tenant->id, item.image); visual && visual->replacementKey) {
+            if (auto visual = imageBot->visualFor(tenant->id, item.image); visual && visual->replacementKey) {
                 item.image = thumbs + *visual->replacementKey + ".jpg";
             }
             for (auto& alternative : item.alternatives) useThumbnail(alternative);
@@ -520,7 +353,7 @@ void ApiServer::serveContent(const httplib::Request& request, httplib::Response&
             if (w < widgets->size() && (*widgets)[w].type == WidgetType::Similar) {
                 std::vector<std::optional<uint64_t>> hashes;
                 for (const auto& item : items) {
-                    auto visual = imageBot_->visualFor(tenant->id, item.image);
+                    auto visual = imageBot->visualFor(tenant->id, item.image);
                     hashes.push_back(visual ? std::optional<uint64_t>(visual->phash) : std::nullopt);
                 }
                 auto keep = PerceptualHash::firstOfEachPicture(hashes);
@@ -538,82 +371,6 @@ void ApiServer::serveContent(const httplib::Request& request, httplib::Response&
     // Shared caches may keep content briefly; the request carries no cookie or secret.
     response.set_header("Cache-Control", fromOwnPage(request, baseUrl(request)) ? "no-store" : "public, max-age=60");
     ResponseCompression::setBody(request, response, content->toJson(), "application/json");
-}
-
-void ApiServer::serveGraphql(const httplib::Request& request, httplib::Response& response) {
-    auto deadline = std::chrono::steady_clock::now() + options_.graphql.deadline;
-    // GraphQL over HTTP: the media type first (406), then the transport (415), then the request.
-    allowAnyOrigin(response);
-    response.set_header("Cache-Control", "no-store");
-    response.set_header("Vary", "Accept, x-api-id");
-    auto mediaType = negotiateGraphqlMediaType(request.get_header_value("Accept"));
-    auto sendRequestError = [&](int status, const std::string& message) {
-        response.status = status;
-        graphql::GraphqlError error;
-        error.message = message;
-        error.errorType = "InvalidRequest";
-        nlohmann::ordered_json body{{"errors", nlohmann::ordered_json::array({error.toJson()})},
-                                    {"extensions", graphql::GraphqlService::responseExtensions()}};
-        response.set_content(body.dump(), graphqlContentType(mediaType.value_or(GraphqlMediaType::Json)));
-    };
-    if (!mediaType) {
-        return sendRequestError(406, std::string("Accept: the response is application/json or ") + kGraphqlResponseJson);
-    }
-    bool isGet = request.method == "GET";
-    if (!isGet && !isJsonContentType(request.get_header_value("Content-Type"))) {
-        return sendRequestError(415, "Content-Type: a GraphQL POST body is application/json");
-    }
-    std::map<std::string, std::string> parameters(request.params.begin(), request.params.end());
-    auto parsed = isGet ? graphql::GraphqlService::parseQueryParameters(parameters)
-                        : graphql::GraphqlService::parseRequestBody(request.body);
-    if (!parsed) return sendRequestError(400, parsed.error().message);
-    std::optional<Tenant> tenant;
-    std::string apiId = request.get_header_value("x-api-id");
-    if (!apiId.empty()) tenant = tenantByApiId(apiId);
-    // The core has no clock and sees no socket: it asks this every few fields it resolves.
-    // A client that left reads no answer: its work stops (the connection gate tells, ADR 0057).
-    parsed->stopCheck = [client = ClientConnection::current(), deadline, milliseconds = options_.graphql.deadline.count()]() -> graphql::StopReason {
-        if (client.gone()) return {"clientGone", "the client closed the connection"};
-        if (std::chrono::steady_clock::now() >= deadline) {
-            return {"deadline", "the request ran past its deadline of " + std::to_string(milliseconds) + " ms"};
-        }
-        return {};
-    };
-    auto result = graphql_.execute(*parsed, tenant);
-    response.status = graphqlStatusFor(result.outcome, *mediaType);
-    if (result.outcome == graphql::GraphqlResponse::Outcome::NotAQuery) response.set_header("Allow", "POST");
-    std::string body = graphqlBodyFor(result, *mediaType);
-    auto caching = graphqlCachingFor(*parsed, result, tenant.has_value(), body);
-    response.headers.erase("Cache-Control");  // no-store until here, for the refusals above
-    response.set_header("Cache-Control", caching.cacheControl);
-    if (!caching.etag.empty()) {
-        response.set_header("ETag", caching.etag);
-        if (request.get_header_value("If-None-Match") == caching.etag) {
-            response.status = 304;
-            return;
-        }
-    }
-    ResponseCompression::setBody(request, response, body, graphqlContentType(*mediaType));
-}
-
-void ApiServer::serveDemo(const httplib::Request& request, httplib::Response& response) {
-    std::string path = request.matches[1];
-    if (path.empty()) path = "index.html";
-    std::filesystem::path demoData = std::filesystem::path(options_.dataDir) / "demo";
-    bool generated = path == "shop.json" || path.rfind("images/", 0) == 0;
-    auto file = StaticFiles(generated ? demoData.string() : options_.assetsDir + "/web-demo").read(path);
-    if (!file) return sendError(response, Error::notFound("no such demo page"));
-    if (path.size() > 5 && path.compare(path.size() - 5, 5, ".html") == 0) {
-        // The demo shop embeds the loader snippet for the demo tenant, like a real shop would.
-        auto tenantFile = BoundedJson::parse(readFile(demoData / "tenant.json"), "tenant.json");
-        std::string apiId = tenantFile && tenantFile->is_object() ? tenantFile->value("apiId", "") : "";
-        bool wellFormed = !apiId.empty() && apiId.find_first_not_of("0123456789abcdefABCDEF-") == std::string::npos;
-        if (!wellFormed) return sendError(response, Error::notFound("no demo tenant: run `svc-server demo setup` first"));
-        replaceAll(file->content, "__SVC_API_ID__", apiId);
-        replaceAll(file->content, "__SVC_SDK_URL__", baseUrl(request));
-    }
-    response.set_header("Cache-Control", generated ? "public, max-age=86400" : "no-cache");
-    ResponseCompression::setBody(request, response, file->content, file->contentType);
 }
 
 }  // namespace svc

@@ -16,7 +16,7 @@ namespace {
 
 // Shop pages on any origin post here, without credentials: the _svc_cid travels in the
 // body (it is a cookie of the shop's domain, not ours), so "*" is enough and safe.
-void allowAnyOrigin(httplib::Response& response) {
+void allowEventsFromAnyPage(httplib::Response& response) {
     response.set_header("Access-Control-Allow-Origin", "*");
     response.set_header("Access-Control-Expose-Headers", "Retry-After");
     response.set_header("Cache-Control", "no-store");
@@ -108,7 +108,7 @@ void EventRoutes::registerOn(httplib::Server& server) {
         // fetch with Content-Type: application/json or an x-api-id header is preflighted;
         // sendBeacon with a text/plain body is not.
         server.Options(path, [](const httplib::Request&, httplib::Response& response) {
-            allowAnyOrigin(response);
+            allowEventsFromAnyPage(response);
             response.set_header("Access-Control-Allow-Methods", "POST, OPTIONS");
             response.set_header("Access-Control-Allow-Headers", "content-type, x-api-id");
             response.set_header("Access-Control-Max-Age", "86400");
@@ -130,7 +130,7 @@ Result<int64_t> EventRoutes::tenantOf(const httplib::Request& request) {
 
 void EventRoutes::receive(const httplib::Request& request, httplib::Response& response, const httplib::ContentReader& reader,
                           bool store) {
-    allowAnyOrigin(response);
+    allowEventsFromAnyPage(response);
     // Cheapest refusals first: a flood costs neither a body read nor a tenant lookup.
     if (auto retryAfter = limiter_.take(clientAddress(request))) {
         discardBody(request, response, reader, options_.maxBodyBytes);

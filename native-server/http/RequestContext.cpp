@@ -57,4 +57,20 @@ Result<Tenant> authenticateTenant(const httplib::Request& request, TenantService
     return tenants.authenticate(request.get_header_value("x-api-id"), request.get_header_value("x-api-secret"));
 }
 
+std::optional<Tenant> publicTenant(TenantService& tenants, const std::string& apiId) {
+    auto tenant = tenants.findByApiId(apiId);
+    if (!tenant || !*tenant || (*tenant)->disabled) return std::nullopt;
+    return **tenant;
+}
+
+bool fromOwnPage(const httplib::Request& request, const std::string& base) {
+    std::string referer = request.get_header_value("Referer");
+    return referer.compare(0, base.size(), base) == 0 && (referer.size() == base.size() || referer[base.size()] == '/');
+}
+
+void allowAnyOrigin(httplib::Response& response) {
+    response.set_header("Access-Control-Allow-Origin", "*");
+    response.set_header("Vary", "Origin");
+}
+
 }  // namespace svc

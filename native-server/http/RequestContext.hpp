@@ -34,6 +34,15 @@ std::string clientAddress(const httplib::Request& request);
 // the listen address instead and never appears in an answer: answers such as loader.js are
 // cached publicly, so an echoed Host would let one request poison them for every shop page.
 std::string publicBaseUrl(const httplib::Request& request, const std::optional<PublicUrl>& publicUrl, const std::string& listenHostPort);
+// The tenant a public endpoint (loader, content, CSS, GraphQL) serves: a disabled or unknown one
+// is none, and a storage failure looks the same to the visitor's page.
+std::optional<Tenant> publicTenant(TenantService& tenants, const std::string& apiId);
+// Requests from svc's own pages (the demo shop, the console's preview of unsaved-then-saved
+// settings) are never cached: the operator sees a change at once. A shop's pages are on
+// another origin, so theirs keep the short public cache. `base` is svc's own origin.
+bool fromOwnPage(const httplib::Request& request, const std::string& base);
+// Shop pages on any origin read the SDK, its content and GraphQL without credentials.
+void allowAnyOrigin(httplib::Response& response);
 // Server-to-server credentials: x-api-id and x-api-secret (401 when missing or wrong).
 Result<Tenant> authenticateTenant(const httplib::Request& request, TenantService& tenants);
 

@@ -101,4 +101,10 @@ std::optional<StaticFile> StaticFiles::readFromDisk(const std::string& relativeP
     return StaticFile{content.str(), contentTypeFor(relativePath), {}};
 }
 
+void StaticFiles::substitute(std::string& text, const std::string& placeholder, const std::string& value) {
+    for (size_t at = text.find(placeholder); at != std::string::npos; at = text.find(placeholder, at + value.size())) {
+        text.replace(at, placeholder.size(), value);
+    }
+}
+
 }  // namespace svc

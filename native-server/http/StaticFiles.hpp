@@ -24,6 +24,8 @@ public:
     std::optional<StaticFile> read(const std::string& relativePath) const;
     static std::string contentTypeFor(const std::string& path);
     static bool isSafeRelativePath(const std::string& path);
+    // Fills a served file's placeholder ("__SVC_API_ID__") wherever it occurs.
+    static void substitute(std::string& text, const std::string& placeholder, const std::string& value);
     // 16 hex digits that change whenever any preloaded file's name or bytes change (BLAKE2b over
     // them in name order); empty when not preloaded. The SDK's versioned URLs carry it, so those
     // URLs can be cached for a year: new bytes get a new URL (docs/adr/0077).

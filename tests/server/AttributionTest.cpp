@@ -225,10 +225,10 @@ TEST_CASE("booking survives a restart: nothing is booked twice") {
         json order{{"customerid", "anonymous"}, {"orderid", "O-1"}, {"cid", "c"}, {"products", {{{"sku", "X"}, {"amount", 1}, {"price", 100}}}}};
         auto response = server.client().Post("/events", {{"x-api-id", tenant.apiId}}, order.dump(), "application/json");
         REQUIRE(response->status == 200);
-        REQUIRE(server.server->attributor().catchUp());
+        REQUIRE(server.services->attributor().catchUp());
     }
     test::RunningServer restarted(dir.path(), &clock);
-    REQUIRE(restarted.server->attributor().catchUp());
+    REQUIRE(restarted.services->attributor().catchUp());
     auto entries = restarted.storage->ledger().entries(tenant.id, 0, clock.nowSeconds() + 1);
     REQUIRE(entries);
     CHECK(entries->size() == 1);

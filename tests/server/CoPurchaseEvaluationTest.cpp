@@ -90,8 +90,8 @@ TEST_CASE("Evaluation: co-purchase learning through POST /events beats plain co-
     auto tests = BasketGenerator::splitHoldout(generator.generate(kTestBaskets, 2), 3);
     REQUIRE(tests.size() > 1000);
 
-    RecommendationService service(server.server->contentIndex());
-    server.server->contentIndex().catchUp();
+    RecommendationService service(server.services->contentIndex());
+    server.services->contentIndex().catchUp();
     double before = hitRate(service, tenant.id, tests);
 
     // Replay the training baskets as the SDK would send them: one purchase per basket,
@@ -115,7 +115,7 @@ TEST_CASE("Evaluation: co-purchase learning through POST /events beats plain co-
         REQUIRE(response->status == 200);
     }
     // Learning happens in the next content build (ContentIndex reads purchases since the last one).
-    REQUIRE(server.server->contentIndex().rebuild(tenant.id));
+    REQUIRE(server.services->contentIndex().rebuild(tenant.id));
     double after = hitRate(service, tenant.id, tests);
 
     // The baseline: items most often bought together with the anchor in the same training orders.

@@ -40,7 +40,7 @@ struct LearningFixture {
                                    {"TEE-M", "TEE", "3", "Tee", "2000", "Women > Topwear > Tshirts"},
                                    {"BELT-M", "BELT", "3", "Belt", "1500", "Women > Accessories > Belts"}});
         REQUIRE(test::importFeedFile(*server.storage, tenant, dir.path(), dir.file("feed.csv", feed)));
-        REQUIRE(server.server->contentIndex().snapshot(tenant.id));  // content loaded, as after the first widget
+        REQUIRE(server.services->contentIndex().snapshot(tenant.id));  // content loaded, as after the first widget
     }
     static ServerOptions withoutRateLimits(ServerOptions options) {
         options.events.rateLimit.perSecond = 0;
@@ -90,7 +90,7 @@ TEST_CASE("Learning: the operator API says up to where content learned, learns n
     CHECK(at >= std::chrono::duration_cast<std::chrono::seconds>(before.time_since_epoch()).count() - 1);
     CHECK(fixture.learning(false) == learned);
     // What was learned is what answers: the belt bought with the jeans is the set's first position.
-    auto snapshot = fixture.server.server->contentIndex().snapshot(fixture.tenant.id);
+    auto snapshot = fixture.server.services->contentIndex().snapshot(fixture.tenant.id);
     REQUIRE(snapshot);
     CHECK((*snapshot)->purchases().ready());
 

@@ -81,7 +81,7 @@ TEST_CASE("a rebuild never shows a gap or a half state: every answer is the old 
     });
     auto imported = test::importFeedFile(*server.storage, tenant, dir.path(), dir.file("b.csv", catalog(4000, 1)));
     REQUIRE(imported);
-    server.server->contentIndex().catchUp();
+    server.services->contentIndex().catchUp();
     auto after = similarIds(ask(client));
     done = true;
     asker.join();
@@ -333,7 +333,7 @@ TEST_CASE("after a delta pushed to the server, the rebuild reads just the change
         REQUIRE(server.storage->content().importFile(std::nullopt, *file));
     }
     REQUIRE(test::importFeedFile(*server.storage, tenant, dir.path(), dir.file("shop.csv", test::feedCsv(shopRows()))));
-    ContentIndex& index = server.server->contentIndex();
+    ContentIndex& index = server.services->contentIndex();
     auto initial = index.snapshot(tenant.id);
     REQUIRE(initial);
     REQUIRE_FALSE((*initial)->slotPools().empty());

@@ -118,7 +118,7 @@ TEST_CASE("fleet view: tenants with a failing feed, quarantined purchases, a hel
     std::vector<TrackingEvent> events{PurchaseEvent{"EVIL-1", "shopper", {{"ANY", 1'000'000, 1'000'000'000'000}, {"OK", 1, 5000}}}};
     std::vector<EventAppend> requests{{quarantined.id, events}};
     REQUIRE(fleet.server.storage->events().append(requests, fleet.clock.nowSeconds()));
-    REQUIRE(fleet.server.server->attributor().catchUp());
+    REQUIRE(fleet.server.services->attributor().catchUp());
     // The SDK asked for content with a malformed widget list: the shop's widgets stay empty.
     auto malformed = fleet.server.client().Get("/" + erring.apiId + "/content?w=SIMILAR");
     REQUIRE(malformed);

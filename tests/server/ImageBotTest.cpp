@@ -60,8 +60,8 @@ struct BotFixture {
         secret = created->apiSecret;
     }
     ImageBot& bot() {
-        REQUIRE(server->server->imageBot());
-        return *server->server->imageBot();
+        REQUIRE(server->services->imageBot());
+        return *server->services->imageBot();
     }
     // Imports as the CLI would (another process: the bot hears of it through a scan request).
     void import(const Tenant& into, const std::vector<std::vector<std::string>>& rows) {

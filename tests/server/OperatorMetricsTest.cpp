@@ -159,7 +159,7 @@ TEST_CASE("Metrics: imports (applied, held, failed), their rows and duration, he
     REQUIRE(content);
     REQUIRE(content->status == 200);
     REQUIRE(fixture.push(feedOf(12)) == "applied");
-    fixture.server.server->contentIndex().catchUp();
+    fixture.server.services->contentIndex().catchUp();
     REQUIRE(fixture.push(feedOf(2)) == "held");  // 10 of 12 deleted: more than the allowed half
     REQUIRE(fixture.push("not;a;feed\n\"unterminated") == "failed");
 
@@ -213,7 +213,7 @@ TEST_CASE("Metrics: import queue depth counts queued and running imports") {
 
 TEST_CASE("Metrics: event commits (batch size, lag, the oldest uncommitted request) and purchases waiting to be booked") {
     MetricsFixture fixture;
-    fixture.server.server->attributor().stop();  // booking waits until the test books
+    fixture.server.services->attributor().stop();  // booking waits until the test books
     auto stored = fixture.postEvents(purchase("O-1"));
     REQUIRE(stored);
     REQUIRE(stored->status == 200);
@@ -230,7 +230,7 @@ TEST_CASE("Metrics: event commits (batch size, lag, the oldest uncommitted reque
     CHECK(valueOf(page, "svc_purchases_unbooked_oldest_age_seconds") >= 120);
     CHECK(valueOf(page, "svc_event_oldest_uncommitted_age_seconds") == 0);
 
-    REQUIRE(fixture.server.server->attributor().catchUp());
+    REQUIRE(fixture.server.services->attributor().catchUp());
     std::string booked = fixture.metrics();
     CHECK(valueOf(booked, "svc_purchases_unbooked") == 0);
     CHECK(valueOf(booked, "svc_purchases_unbooked_oldest_age_seconds") == 0);
@@ -254,7 +254,7 @@ TEST_CASE("Metrics: pull failures and feed staleness per pull source") {
     limits.connectTimeoutMs = 2000;
     auto runtime = PullRuntime::open(fixture.dir.path(), *fixture.server.storage, *fixture.server.keys, {"127.0.0.1:*"}, limits);
     REQUIRE(runtime);
-    (*runtime)->scheduler().setMetrics(&fixture.server.server->serviceMetrics());
+    (*runtime)->scheduler().setMetrics(&fixture.server.services->metrics());
     PullSource source;
     source.tenantId = fixture.tenant.id;
     source.feed = "default";
@@ -336,10 +336,10 @@ TEST_CASE("Metrics: the image bot's queue and failures") {
     bot.politeness.maxAttempts = 1;
     options.imageBot = bot;
     MetricsFixture fixture(options);
-    REQUIRE(fixture.server.server->imageBot());
+    REQUIRE(fixture.server.services->imageBot());
     CHECK(valueOf(fixture.metrics(), "svc_imagebot_failures_total") == 0);
     REQUIRE(fixture.push(feedOf(3, "http://127.0.0.1:1/p.jpg")) == "applied");  // one URL, nothing listens there
-    REQUIRE(fixture.server.server->imageBot()->waitIdle(std::chrono::seconds(20)));
+    REQUIRE(fixture.server.services->imageBot()->waitIdle(std::chrono::seconds(20)));
     std::string page = fixture.metrics();
     CHECK(valueOf(page, "svc_imagebot_failures_total") == 1);
     CHECK(valueOf(page, "svc_imagebot_images_total{outcome=\"failed\"}") == 1);

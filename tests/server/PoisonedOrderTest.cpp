@@ -112,7 +112,7 @@ TEST_CASE("a poisoned line stored before the limits is quarantined with its reas
     shops.click(shops.a, "good", "S1");
     REQUIRE(shops.post(shops.a, shops.order("A-1", "good", "S1", 2, 1999))->status == 200);
 
-    CHECK(shops.server.server->attributor().catchUp());
+    CHECK(shops.server.services->attributor().catchUp());
     auto a = shops.summary(shops.a);
     REQUIRE(a);
     REQUIRE_MESSAGE(a->status == 200, a->body);
@@ -157,7 +157,7 @@ TEST_CASE("booking is per tenant: a tenant whose contract cannot be read holds u
     shops.click(shops.a, "a-visitor", "S1");
     REQUIRE(shops.post(shops.a, shops.order("A-1", "a-visitor", "S1", 1, 1000))->status == 200);
 
-    CHECK_FALSE(shops.server.server->attributor().catchUp());  // B's failure is reported...
+    CHECK_FALSE(shops.server.services->attributor().catchUp());  // B's failure is reported...
     auto a = shops.summary(shops.a);
     REQUIRE(a);
     REQUIRE_MESSAGE(a->status == 200, a->body);  // ...and A is booked regardless

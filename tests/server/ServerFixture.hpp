@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "app/Services.hpp"
 #include "app/SystemClock.hpp"
 #include "feed/FeedImportService.hpp"
 #include "http/ApiServer.hpp"
@@ -65,7 +66,8 @@ inline Result<FeedImportReport> importFeedFile(Storage& storage, const Tenant& t
     if (!keys) return keys.error();
     EncryptedFileBlobStore files(dataDir + "/uploads", keys->fileEncryptionKey());
     FeedImportService service(storage.catalog(), storage.imports(), files, storage.clock());
-    service.setAppliedListener([&storage](int64_t tenantId, CatalogChange) { (void)storage.content().bumpGeneration(tenantId); });
+    CatalogChanged changed(storage.content());
+    changed.publishFrom(service);
     auto outcome = service.importFile(tenant, path, options, "test", false, options.feed);
     if (!outcome) return outcome.error();
     if (outcome->record.status == ImportStatus::Failed) return Error::invalidArgument(outcome->record.message);
@@ -88,7 +90,8 @@ public:
         options.dataDir = dataDir;
         options.assetsDir = SVC_ASSETS_DIR;
         options.threads = threads;
-        server = std::make_unique<ApiServer>(options, *storage, *keys);
+        services = std::make_unique<Services>(*storage, *keys, options);
+        server = std::make_unique<ApiServer>(options, *services);
         auto port = server->bind();
         if (!port) throw std::runtime_error(port.error().message);
         thread = std::thread([this] { server->run(); });
@@ -105,7 +108,7 @@ public:
     }
     // Requests see every change made before them: pending content rebuilds finish first.
     httplib::Client client() const {
-        server->contentIndex().catchUp();
+        services->contentIndex().catchUp();
         httplib::Client http("127.0.0.1", server->port());
         http.set_connection_timeout(5);
         http.set_read_timeout(10);
@@ -114,6 +117,7 @@ public:
 
     std::unique_ptr<Storage> storage;
     std::optional<ServerKeys> keys;
+    std::unique_ptr<Services> services;  // outlives the server: its workers stop after the last request
     std::unique_ptr<ApiServer> server;
     std::thread thread;
 };

@@ -57,18 +57,13 @@ struct ShopServer {
         server.emplace(dir.path(), nullptr, options);
         FetchLimits limits;
         limits.totalTimeoutMs = 20'000;
-        auto opened = PullRuntime::open(dir.path(), *server->storage, *server->keys, allowList, limits, pluginLimits);
+        auto opened = PullRuntime::open(dir.path(), *server->storage, *server->keys, allowList, limits, pluginLimits, &server->services->catalogChanged());
         REQUIRE(opened);
         runtime = std::move(*opened);
         auto created = TenantService(server->storage->tenants()).create("Plugin shop");
         REQUIRE(created);
         tenant = created->tenant;
-        Storage* storage = server->storage.get();
         ApiServer* api = server->server.get();
-        runtime->imports().setAppliedListener([storage, api](int64_t tenantId, CatalogChange change) {
-            api->contentIndex().catalogChanged(tenantId, std::move(change));
-            (void)storage->content().bumpGeneration(tenantId);
-        });
         PullScheduler* scheduler = &runtime->scheduler();
         api->setPullWaker([scheduler] { scheduler->wake(); });
         runtime->scheduler().start(std::chrono::hours(1));

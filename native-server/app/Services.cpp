@@ -1,0 +1,53 @@
+#include "app/Services.hpp"
+
+#include "log/Log.hpp"
+#include "security/CursorTags.hpp"
+
+namespace svc {
+
+Services::Services(Storage& storage, const ServerKeys& keys, const ServerOptions& options)
+    : storage_(storage),
+      catalogChanged_(storage.content()),
+      tenants_(storage.tenants()),
+      contentIndex_(storage.catalog(), storage.content(), &storage.events(), storage.clock(), options.content),
+      recommendations_(contentIndex_),
+      widgetContent_(recommendations_),
+      cursors_(hmacCursorTags(keys.cursorSigningKey())),
+      graphql_(recommendations_, cursors_, options.graphql.limits),
+      files_(options.dataDir + "/uploads", keys.fileEncryptionKey()),
+      signer_(keys.uploadSigningKey()),
+      imports_(storage.catalog(), storage.imports(), files_, storage.clock()),
+      worker_(imports_, storage.imports(), storage.tenants(), storage.clock()),
+      attributionCatalog_(storage.catalog(), storage.content(), &recommendations_),
+      attributor_(storage.ledger(), storage.tenants(), attributionCatalog_, storage.clock()) {
+    if (options.imageBot) {
+        ImageBotOptions botOptions = *options.imageBot;
+        if (botOptions.dataDir.empty()) botOptions.dataDir = options.dataDir;
+        if (auto bot = ImageBot::open(std::move(botOptions), storage.catalog(), storage.tenants(), storage.imageFacts(), storage.clock())) {
+            imageBot_ = std::move(*bot);
+        } else {
+            Log::warn("image bot off: " + bot.error().message);
+        }
+    }
+    // The content is rebuilt after every applied import (the change handed over, so the rebuild
+    // reads just the changed articles); the image bot only queues a scan.
+    catalogChanged_.subscribe([this](int64_t tenantId, const CatalogChange& change) { contentIndex_.catalogChanged(tenantId, change); });
+    if (imageBot_) catalogChanged_.subscribe([this](int64_t tenantId, const CatalogChange&) { imageBot_->catalogChanged(tenantId); });
+    catalogChanged_.publishFrom(imports_);
+    imports_.setMetrics(&metrics_);
+    contentIndex_.setMetrics(&metrics_);
+    contentIndex_.setCategoryMappings(&storage.categoryMappings());
+    contentIndex_.start();
+    worker_.start();
+    attributor_.start();
+    if (imageBot_) imageBot_->start();
+}
+
+Services::~Services() {
+    if (imageBot_) imageBot_->stop();
+    attributor_.stop();
+    worker_.stop();
+    contentIndex_.stop();
+}
+
+}  // namespace svc

@@ -1,0 +1,76 @@
+#pragma once
+// The composition root (docs/adr/0079): the long-lived services of one svc process, built once
+// from storage, keys and the serve options, and used by `serve`, the server tests and the
+// benchmarks. It owns the background workers (content index rebuilds, the import worker, the
+// attributor, the image bot): they start when it is built and stop when it is destroyed, after
+// the HTTP server that uses them.
+#include <memory>
+
+#include "feed/CatalogChanged.hpp"
+#include "feed/FeedImportService.hpp"
+#include "feed/ImportWorker.hpp"
+#include "feed/UploadSigner.hpp"
+#include "graphql/Cursor.hpp"
+#include "graphql/GraphqlService.hpp"
+#include "http/ServerOptions.hpp"
+#include "imagebot/ImageBot.hpp"
+#include "metrics/ServiceMetrics.hpp"
+#include "recommend/ContentIndex.hpp"
+#include "recommend/RecommendationService.hpp"
+#include "recommend/WidgetContentService.hpp"
+#include "security/ServerKeys.hpp"
+#include "store/EncryptedFileBlobStore.hpp"
+#include "store/Storage.hpp"
+#include "tenant/TenantService.hpp"
+#include "tracking/AttributionCatalog.hpp"
+#include "tracking/Attributor.hpp"
+
+namespace svc {
+
+class Services {
+public:
+    // Uses options.dataDir, content, graphql.limits and imageBot.
+    Services(Storage& storage, const ServerKeys& keys, const ServerOptions& options);
+    ~Services();
+    Services(const Services&) = delete;
+    Services& operator=(const Services&) = delete;
+
+    Storage& storage() { return storage_; }
+    const Clock& clock() const { return storage_.clock(); }
+    // Everything reports here (imports, rebuilds, the event writer, scheduled pulls); /metrics renders it.
+    ServiceMetrics& metrics() { return metrics_; }
+    // Every applied import of this process is published here (pulls and pushes alike).
+    CatalogChanged& catalogChanged() { return catalogChanged_; }
+    TenantService& tenants() { return tenants_; }
+    ContentIndex& contentIndex() { return contentIndex_; }
+    RecommendationService& recommendations() { return recommendations_; }
+    WidgetContentService& widgetContent() { return widgetContent_; }
+    graphql::GraphqlService& graphql() { return graphql_; }
+    EncryptedFileBlobStore& files() { return files_; }
+    const UploadSigner& signer() const { return signer_; }
+    FeedImportService& imports() { return imports_; }
+    ImportWorker& worker() { return worker_; }
+    Attributor& attributor() { return attributor_; }
+    ImageBot* imageBot() { return imageBot_.get(); }  // null when off or when it could not open
+
+private:
+    // First: everything below reports into it until destroyed.
+    ServiceMetrics metrics_;
+    Storage& storage_;
+    CatalogChanged catalogChanged_;
+    TenantService tenants_;
+    ContentIndex contentIndex_;
+    RecommendationService recommendations_;
+    WidgetContentService widgetContent_;
+    graphql::CursorCodec cursors_;
+    graphql::GraphqlService graphql_;
+    EncryptedFileBlobStore files_;
+    UploadSigner signer_;
+    FeedImportService imports_;
+    ImportWorker worker_;
+    AttributionCatalog attributionCatalog_;
+    Attributor attributor_;
+    std::unique_ptr<ImageBot> imageBot_;
+};
+
+}  // namespace svc
