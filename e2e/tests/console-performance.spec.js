@@ -93,11 +93,21 @@ test("demo traffic from the shop shows on the Performance page, equal to the sho
     expect((await claim.json()).conflict ?? false).toBe(amount === 2);
   }
 
+  // An order without consent (docs/adr/0083): the SDK sends it without a cid, so it is never attributed, and the page
+  // shows it apart among all orders.
+  const anonymousOrder = "E2E-NO-CONSENT-" + Date.now() + "-" + Math.floor(Math.random() * 1e6);
+  const anonymous = await page.request.post(base() + "/events", { headers: { "x-api-id": apiId(), "content-type": "application/json" },
+    data: { customerid: "anonymous", orderid: anonymousOrder, products: [{ sku, amount: 1, price }] } });
+  expect(anonymous.status()).toBe(200);
+
   // The operator reads the page. Nothing on it may fail or break the CSP (a violation is logged as an error).
   const problems = [];
   page.on("console", (message) => { if (message.type() === "error") problems.push(message.text()); });
   page.on("pageerror", (error) => problems.push(error.message));
+  const loaded = page.waitForResponse((response) => response.url().includes("/performance?") && response.request().method() === "GET");
   await page.goto(performanceUrl("&by=testGroup"));
+  // Other specs buy in the same demo shop meanwhile: the page shows what its own answer said.
+  const pageReport = await (await loaded).json();
   await expect(page.getByRole("heading", { name: /^Performance of /, level: 1 })).toBeVisible();
   await expect(page.locator("#performance-status")).toContainText("by A/B test group");
   await expect(page.locator("#conflicts-note")).toContainText("had conflicting claims");
@@ -116,6 +126,18 @@ test("demo traffic from the shop shows on the Performance page, equal to the sho
   expect(await rowFigures(dayRow)).toEqual(shown);
   await expect(page.locator("#charts figure canvas")).toHaveCount(7);
   await expect(page.locator("#chart-legend li", { hasText: key })).toHaveCount(1);
+  // All orders and, beside them, those without consent: this run's anonymous order is among them, the visitor's is not.
+  const ordersRow = (rowKey) => page.locator(`#orders-table tbody tr[data-key="${rowKey}"]`);
+  expect(await rowFigures(ordersRow("all"))).toEqual({ orders: pageReport.allOrders, revenue: pageReport.allRevenue });
+  expect(await rowFigures(ordersRow("withoutConsent"))).toEqual(
+    { orders: pageReport.ordersWithoutConsent, revenue: pageReport.revenueWithoutConsent });
+  expect(pageReport.ordersWithoutConsent).toBeGreaterThanOrEqual(1);
+  expect(pageReport.ordersWithoutConsent).toBeLessThan(pageReport.allOrders);
+  expect(pageReport.revenueWithoutConsent).toBeGreaterThanOrEqual(price);
+  await expect(ordersRow("withoutConsent").locator("th")).toHaveText("Without consent");
+  await expect(ordersRow("withoutConsent").locator('td[data-metric="revenue"]')).toHaveText(
+    await page.evaluate((cents) => new Intl.NumberFormat("de-DE", { style: "currency", currency: "EUR" }).format(cents / 100),
+                        pageReport.revenueWithoutConsent));
 
   // The shop's own report (tenant credentials) says the same for this group.
   // The demo tenant's secret is printed nowhere: the operator rotates it (again, should a parallel spec rotate it

@@ -73,6 +73,25 @@ function groupRow(cells, key, figures) {
   return row;
 }
 
+// All orders and, among them, those without a visitor id (docs/adr/0083): what the widgets
+// could not have earned. data-value holds the raw figures, money in minor units.
+function renderOrders(report) {
+  const orderRow = (key, label, count, revenue) => {
+    const row = document.createElement("tr");
+    row.dataset.key = key;
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = label;
+    row.appendChild(th);
+    figureCell(row, { id: "orders", kind: "count" }, count);
+    figureCell(row, { id: "revenue", kind: "money" }, revenue);
+    return row;
+  };
+  document.getElementById("orders-table").tBodies[0].replaceChildren(
+    orderRow("all", "All orders", report.allOrders, report.allRevenue),
+    orderRow("withoutConsent", "Without consent", report.ordersWithoutConsent, report.revenueWithoutConsent));
+}
+
 function renderTables(report) {
   for (const heading of document.querySelectorAll(".group-heading")) heading.textContent = groupNames[report.by];
   const totals = document.getElementById("totals-table");
@@ -216,6 +235,7 @@ async function load() {
     return;
   }
   renderTables(report);
+  renderOrders(report);
   renderLegend(report);
   renderCharts(report);
   status.textContent = "Figures from " + period + " by " + groupPhrases[report.by] + ", " + report.series.length +

@@ -11,6 +11,13 @@ constexpr const char* kEntryColumns =
     "interaction, interaction_type, widget, touchpoint, set_id, test_group, variant, interaction_at, ordered_at, booked_at, return_id, "
     "claim_source, claim_status";
 
+// Whether an entry's order came without a visitor: no claim on its order id, browser or shop,
+// names a cid (docs/adr/0083). Read from the claims in the same file at each read, so the
+// ledger needs no column of its own and a later claim that brings the visitor counts at once.
+constexpr const char* kWithoutConsent =
+    "NOT EXISTS (SELECT 1 FROM events claim WHERE claim.tenant_id = ledger.tenant_id AND claim.order_id = ledger.order_id "
+    "AND claim.cid IS NOT NULL)";
+
 // The tenant's booking cursor: claims up to it are booked (no row: nothing booked yet).
 constexpr const char* kCursorOf = "coalesce((SELECT sequence FROM attribution_cursors WHERE tenant_id = ?), 0)";
 
@@ -57,6 +64,7 @@ LedgerEntry readEntry(const SqliteStatement& row) {
     entry.returnId = row.text(24);
     entry.claimSource = parseClaimSource(row.text(25)).value_or(ClaimSource::Browser);
     entry.claimStatus = parseClaimStatus(row.text(26)).value_or(ClaimStatus::Claimed);
+    entry.withoutConsent = row.integer(27) != 0;
     return entry;
 }
 
@@ -220,7 +228,7 @@ Status SqliteLedgerStore::book(int64_t tenantId, const std::vector<LedgerEntry>&
 
 Result<std::vector<LedgerEntry>> SqliteLedgerStore::selectEntries(const std::string& where, int64_t tenantId, const std::string& text,
                                                                   int64_t from, int64_t to) {
-    auto query = db_->prepare(std::string("SELECT ") + kEntryColumns + " FROM ledger WHERE tenant_id = ? AND " + where + " ORDER BY entry");
+    auto query = db_->prepare(std::string("SELECT ") + kEntryColumns + ", " + kWithoutConsent + " FROM ledger WHERE tenant_id = ? AND " + where + " ORDER BY entry");
     if (!query) return query.error();
     query->bind(1, tenantId);
     if (!text.empty()) query->bind(2, text);

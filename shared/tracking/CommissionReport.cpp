@@ -92,7 +92,7 @@ Result<CommissionReport> CommissionReport::build(int64_t from, int64_t to, const
         testGroups.addEvents(testGroupKey(count.testGroup, count.variant), count);
         total.addEvents("total", count);
     }
-    std::set<std::string> allOrders, conflicts;
+    std::set<std::string> allOrders, conflicts, withoutConsent;
     for (const auto& entry : entries) {
         if (entry.claimStatus == ClaimStatus::Disputed || entry.claimStatus == ClaimStatus::Conflict) conflicts.insert(entry.orderId);
         // A claim that does not earn is in the ledger for the shop to check, not in the order's
@@ -103,6 +103,12 @@ Result<CommissionReport> CommissionReport::build(int64_t from, int64_t to, const
         auto revenue = gross ? report.allRevenue_.plus(*gross) : std::nullopt;
         if (!revenue) return tooLarge("revenue");
         report.allRevenue_ = *revenue;
+        if (entry.withoutConsent) {
+            if (entry.kind == LedgerKind::Sale) withoutConsent.insert(entry.orderId);
+            auto part = report.revenueWithoutConsent_.plus(*gross);
+            if (!part) return tooLarge("revenueWithoutConsent");
+            report.revenueWithoutConsent_ = *part;
+        }
         if (!entry.attributed) continue;
         for (auto [accumulator, key] : {std::pair{&widgets, entry.widget}, {&touchpoints, entry.touchpoint},
                                         {&testGroups, testGroupKey(entry.testGroup, entry.variant)}, {&total, std::string("total")}}) {
@@ -110,6 +116,7 @@ Result<CommissionReport> CommissionReport::build(int64_t from, int64_t to, const
         }
     }
     report.allOrders_ = static_cast<int64_t>(allOrders.size());
+    report.ordersWithoutConsent_ = static_cast<int64_t>(withoutConsent.size());
     report.conflicts_ = static_cast<int64_t>(conflicts.size());
     report.byWidget_ = widgets.finish();
     report.byTouchpoint_ = touchpoints.finish();
@@ -127,6 +134,8 @@ nlohmann::ordered_json CommissionReport::toJson() const {
     json["total"] = rowJson(total_);
     json["orders"] = allOrders_;
     json["revenue"] = allRevenue_.cents();
+    json["ordersWithoutConsent"] = ordersWithoutConsent_;
+    json["revenueWithoutConsent"] = revenueWithoutConsent_.cents();
     json["conflicts"] = conflicts_;
     for (const auto& [name, rows] : {std::pair{"byWidget", &byWidget_}, {"byTouchpoint", &byTouchpoint_}, {"byTestGroup", &byTestGroup_}}) {
         auto list = nlohmann::ordered_json::array();

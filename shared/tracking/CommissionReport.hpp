@@ -41,6 +41,10 @@ public:
     // the widgets earned): each order once, as its earning claim says (docs/adr/0056).
     int64_t allOrders() const { return allOrders_; }
     Cents allRevenue() const { return allRevenue_; }
+    // The part of those that came without a visitor id (no consent, docs/adr/0083): booked and
+    // in the figures above like any other order, never attributed, so counted apart.
+    int64_t ordersWithoutConsent() const { return ordersWithoutConsent_; }
+    Cents revenueWithoutConsent() const { return revenueWithoutConsent_; }
     // Orders with a claim booked in the period that earns nothing because it disagrees with
     // another claim or with the shop's confirmation (claim_status disputed or conflict).
     int64_t conflicts() const { return conflicts_; }
@@ -56,8 +60,8 @@ private:
     int64_t from_, to_;
     std::vector<ReportRow> byWidget_, byTouchpoint_, byTestGroup_;
     ReportRow total_;
-    int64_t allOrders_ = 0, conflicts_ = 0;
-    Cents allRevenue_;
+    int64_t allOrders_ = 0, conflicts_ = 0, ordersWithoutConsent_ = 0;
+    Cents allRevenue_, revenueWithoutConsent_;
 };
 
 }  // namespace svc

@@ -45,6 +45,10 @@ struct LedgerEntry {
     // Sales: the claim's status when it was booked (only claimed and confirmed sales count as the
     // order); returns: the sale's; reversals: why the claim stopped earning.
     ClaimStatus claimStatus = ClaimStatus::Claimed;
+    // No claim of the order names a visitor (_svc_cid): the browser sent the purchase without
+    // consent (docs/adr/0083), or sent none, and the shop's confirmation named none either.
+    // The order's, not the line's: the store reads it from the order's claims with the ledger.
+    bool withoutConsent = false;
 };
 
 // A line of a claim that could not be booked (its money cannot be represented within the

@@ -133,6 +133,9 @@ nlohmann::ordered_json PerformanceSeries::toJson(const std::string& currency) co
     // Every order and its gross revenue, attributed or not: the share the widgets earned.
     json["allOrders"] = period_.allOrders();
     json["allRevenue"] = period_.allRevenue().cents();
+    // Of those, what came without a visitor id (docs/adr/0083): never attributable.
+    json["ordersWithoutConsent"] = period_.ordersWithoutConsent();
+    json["revenueWithoutConsent"] = period_.revenueWithoutConsent().cents();
     json["conflicts"] = period_.conflicts();
     auto series = nlohmann::ordered_json::array();
     for (const auto& line : lines_) {

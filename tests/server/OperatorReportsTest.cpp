@@ -65,6 +65,27 @@ struct ReportsFixture {
         event(shop, {{"customerid", "anonymous"}, {"orderid", orderId}, {"cid", cid},
                      {"products", json::array({{{"sku", sku}, {"amount", amount}, {"price", price}}})}});
     }
+    // Under consent pending or denied the SDK sends the purchase without a cid (docs/adr/0083).
+    void purchaseWithoutConsent(const Shop& shop, const std::string& orderId, const std::string& sku, int amount, int price) {
+        event(shop, {{"customerid", "anonymous"}, {"orderid", orderId},
+                     {"products", json::array({{{"sku", sku}, {"amount", amount}, {"price", price}}})}});
+    }
+    // The shop's backend confirms the order with its lines (PUT /orders/{orderid}), naming a visitor or not.
+    void confirm(const Shop& shop, const std::string& orderId, const std::string& sku, int amount, int price, const std::string& cid = "") {
+        json word{{"status", "confirmed"}, {"products", json::array({{{"sku", sku}, {"amount", amount}, {"price", price}}})}};
+        if (!cid.empty()) word["cid"] = cid;
+        auto response = server.client().Put("/orders/" + orderId, {{"x-api-id", shop.tenant.apiId}, {"x-api-secret", shop.secret}},
+                                            word.dump(), "application/json");
+        REQUIRE(response);
+        REQUIRE_MESSAGE(response->status == 200, response->body);
+    }
+    void returnOne(const Shop& shop, const std::string& orderId, const std::string& sku) {
+        auto response = server.client().Post("/orders/" + orderId + "/returns", {{"x-api-id", shop.tenant.apiId}, {"x-api-secret", shop.secret}},
+                                             json{{"returnId", "R-" + orderId}, {"lines", {{{"sku", sku}, {"amount", 1}}}}}.dump(),
+                                             "application/json");
+        REQUIRE(response);
+        REQUIRE_MESSAGE(response->status == 201, response->body);
+    }
     httplib::Result get(const std::string& path, const httplib::Headers& headers = kOperator) { return server.client().Get(path, headers); }
     json performance(const Shop& shop, const std::string& query) {
         auto response = get("/operator/api/tenants/" + shop.tenant.apiId + "/performance?" + query);
@@ -263,4 +284,52 @@ TEST_CASE("Operator ledger CSV: the shop's ledger for the range, row for row, fo
     CHECK(dayTwo->body.find("HYPERLINK") == std::string::npos);
     auto anonymous = fixture.get("/operator/api/tenants/" + shop.tenant.apiId + "/performance/ledger.csv", {});
     CHECK(anonymous->status == 401);
+}
+
+TEST_CASE("Reports count the orders that came without consent apart, in the summary and the operator's performance") {
+    ReportsFixture fixture;
+    Shop shop = fixture.shop("Shop");
+    // With consent: a click and the visitor's order (attributed); an order of a visitor who clicked nothing.
+    fixture.interaction(shop, "click", "cid-1", "A-S", "SIMILAR", "product", "A");
+    fixture.purchase(shop, "O-1", "cid-1", "A-S", 1, 5000);
+    fixture.purchase(shop, "O-5", "cid-5", "A-S", 1, 5000);
+    fixture.confirm(shop, "O-5", "A-S", 1, 5000);  // the shop confirms what the browser with a cid sent: with consent
+    // Without consent: a browser purchase without cid, one the shop then confirms, and one only the shop reports.
+    fixture.purchaseWithoutConsent(shop, "O-2", "B-S", 2, 3000);
+    fixture.purchaseWithoutConsent(shop, "O-3", "C-S", 1, 2000);
+    fixture.confirm(shop, "O-3", "C-S", 1, 2000);
+    fixture.confirm(shop, "O-4", "A-S", 1, 1000);
+    // The browser sent no cid but the shop's backend read the visitor's cookie: the order has its visitor.
+    fixture.purchaseWithoutConsent(shop, "O-6", "B-S", 1, 1000);
+    fixture.confirm(shop, "O-6", "B-S", 1, 1000, "cid-6");
+    const std::string range = "from=2026-03-10&to=2026-03-10";
+    json before = fixture.summary(shop, range);  // books the orders, so that a return can come off one
+    CHECK(before["orders"] == 6);
+    CHECK(before["revenue"] == 5000 + 5000 + 6000 + 2000 + 1000 + 1000);
+    CHECK(before["ordersWithoutConsent"] == 3);
+    CHECK(before["revenueWithoutConsent"] == 6000 + 2000 + 1000);
+    fixture.returnOne(shop, "O-2", "B-S");
+
+    json summary = fixture.summary(shop, range);
+    CHECK(summary["orders"] == 6);
+    CHECK(summary["revenue"] == 17000);
+    CHECK(summary["ordersWithoutConsent"] == 3);
+    CHECK(summary["revenueWithoutConsent"] == 6000);  // the return of one unit of O-2 comes off it
+    CHECK(summary["total"]["orders"] == 1);
+    CHECK(summary["total"]["attributedRevenue"] == 5000);
+    json performance = fixture.performance(shop, range + "&by=widget");
+    CHECK(performance["allOrders"] == 6);
+    CHECK(performance["allRevenue"] == 17000);
+    CHECK(performance["ordersWithoutConsent"] == 3);
+    CHECK(performance["revenueWithoutConsent"] == 6000);
+
+    // Another tenant's orders without consent under the same order ids are never counted here, nor ours there.
+    Shop other = fixture.shop("Other");
+    fixture.purchaseWithoutConsent(other, "O-1", "A-S", 1, 7000);
+    fixture.purchase(other, "O-2", "cid-2", "B-S", 1, 7000);
+    CHECK(fixture.summary(shop, range)["ordersWithoutConsent"] == 3);
+    json theirs = fixture.summary(other, range);
+    CHECK(theirs["orders"] == 2);
+    CHECK(theirs["ordersWithoutConsent"] == 1);
+    CHECK(theirs["revenueWithoutConsent"] == 7000);
 }

@@ -200,3 +200,67 @@ TEST_CASE("CommissionReport: each order once, as its earning claim says; disagre
     CHECK(csv.substr(0, csv.find("\r\n")).ends_with(",return_id,claim,claim_source,claim_status"));
     CHECK(csv.find("\r\nreversal,100046,0,,,-1,1000,-1000,0,-50,yes,,,SET,,,,,0,0,0,,1,browser,disputed\r\n") != std::string::npos);
 }
+
+TEST_CASE("CommissionReport: orders without consent are counted apart, within all orders; their returns lower them") {
+    auto entry = [](const std::string& orderId, LedgerKind kind, int64_t amount, int64_t price, bool withoutConsent) {
+        LedgerEntry e;
+        e.kind = kind;
+        e.orderId = orderId;
+        e.amount = amount;
+        e.price = price;
+        e.withoutConsent = withoutConsent;
+        e.widget = "SIMILAR";
+        // Only an order with a visitor can be attributed.
+        e.attributed = !withoutConsent;
+        if (e.attributed) e.revenue = Cents(price).times(amount).value();
+        if (kind == LedgerKind::Return) e.returnId = "R-" + orderId;
+        return e;
+    };
+    const LedgerEntry consented = entry("O-1", LedgerKind::Sale, 2, 1000, false);
+    const LedgerEntry anonymousShoe = entry("O-2", LedgerKind::Sale, 1, 3000, true);
+    const LedgerEntry anonymousSocks = entry("O-2", LedgerKind::Sale, 2, 500, true);  // a second line of the same order
+    const LedgerEntry sockReturned = entry("O-2", LedgerKind::Return, -1, 500, true);
+    const LedgerEntry anonymousCoat = entry("O-3", LedgerKind::Sale, 1, 4000, true);
+    const LedgerEntry coatReturned = entry("O-3", LedgerKind::Return, -1, 4000, true);
+    LedgerEntry disputed = entry("O-4", LedgerKind::Sale, 1, 9000, true);
+    disputed.claimStatus = ClaimStatus::Disputed;  // earns nothing, so no order of the period
+
+    struct Case {
+        const char* name;
+        std::vector<LedgerEntry> entries;
+        int64_t orders, revenue, ordersWithoutConsent, revenueWithoutConsent;
+    };
+    const std::vector<Case> cases{
+        {"with consent only", {consented}, 1, 2000, 0, 0},
+        {"one order of two lines without consent", {anonymousShoe, anonymousSocks}, 1, 4000, 1, 4000},
+        {"a return of it lowers its revenue", {anonymousShoe, anonymousSocks, sockReturned}, 1, 3500, 1, 3500},
+        {"returned whole: still an order of the period, no revenue", {anonymousCoat, coatReturned}, 1, 0, 1, 0},
+        {"a disputed claim is no order, with or without consent", {disputed}, 0, 0, 0, 0},
+        {"all of them",
+         {consented, anonymousShoe, anonymousSocks, sockReturned, anonymousCoat, coatReturned, disputed},
+         3, 5500, 2, 3500},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.name);
+        auto report = CommissionReport::build(0, 86400, {}, c.entries).value();
+        CHECK(report.allOrders() == c.orders);
+        CHECK(report.allRevenue().cents() == c.revenue);
+        CHECK(report.ordersWithoutConsent() == c.ordersWithoutConsent);
+        CHECK(report.revenueWithoutConsent().cents() == c.revenueWithoutConsent);
+        auto json = report.toJson();
+        CHECK(json["ordersWithoutConsent"] == c.ordersWithoutConsent);
+        CHECK(json["revenueWithoutConsent"] == c.revenueWithoutConsent);
+
+        // The report of the consenting entries alone plus the figure without consent is all orders.
+        std::vector<LedgerEntry> withConsent;
+        for (const auto& e : c.entries) {
+            if (!e.withoutConsent) withConsent.push_back(e);
+        }
+        auto consentedOnly = CommissionReport::build(0, 86400, {}, withConsent).value();
+        CHECK(consentedOnly.ordersWithoutConsent() == 0);
+        CHECK(consentedOnly.allOrders() + report.ordersWithoutConsent() == report.allOrders());
+        CHECK(consentedOnly.allRevenue().cents() + report.revenueWithoutConsent().cents() == report.allRevenue().cents());
+        // Attribution is untouched: only the consenting order earns.
+        CHECK(report.total().attributedRevenue == consentedOnly.total().attributedRevenue);
+    }
+}
