@@ -257,6 +257,40 @@ private:
     std::optional<std::string> inlineValue_;
 };
 
+// What every bench that loads svc-server over HTTP with wrk is told: the run's length, the load,
+// the server and where its inputs are. A bench's Options derive from it and hand each option to
+// parse() before their own.
+struct WrkLoadOptions {
+    int seconds = 10;
+    int warmupSeconds = 2;
+    int connections = 32;
+    int wrkThreads = 2;
+    int svcThreads = 64;
+    bool keep = false;
+    std::string server = std::string(SVC_BUILD_BIN_DIR) + "/svc-server";
+    std::string sourceDir;
+    std::string wrk = "wrk";
+
+    // True when `args` named one of these options (its value taken).
+    bool parse(CommandLine& args) {
+        if (args.isFlag("--keep")) keep = true;
+        else if (args.is("--seconds")) seconds = static_cast<int>(args.number(1, 3600));
+        else if (args.is("--warmup")) warmupSeconds = static_cast<int>(args.number(0, 600));
+        else if (args.is("--connections")) connections = static_cast<int>(args.number(1, 10000));
+        else if (args.is("--wrk-threads")) wrkThreads = static_cast<int>(args.number(1, 256));
+        else if (args.is("--threads")) svcThreads = static_cast<int>(args.number(1, 512));
+        else if (args.is("--server")) server = args.value();
+        else if (args.is("--source-dir")) sourceDir = args.value();
+        else if (args.is("--wrk")) wrk = args.value();
+        else return false;
+        return true;
+    }
+    // wrk gives each thread at least one connection.
+    void check() const {
+        if (connections < wrkThreads) throw std::invalid_argument("--connections must be at least --wrk-threads");
+    }
+};
+
 // A server the bench starts (svc-server, graphql-js): stdout and stderr in files of the work directory,
 // stopped with SIGTERM by the destructor (SIGKILL after stopSeconds), also on failure; one that dies early
 // fails the step.

@@ -37,19 +37,11 @@ namespace fs = std::filesystem;
 using namespace bench;
 using nlohmann::json;
 
-struct Options {
+struct Options : WrkLoadOptions {
     uint64_t skus = 100000;
     size_t anchors = 1000;
-    int seconds = 10;
-    int warmupSeconds = 2;
-    int connections = 32;
-    int wrkThreads = 2;
-    int svcThreads = 64;
     bool imageBot = false;
-    bool keep = false;
-    std::string server = std::string(SVC_BUILD_BIN_DIR) + "/svc-server";
-    std::string sourceDir = SVC_SOURCE_DIR;  // ccache builds see a relative __FILE__
-    std::string wrk = "wrk";
+    Options() { sourceDir = SVC_SOURCE_DIR; }  // ccache builds see a relative __FILE__
 };
 
 void printHelp() {
@@ -93,35 +85,18 @@ int parseOptions(int argc, char** argv, Options& options) {
         if (args.isHelp()) {
             printHelp();
             return -1;
-        } else if (args.isFlag("--keep")) {
-            options.keep = true;
+        } else if (options.parse(args)) {
         } else if (args.isFlag("--image-bot")) {
             options.imageBot = true;
         } else if (args.is("--skus")) {
             options.skus = static_cast<uint64_t>(args.number(100, 2000000));
         } else if (args.is("--anchors")) {
             options.anchors = static_cast<size_t>(args.number(1, 100000));
-        } else if (args.is("--seconds")) {
-            options.seconds = static_cast<int>(args.number(1, 3600));
-        } else if (args.is("--warmup")) {
-            options.warmupSeconds = static_cast<int>(args.number(0, 600));
-        } else if (args.is("--connections")) {
-            options.connections = static_cast<int>(args.number(1, 10000));
-        } else if (args.is("--wrk-threads")) {
-            options.wrkThreads = static_cast<int>(args.number(1, 256));
-        } else if (args.is("--threads")) {
-            options.svcThreads = static_cast<int>(args.number(1, 512));
-        } else if (args.is("--server")) {
-            options.server = args.value();
-        } else if (args.is("--source-dir")) {
-            options.sourceDir = args.value();
-        } else if (args.is("--wrk")) {
-            options.wrk = args.value();
         } else {
             args.unknown();
         }
     }
-    if (options.connections < options.wrkThreads) throw std::invalid_argument("--connections must be at least --wrk-threads");
+    options.check();
     return 0;
 }
 

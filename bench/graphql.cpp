@@ -289,18 +289,10 @@ WrkResult parseWrk(const std::string& step, const std::string& out) {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-struct Options {
-    int seconds = 10;
-    int warmupSeconds = 2;
-    int connections = 32;
-    int wrkThreads = 2;
-    int svcThreads = 64;
+struct Options : WrkLoadOptions {
     size_t ids = 500;
-    bool keep = false;
-    std::string server = std::string(SVC_BUILD_BIN_DIR) + "/svc-server";
-    std::string sourceDir = fs::path(__FILE__).parent_path().parent_path().string();
     std::string node = "node";
-    std::string wrk = "wrk";
+    Options() { sourceDir = fs::path(__FILE__).parent_path().parent_path().string(); }
 };
 
 void printHelp() {
@@ -346,35 +338,16 @@ int parseOptions(int argc, char** argv, Options& options) {
         if (args.isHelp()) {
             printHelp();
             return -1;
-        } else if (args.isFlag("--keep")) {
-            options.keep = true;
-        } else if (args.is("--seconds")) {
-            options.seconds = static_cast<int>(args.number(1, 3600));
-        } else if (args.is("--warmup")) {
-            options.warmupSeconds = static_cast<int>(args.number(0, 600));
-        } else if (args.is("--connections")) {
-            options.connections = static_cast<int>(args.number(1, 10000));
-        } else if (args.is("--wrk-threads")) {
-            options.wrkThreads = static_cast<int>(args.number(1, 256));
-        } else if (args.is("--threads")) {
-            options.svcThreads = static_cast<int>(args.number(1, 512));
+        } else if (options.parse(args)) {
         } else if (args.is("--ids")) {
             options.ids = static_cast<size_t>(args.number(1, 1000000));
-        } else if (args.is("--server")) {
-            options.server = args.value();
-        } else if (args.is("--source-dir")) {
-            options.sourceDir = args.value();
         } else if (args.is("--node")) {
             options.node = args.value();
-        } else if (args.is("--wrk")) {
-            options.wrk = args.value();
         } else {
             args.unknown();
         }
     }
-    if (options.connections < options.wrkThreads) {
-        throw std::invalid_argument("--connections must be at least --wrk-threads");
-    }
+    options.check();
     return 0;
 }
 
