@@ -268,7 +268,7 @@ struct WrkLoadOptions {
     int svcThreads = 64;
     bool keep = false;
     std::string server = std::string(SVC_BUILD_BIN_DIR) + "/svc-server";
-    std::string sourceDir;
+    std::string sourceDir = SVC_SOURCE_DIR;
     std::string wrk = "wrk";
 
     // True when `args` named one of these options (its value taken).

@@ -41,7 +41,6 @@ struct Options : WrkLoadOptions {
     uint64_t skus = 100000;
     size_t anchors = 1000;
     bool imageBot = false;
-    Options() { sourceDir = SVC_SOURCE_DIR; }  // ccache builds see a relative __FILE__
 };
 
 void printHelp() {

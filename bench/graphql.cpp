@@ -292,7 +292,6 @@ WrkResult parseWrk(const std::string& step, const std::string& out) {
 struct Options : WrkLoadOptions {
     size_t ids = 500;
     std::string node = "node";
-    Options() { sourceDir = fs::path(__FILE__).parent_path().parent_path().string(); }
 };
 
 void printHelp() {
@@ -320,7 +319,7 @@ Options:
   --server PATH     svc-server binary (default )"
               << SVC_BUILD_BIN_DIR << R"(/svc-server)
   --source-dir DIR  the repository, for docs/api/schema.graphql, bench/graphql/ and e2e/node_modules (default )"
-              << fs::path(__FILE__).parent_path().parent_path().string() << R"()
+              << SVC_SOURCE_DIR << R"()
   --node PATH       node binary (default: node on PATH)
   --wrk PATH        wrk binary (default: wrk on PATH)
   --help            this text
@@ -554,9 +553,15 @@ int run(const Options& options) {
             throw StepFailure("check: graphql-js answered " + std::to_string(fromJs.status) + " for " + id + ": " +
                               fromJs.body.substr(0, 500));
         }
-        if (svcAnswer != jsAnswer) {
-            throw StepFailure("check: svc and graphql-js answer differently for " + id + "\n  svc:        " +
-                              fromSvc.body.substr(0, 400) + "\n  graphql-js: " + fromJs.body.substr(0, 400));
+        // The data must be the same; svc's answers also carry `extensions` (its API version), graphql-js's none.
+        if (svcAnswer["data"] != jsAnswer["data"]) {
+            // The first place they differ, as a JSON pointer into svc's answer.
+            const json difference = json::diff(svcAnswer["data"], jsAnswer["data"]).at(0);
+            const std::string where = difference["path"];
+            const json::json_pointer pointer(where);
+            auto valueAt = [&](const json& data) { return data.contains(pointer) ? data.at(pointer).dump().substr(0, 300) : "(absent)"; };
+            throw StepFailure("check: svc and graphql-js answer differently for " + id + " at /data" + where + "\n  svc:        " +
+                              valueAt(svcAnswer["data"]) + "\n  graphql-js: " + valueAt(jsAnswer["data"]));
         }
         answerBytesSvc += fromSvc.body.size();
         answerBytesJs += fromJs.body.size();
