@@ -49,15 +49,14 @@ void keepFirstOfEachPicture(const ImageFactsPresentation& facts, std::vector<Con
 
 }  // namespace
 
-ContentAnswer::ContentAnswer(RecommendationService& recommendations, WidgetPresentation* presentation, ImageBot* imageBot)
+ContentAnswer::ContentAnswer(RecommendationService& recommendations, WidgetPresentation& presentation, ImageBot* imageBot)
     : widgets_(recommendations), presentation_(presentation), imageBot_(imageBot) {}
 
 Result<ContentResponse> ContentAnswer::answer(const Tenant& tenant, const std::vector<WidgetSpec>& widgets, const PageHints& hints,
                                               const std::string& base) {
     auto content = widgets_.contentFor(tenant, widgets);
     if (!content) return content.error();
-    if (!presentation_) return Error::unavailable("widget settings are unavailable");
-    if (auto decorated = presentation_->decorate(tenant, hints, *content); !decorated) return decorated.error();
+    if (auto decorated = presentation_.decorate(tenant, hints, *content); !decorated) return decorated.error();
     if (!imageBot_) return content;
     // contentItemOf put the feed's thumbnail (else its image) into `image`: the picture shown.
     ImageFactsPresentation facts(imageBot_, tenant, base);

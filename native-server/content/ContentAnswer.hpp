@@ -24,9 +24,8 @@ namespace svc {
 
 class ContentAnswer {
 public:
-    // `presentation` null: the settings store did not open, and answers fail as unavailable;
     // `imageBot` null: the bot is off, pictures are the feed's.
-    ContentAnswer(RecommendationService& recommendations, WidgetPresentation* presentation, ImageBot* imageBot);
+    ContentAnswer(RecommendationService& recommendations, WidgetPresentation& presentation, ImageBot* imageBot);
 
     // The widgets' content for a page: `hints` pick the texts' language; `base` is svc's origin
     // as the request sees it (thumbnail URLs start with it).
@@ -38,7 +37,7 @@ public:
 
 private:
     WidgetContentService widgets_;
-    WidgetPresentation* presentation_;
+    WidgetPresentation& presentation_;
     ImageBot* imageBot_;
 };
 

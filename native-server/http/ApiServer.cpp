@@ -74,7 +74,7 @@ ApiServer::ApiServer(ServerOptions options, Services& services)
     Storage& storage = storage_;
     if (services.imageBot()) thumbnailRoutes_ = std::make_unique<ThumbnailRoutes>(services.tenants(), *services.imageBot());
     presentation_ = std::make_unique<WidgetPresentation>(storage.widgetSettings());
-    contentAnswer_ = std::make_unique<ContentAnswer>(services.recommendations(), presentation_.get(), services.imageBot());
+    contentAnswer_ = std::make_unique<ContentAnswer>(services.recommendations(), *presentation_, services.imageBot());
     shopRoutes_ = std::make_unique<ShopRoutes>(services.tenants(), storage.shopRegistrations(), storage.clock(), options_.shops);
     auto accounts = std::make_unique<OperatorAccounts>(storage.operators(), storage.clock(), options_.console.passwordCost,
                                                        options_.console.passwordHashes);
@@ -83,7 +83,7 @@ ApiServer::ApiServer(ServerOptions options, Services& services)
     operatorRoutes_ = std::make_unique<OperatorRoutes>(
         *operatorAuth_, storage.tenants(), storage.imports(), services.imports(), storage.widgetSettings(), options_.assetsDir + "/console",
         options_.console, storage.clock(), [this](int64_t tenantId) {
-            if (presentation_) presentation_->forget(tenantId);
+            presentation_->forget(tenantId);
         });
     operatorReportRoutes_ = std::make_unique<OperatorReportRoutes>(*operatorAuth_, storage.ledger(), services.attributor(), storage.clock());
     operatorAccountRoutes_ = std::make_unique<OperatorAccountRoutes>(*operatorAuth_);
@@ -91,14 +91,14 @@ ApiServer::ApiServer(ServerOptions options, Services& services)
     categoryMappingRoutes_ = std::make_unique<OperatorCategoryMappingRoutes>(
         *operatorAuth_, storage.catalog(), storage.content(), storage.categoryMappings(), services.contentIndex(),
         [this](const Tenant& tenant, const PageHints& hints, ContentResponse& content) {
-            return presentation_ ? presentation_->decorate(tenant, hints, content) : Status{};
+            return presentation_->decorate(tenant, hints, content);
         });
     widgetPreviewRoutes_ = std::make_unique<WidgetPreviewRoutes>(*operatorAuth_, storage.catalog(), storage.content(),
                                                                  options_.assetsDir + "/console");
     operatorSetRoutes_ = std::make_unique<OperatorSetRoutes>(
         *operatorAuth_, storage.tenants(), storage.content(), storage.catalog(), services.contentIndex(), options_.dataDir,
         [this](const Tenant& tenant, ContentResponse& content) {
-            return presentation_ ? presentation_->decorate(tenant, PageHints{}, content) : Status{};
+            return presentation_->decorate(tenant, PageHints{}, content);
         },
         [this](const httplib::Request& request) { return baseUrl(request); });
     // The console's list of plugin-registered shops.
@@ -116,7 +116,7 @@ ApiServer::ApiServer(ServerOptions options, Services& services)
     gauges_ = std::make_unique<OperationalGauges>(GaugeSources{&storage.clock(), &storage.metrics(), &eventRoutes_.writer(),
                                                                &services.contentIndex(), services.imageBot(), &storage.tenants()});
     contentRoutes_ = std::make_unique<ContentRoutes>(
-        services.tenants(), options_.assetsDir, presentation_.get(),
+        services.tenants(), options_.assetsDir, *presentation_,
         [this](const httplib::Request& request, httplib::Response& response) { serveContent(request, response); },
         [this](const httplib::Request& request) { return baseUrl(request); });
     // Defaults of Debian's cpp-httplib cost ~44 ms per keep-alive request (Nagle plus

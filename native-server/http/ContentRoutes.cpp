@@ -13,7 +13,7 @@ constexpr const char* kApiIdPattern = "([A-Za-z0-9-]{1,64})";
 
 }  // namespace
 
-ContentRoutes::ContentRoutes(TenantService& tenants, const std::string& assetsDir, WidgetPresentation* presentation,
+ContentRoutes::ContentRoutes(TenantService& tenants, const std::string& assetsDir, WidgetPresentation& presentation,
                              httplib::Server::Handler content, BaseUrl baseUrl)
     : tenants_(tenants),
       assetsDir_(assetsDir),
@@ -51,9 +51,7 @@ void ContentRoutes::serveLoader(const httplib::Request& request, httplib::Respon
     StaticFiles::substitute(script, "__SVC_SDK_URL__", nlohmann::json(base + "/sdk/" + sdkFingerprint_).dump());
     // The tenant's default consent (docs/adr/0083); within the loader's 5 minutes a change reaches every page.
     Consent consent = Consent::Granted;
-    if (presentation_) {
-        if (auto settings = presentation_->settingsOf(tenant->id)) consent = (*settings)->consent;
-    }
+    if (auto settings = presentation_.settingsOf(tenant->id)) consent = (*settings)->consent;
     StaticFiles::substitute(script, "__SVC_CONSENT__", nlohmann::json(consentName(consent)).dump());
     // Short cache: the loader is the stable URL in shops' pages; the SDK behind it may change.
     response.set_header("Cache-Control", "public, max-age=300");
@@ -66,8 +64,7 @@ void ContentRoutes::serveStylesheet(const httplib::Request& request, httplib::Re
     if (!tenant) return sendError(response, Error::notFound("unknown API ID"));
     auto base = sdkFiles_.read("svc.css");
     if (!base) return sendError(response, Error::unavailable("svc.css is missing from " + assetsDir_ + "/sdk"));
-    if (!presentation_) return sendError(response, Error::unavailable("widget settings are unavailable"));
-    auto css = presentation_->stylesheet(*tenant, base->content);
+    auto css = presentation_.stylesheet(*tenant, base->content);
     if (!css) return sendError(response, css.error());
     response.set_header("Cache-Control", fromOwnPage(request, baseUrl_(request)) ? "no-store" : "public, max-age=300");
     ResponseCompression::setBody(request, response, *css, "text/css; charset=utf-8");

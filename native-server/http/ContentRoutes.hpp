@@ -16,9 +16,9 @@ namespace svc {
 class ContentRoutes {
 public:
     using BaseUrl = std::function<std::string(const httplib::Request&)>;
-    // `content` answers /<apiId>/content (the content answer, docs/adr/0080); `presentation` is
-    // null when the widget settings could not be opened.
-    ContentRoutes(TenantService& tenants, const std::string& assetsDir, WidgetPresentation* presentation, httplib::Server::Handler content,
+    // `content` answers /<apiId>/content (the content answer, docs/adr/0080); `presentation` gives
+    // the stylesheet and the loader's consent default.
+    ContentRoutes(TenantService& tenants, const std::string& assetsDir, WidgetPresentation& presentation, httplib::Server::Handler content,
                   BaseUrl baseUrl);
     void registerOn(httplib::Server& server);
 
@@ -33,7 +33,7 @@ private:
     StaticFiles sdkFiles_;
     StaticFiles loaderFiles_;
     std::string sdkFingerprint_;  // the SDK files' version in their long-cached URLs
-    WidgetPresentation* presentation_;
+    WidgetPresentation& presentation_;
     httplib::Server::Handler content_;
     BaseUrl baseUrl_;
 };
