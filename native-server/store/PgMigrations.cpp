@@ -16,8 +16,8 @@ struct Migration {
 // SQLite's BINARY does, whatever collation the database was created with.
 const std::vector<Migration>& migrations() {
     static const std::vector<Migration> all{
-        // 1: leases, tenants, operator keys, operators and their sessions, widget settings and texts
-        // (the stores of issue 24's first slice).
+        // 1: leases, tenants, operator keys, operators and their sessions, widget settings and texts,
+        // pull sources and shop registrations (the stores of issue 24's first slice).
         {1, R"sql(
 CREATE TABLE leases (
     name text COLLATE "C" PRIMARY KEY,
@@ -79,6 +79,38 @@ CREATE TABLE widget_texts (
     texts text NOT NULL,
     updated_at bigint NOT NULL,
     PRIMARY KEY (tenant_id, language)
+);
+CREATE TABLE pull_sources (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    tenant_id bigint NOT NULL REFERENCES tenants(id),
+    feed text COLLATE "C" NOT NULL,
+    kind text NOT NULL DEFAULT 'file' CHECK (kind IN ('file', 'plugin')),
+    url text NOT NULL,
+    interval_seconds bigint NOT NULL,
+    delta boolean NOT NULL,
+    identifier text NOT NULL,
+    delimiter text NOT NULL,
+    credentials text NOT NULL DEFAULT '',
+    etag text NOT NULL DEFAULT '',
+    last_modified text NOT NULL DEFAULT '',
+    next_run_at bigint NOT NULL,
+    last_run_at bigint NOT NULL DEFAULT 0,
+    last_result text NOT NULL DEFAULT '',
+    created_at bigint NOT NULL,
+    UNIQUE (tenant_id, feed)
+);
+CREATE INDEX pull_sources_due ON pull_sources (next_run_at, id);
+CREATE TABLE shop_registrations (
+    tenant_id bigint NOT NULL REFERENCES tenants(id),
+    feed_id text COLLATE "C" NOT NULL,
+    record text NOT NULL,
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL,
+    last_contact_at bigint NOT NULL DEFAULT 0,
+    last_pull_at bigint NOT NULL DEFAULT 0,
+    last_pull_result text NOT NULL DEFAULT '',
+    last_full_pull_at bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (tenant_id, feed_id)
 );
 )sql"},
     };

@@ -20,12 +20,13 @@ Result<std::unique_ptr<PgStorage>> PgStorage::open(const std::string& url, const
     storage->operatorKeys_ = std::make_unique<PgOperatorKeyStore>(*storage->database_, clock);
     storage->operators_ = std::make_unique<PgOperatorStore>(*storage->database_);
     storage->widgetSettings_ = std::make_unique<PgWidgetSettingsStore>(*storage->database_);
+    storage->pullSources_ = std::make_unique<PgPullSourceStore>(*storage->database_);
+    storage->shopRegistrations_ = std::make_unique<PgShopRegistrationStore>(*storage->database_);
     return storage;
 }
 
 std::vector<std::string> PgStorage::missingStores() {
-    return {"catalog", "imports", "content", "categoryMappings", "events", "ledger", "pullSources", "shopRegistrations",
-            "priceHistory", "imageFacts", "fleet", "metrics"};
+    return {"catalog", "imports", "content", "categoryMappings", "events", "ledger", "priceHistory", "imageFacts", "fleet", "metrics"};
 }
 
 void PgStorage::missing(const char* store) {

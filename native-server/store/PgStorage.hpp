@@ -12,6 +12,8 @@
 #include "store/PgLeaseStore.hpp"
 #include "store/PgOperatorKeyStore.hpp"
 #include "store/PgOperatorStore.hpp"
+#include "store/PgPullSourceStore.hpp"
+#include "store/PgShopRegistrationStore.hpp"
 #include "store/PgTenantStore.hpp"
 #include "store/PgWidgetSettingsStore.hpp"
 #include "store/Storage.hpp"
@@ -29,6 +31,8 @@ public:
     OperatorKeyStore& operatorKeys() override { return *operatorKeys_; }
     OperatorStore& operators() override { return *operators_; }
     WidgetSettingsStore& widgetSettings() override { return *widgetSettings_; }
+    PullSourceStore& pullSources() override { return *pullSources_; }
+    ShopRegistrationStore& shopRegistrations() override { return *shopRegistrations_; }
     LeaseStore& leases() override { return *leases_; }
     const Clock& clock() const override { return *clock_; }
 
@@ -38,8 +42,6 @@ public:
     CategoryMappingStore& categoryMappings() override { missing("categoryMappings"); }
     EventStore& events() override { missing("events"); }
     LedgerStore& ledger() override { missing("ledger"); }
-    PullSourceStore& pullSources() override { missing("pullSources"); }
-    ShopRegistrationStore& shopRegistrations() override { missing("shopRegistrations"); }
     PriceHistoryStore& priceHistory() override { missing("priceHistory"); }
     ImageFactStore& imageFacts() override { missing("imageFacts"); }
     FleetStore& fleet() override { missing("fleet"); }
@@ -55,6 +57,8 @@ private:
     std::unique_ptr<PgOperatorKeyStore> operatorKeys_;
     std::unique_ptr<PgOperatorStore> operators_;
     std::unique_ptr<PgWidgetSettingsStore> widgetSettings_;
+    std::unique_ptr<PgPullSourceStore> pullSources_;
+    std::unique_ptr<PgShopRegistrationStore> shopRegistrations_;
     const Clock* clock_;
 };
 
