@@ -17,7 +17,7 @@ struct Migration {
 const std::vector<Migration>& migrations() {
     static const std::vector<Migration> all{
         // 1: leases, tenants, operator keys, operators and their sessions, widget settings and texts,
-        // pull sources and shop registrations (the stores of issue 24's first slice).
+        // pull sources, shop registrations, imports and uploads (the stores of issue 24's first slice).
         {1, R"sql(
 CREATE TABLE leases (
     name text COLLATE "C" PRIMARY KEY,
@@ -111,6 +111,47 @@ CREATE TABLE shop_registrations (
     last_pull_result text NOT NULL DEFAULT '',
     last_full_pull_at bigint NOT NULL DEFAULT 0,
     PRIMARY KEY (tenant_id, feed_id)
+);
+CREATE TABLE feed_imports (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    tenant_id bigint NOT NULL REFERENCES tenants(id),
+    feed text COLLATE "C" NOT NULL DEFAULT 'default',
+    source text NOT NULL,
+    delta boolean NOT NULL,
+    identifier text NOT NULL,
+    delimiter text NOT NULL,
+    status text NOT NULL,
+    file_key text NOT NULL DEFAULT '',
+    created_at bigint NOT NULL,
+    started_at bigint NOT NULL DEFAULT 0,
+    finished_at bigint NOT NULL DEFAULT 0,
+    rows_read bigint NOT NULL DEFAULT 0,
+    inserted bigint NOT NULL DEFAULT 0,
+    updated bigint NOT NULL DEFAULT 0,
+    unchanged bigint NOT NULL DEFAULT 0,
+    rejected bigint NOT NULL DEFAULT 0,
+    marked_deleted bigint NOT NULL DEFAULT 0,
+    message text NOT NULL DEFAULT '',
+    row_errors text NOT NULL DEFAULT '[]',
+    catalog_products bigint,
+    warnings text NOT NULL DEFAULT '[]',
+    unknown_skus bigint NOT NULL DEFAULT 0,
+    describes_products boolean
+);
+CREATE INDEX feed_imports_by_tenant ON feed_imports (tenant_id, id);
+CREATE INDEX feed_imports_by_feed ON feed_imports (tenant_id, feed, id);
+CREATE INDEX feed_imports_pending ON feed_imports (status, id) WHERE status IN ('queued', 'running');
+CREATE INDEX feed_imports_held ON feed_imports (tenant_id) WHERE status = 'held';
+CREATE TABLE feed_uploads (
+    id text COLLATE "C" PRIMARY KEY,
+    tenant_id bigint NOT NULL REFERENCES tenants(id),
+    feed text COLLATE "C" NOT NULL DEFAULT 'default',
+    identifier text NOT NULL,
+    delimiter text NOT NULL,
+    delta boolean NOT NULL,
+    expires_at bigint NOT NULL,
+    consumed_at bigint,
+    import_id bigint REFERENCES feed_imports(id)
 );
 )sql"},
     };

@@ -24,6 +24,7 @@ public:
 
     // SQL NULL when absent ("leave the column as it is" in COALESCE($n, column)).
     PgParam(const std::optional<std::string>& text) : text_(text.value_or("")), null_(!text) {}  // NOLINT
+    PgParam(const std::optional<int64_t>& value) : text_(value ? std::to_string(*value) : ""), null_(!value) {}  // NOLINT
 
     const std::string& text() const { return text_; }
     bool isNull() const { return null_; }

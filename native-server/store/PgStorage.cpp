@@ -22,11 +22,12 @@ Result<std::unique_ptr<PgStorage>> PgStorage::open(const std::string& url, const
     storage->widgetSettings_ = std::make_unique<PgWidgetSettingsStore>(*storage->database_);
     storage->pullSources_ = std::make_unique<PgPullSourceStore>(*storage->database_);
     storage->shopRegistrations_ = std::make_unique<PgShopRegistrationStore>(*storage->database_);
+    storage->imports_ = std::make_unique<PgFeedImportStore>(*storage->database_, *storage->leases_, clock);
     return storage;
 }
 
 std::vector<std::string> PgStorage::missingStores() {
-    return {"catalog", "imports", "content", "categoryMappings", "events", "ledger", "priceHistory", "imageFacts", "fleet", "metrics"};
+    return {"catalog", "content", "categoryMappings", "events", "ledger", "priceHistory", "imageFacts", "fleet", "metrics"};
 }
 
 void PgStorage::missing(const char* store) {

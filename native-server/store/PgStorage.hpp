@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "store/PgDatabase.hpp"
+#include "store/PgFeedImportStore.hpp"
 #include "store/PgLeaseStore.hpp"
 #include "store/PgOperatorKeyStore.hpp"
 #include "store/PgOperatorStore.hpp"
@@ -33,11 +34,11 @@ public:
     WidgetSettingsStore& widgetSettings() override { return *widgetSettings_; }
     PullSourceStore& pullSources() override { return *pullSources_; }
     ShopRegistrationStore& shopRegistrations() override { return *shopRegistrations_; }
+    FeedImportStore& imports() override { return *imports_; }
     LeaseStore& leases() override { return *leases_; }
     const Clock& clock() const override { return *clock_; }
 
     CatalogStore& catalog() override { missing("catalog"); }
-    FeedImportStore& imports() override { missing("imports"); }
     ContentStore& content() override { missing("content"); }
     CategoryMappingStore& categoryMappings() override { missing("categoryMappings"); }
     EventStore& events() override { missing("events"); }
@@ -52,13 +53,14 @@ private:
     [[noreturn]] static void missing(const char* store);
 
     std::unique_ptr<PgDatabase> database_;
-    std::unique_ptr<PgLeaseStore> leases_;
+    std::unique_ptr<PgLeaseStore> leases_;  // before imports_, whose import leases live here
     std::unique_ptr<PgTenantStore> tenants_;
     std::unique_ptr<PgOperatorKeyStore> operatorKeys_;
     std::unique_ptr<PgOperatorStore> operators_;
     std::unique_ptr<PgWidgetSettingsStore> widgetSettings_;
     std::unique_ptr<PgPullSourceStore> pullSources_;
     std::unique_ptr<PgShopRegistrationStore> shopRegistrations_;
+    std::unique_ptr<PgFeedImportStore> imports_;
     const Clock* clock_;
 };
 
