@@ -63,11 +63,15 @@ public:
     ~ThrowawayPostgres() {
         if (pid_ > 0) {
             ::kill(pid_, SIGINT);  // fast shutdown: sessions are ended, nothing is kept
-            for (int waited = 0; waited < 100 && ::waitpid(pid_, nullptr, WNOHANG) == 0; ++waited) {
-                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            bool exited = false;
+            for (int waited = 0; waited < 100 && !exited; ++waited) {
+                exited = ::waitpid(pid_, nullptr, WNOHANG) == pid_;
+                if (!exited) std::this_thread::sleep_for(std::chrono::milliseconds(50));
             }
-            ::kill(pid_, SIGKILL);
-            ::waitpid(pid_, nullptr, WNOHANG);
+            if (!exited) {
+                ::kill(pid_, SIGKILL);
+                ::waitpid(pid_, nullptr, 0);
+            }
         }
         std::error_code ignored;
         if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
@@ -111,41 +115,46 @@ private:
                        dir_ + "/postgres.log", true);
             if (pid_ <= 0) return "cannot start postgres";
             std::string conninfo = "host=127.0.0.1 port=" + std::to_string(port) + " dbname=postgres user=svc connect_timeout=2";
-            for (int waited = 0; waited < 300; ++waited) {
+            bool exited = false;
+            for (int waited = 0; waited < 300 && !exited; ++waited) {
                 if (PQping(conninfo.c_str()) == PQPING_OK) {
                     url_ = "postgresql://svc@127.0.0.1:" + std::to_string(port) + "/postgres";
                     return "";
                 }
-                if (::waitpid(pid_, nullptr, WNOHANG) == pid_) break;
-                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                exited = ::waitpid(pid_, nullptr, WNOHANG) == pid_;
+                if (!exited) std::this_thread::sleep_for(std::chrono::milliseconds(50));
             }
-            ::kill(pid_, SIGKILL);
-            ::waitpid(pid_, nullptr, 0);
+            if (!exited) {
+                ::kill(pid_, SIGKILL);
+                ::waitpid(pid_, nullptr, 0);
+            }
             pid_ = -1;
         }
         return "postgres did not answer: " + tail(dir_ + "/postgres.log");
     }
 
     // Runs `argv` as the server's user, output to `log`; returns the child's pid (`background`)
-    // or its exit status.
+    // or its exit status. Between fork and exec only system calls (no allocation): other
+    // threads of the test binary may hold malloc's lock.
     int run(const std::vector<std::string>& argv, const std::string& log, bool background) {
-        pid_t parent = ::getpid();
-        pid_t child = ::fork();
+        std::vector<char*> args;
+        for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+        args.push_back(nullptr);
+        const bool dropPrivileges = ::geteuid() == 0;
+        const pid_t parent = ::getpid();
+        const pid_t child = ::fork();
         if (child < 0) return -1;
         if (child == 0) {
             int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
             if (out >= 0) {
                 ::dup2(out, STDOUT_FILENO);
                 ::dup2(out, STDERR_FILENO);
-                if (::geteuid() == 0 && ::fchown(out, uid_, gid_) != 0) ::_exit(126);
+                if (dropPrivileges && ::fchown(out, uid_, gid_) != 0) ::_exit(126);
             }
-            if (::geteuid() == 0 && (::setgroups(1, &gid_) != 0 || ::setgid(gid_) != 0 || ::setuid(uid_) != 0)) ::_exit(126);
+            if (dropPrivileges && (::setgroups(1, &gid_) != 0 || ::setgid(gid_) != 0 || ::setuid(uid_) != 0)) ::_exit(126);
             // After the uid change, which would clear it: the server dies with the test binary.
             ::prctl(PR_SET_PDEATHSIG, SIGINT);
             if (::getppid() != parent) ::_exit(126);
-            std::vector<char*> args;
-            for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-            args.push_back(nullptr);
             ::execvp(args[0], args.data());
             ::_exit(127);
         }
