@@ -14,6 +14,20 @@ std::string firstLine(const char* message) {
     return text.empty() ? "no message from the server" : text;
 }
 
+// libpq's connect errors name host and port, but a malformed URL's error may quote a piece of it
+// (a password, say): such errors are replaced, and a parsed password is masked wherever it appears.
+std::string withoutSecrets(std::string message, const std::string& url) {
+    PQconninfoOption* options = PQconninfoParse(url.c_str(), nullptr);
+    if (options == nullptr) return "the connection URL is malformed (it is not repeated here: it may hold a password)";
+    for (PQconninfoOption* option = options; option->keyword != nullptr; ++option) {
+        if (std::strcmp(option->keyword, "password") != 0 || option->val == nullptr || *option->val == '\0') continue;
+        const std::string password = option->val;
+        for (auto at = message.find(password); at != std::string::npos; at = message.find(password, at + 3)) message.replace(at, password.size(), "***");
+    }
+    PQconninfoFree(options);
+    return message;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<PgConnection>> PgConnection::open(const std::string& url) {
@@ -23,7 +37,7 @@ Result<std::unique_ptr<PgConnection>> PgConnection::open(const std::string& url)
     if (connection == nullptr) return Error::unavailable("postgres: connect: out of memory");
     if (PQstatus(connection) != CONNECTION_OK) {
         // PQerrorMessage names host and port, never the password.
-        Error error = Error::unavailable("postgres: connect: " + firstLine(PQerrorMessage(connection)));
+        Error error = Error::unavailable("postgres: connect: " + withoutSecrets(firstLine(PQerrorMessage(connection)), url));
         PQfinish(connection);
         return error;
     }

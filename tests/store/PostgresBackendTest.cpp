@@ -60,6 +60,10 @@ TEST_CASE("PostgreSQL backend: errors name the statement's purpose and never the
     CHECK(unreachable.error().code == ErrorCode::Unavailable);
     CHECK(unreachable.error().message.rfind("postgres: connect: ", 0) == 0);
     CHECK(unreachable.error().message.find("hunter2-secret") == std::string::npos);
+    // A malformed URL is not quoted back, not even in part.
+    auto malformed = PgConnection::open("postgresql://svc:hunter2%zz-secret@127.0.0.1:1/postgres");
+    REQUIRE_FALSE(malformed);
+    CHECK(malformed.error().message.find("hunter2") == std::string::npos);
 
     PostgresSchema schema(requirePostgres());
     auto connection = PgConnection::open(schema.url());

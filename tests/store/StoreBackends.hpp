@@ -3,7 +3,8 @@
 // test a fresh, empty Storage and the clock it stamps rows with.
 // - SQLite: always, a data dir of its own per test.
 // - PostgreSQL: for the tests of the stores in postgresStores() below, a schema of its own per
-//   test (dropped after it) on the server in SVC_TEST_DATABASE_URL, or else on this binary's
+//   test (dropped after it) on the server in SVC_TEST_DATABASE_URL (a postgresql:// URI whose
+//   role may create schemas), or else on this binary's
 //   throwaway server (tests/support/ThrowawayPostgres.hpp). A test belongs to the store its
 //   test case name starts with ("LeaseStore: ..."); a store opts in by being added to the list
 //   once PgStorage hands it out. Without PostgreSQL the tests run on SQLite alone and
