@@ -41,6 +41,8 @@ Result<std::unique_ptr<PgConnection>> PgConnection::open(const std::string& url)
         PQfinish(connection);
         return error;
     }
+    // Server notices (NOTICE: drop cascades to ...) are not errors; libpq would print them on stderr.
+    PQsetNoticeProcessor(connection, [](void*, const char*) {}, nullptr);
     return std::unique_ptr<PgConnection>(new PgConnection(connection));
 }
 
