@@ -3,6 +3,8 @@
 // `postgres -c fsync=off` on a free loopback port with its socket in that dir; started once, on
 // first use, and stopped when the binary exits. PostgreSQL refuses to run as root, so under root
 // initdb and postgres run as the `postgres` user (the Debian package's), the temp dir theirs.
+// The database's default collation is ICU's en-US, as a production database's often is (where
+// "a" < "B"), so a column that should be COLLATE "C" (byte order, "B" < "a") and is not fails a test.
 // The child gets PR_SET_PDEATHSIG: a test binary killed outright does not leave a server behind.
 // The server tests and the cluster suite (issue 24) are meant to share it.
 #include <fcntl.h>
@@ -105,7 +107,8 @@ private:
             gid_ = user->pw_gid;
             if (::chown(dir_.c_str(), uid_, gid_) != 0) return "cannot give " + dir_ + " to the postgres user";
         }
-        int initdb = run({prefix + "initdb", "-D", dir_ + "/data", "-U", "svc", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"},
+        int initdb = run({prefix + "initdb", "-D", dir_ + "/data", "-U", "svc", "-A", "trust", "-E", "UTF8", "--locale=C", "--locale-provider=icu",
+                          "--icu-locale=en-US", "--no-sync"},
                          dir_ + "/initdb.log", false);
         if (initdb != 0) return "initdb failed: " + tail(dir_ + "/initdb.log");
         for (int attempt = 0; attempt < 3; ++attempt) {  // another process may take the free port first
