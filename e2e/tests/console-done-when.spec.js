@@ -105,15 +105,15 @@ test("from a fresh make demo: sign in, create a tenant, its feed, a custom set, 
   await page.getByLabel("Set ID").fill("autumn-look");
   await page.getByLabel("Title", { exact: true }).fill("Autumn in the city");
   await page.getByLabel("Tags").fill("autumn, women");
-  for (const [query, sku] of [["M10001", "M10001-BLACK-XS"], ["M10002-NAVY", "M10002-NAVY-XS"]]) {
+  for (const [query, sku] of [["M10001", "M10001-BLACK-L"], ["M10002-NAVY", "M10002-NAVY-L"]]) {
     await page.getByLabel("Find products by SKU or title").fill(query);
     await page.getByLabel("Find products by SKU or title").press("Enter");
     await page.getByRole("button", { name: "Add " + sku, exact: true }).click();
     await expect(page.locator("#search-status")).toHaveText(new RegExp("^" + sku + " added"));
   }
   expect(await page.locator("#chosen-products input").evaluateAll((inputs) => inputs.map((input) => input.value)))
-    .toEqual(["M10001-BLACK-XS", "M10002-NAVY-XS"]);
-  await page.getByRole("button", { name: "Move up M10002-NAVY-XS" }).click();
+    .toEqual(["M10001-BLACK-L", "M10002-NAVY-L"]);
+  await page.getByRole("button", { name: "Move up M10002-NAVY-L" }).click();
   await page.getByRole("button", { name: "Preview" }).click();
   const previewed = page.frameLocator("#preview").locator("#preview-widget");
   await expect(previewed).toHaveAttribute("data-svc-state", "rendered");
@@ -122,7 +122,7 @@ test("from a fresh make demo: sign in, create a tenant, its feed, a custom set, 
   await expect(page.locator(".form-status")).toHaveText("Set autumn-look saved.");
   // The tenant's shop gets it: the content a SET-Custom widget asks for names the set's products in order.
   const saved = await apiGet(page, "/operator/api/tenants/" + apiId + "/sets/custom/autumn-look");
-  expect(saved.skus).toEqual(["M10002-NAVY-XS", "M10001-BLACK-XS"]);
+  expect(saved.skus).toEqual(["M10002-NAVY-L", "M10001-BLACK-L"]);
 
   // 5. Texts and CSS, seen in the preview before saving, then saved.
   await page.locator("#console-nav").getByRole("link", { name: "Widgets" }).click();

@@ -36,18 +36,18 @@ test("a custom set is authored by SKU search, ordered, tagged, photographed, pre
   await page.getByLabel("Title", { exact: true }).fill("Weekend in town");
   await page.getByLabel("Tags").fill("weekend, women");
   // By SKU prefix, then by words of the title.
-  await searchAndAdd(page, "M10001", "M10001-BLACK-XS");
+  await searchAndAdd(page, "M10001", "M10001-BLACK-L");
   await page.getByLabel("Find products by SKU or title").fill("fjordline essential navy");
   await page.getByRole("button", { name: "Search" }).click();
-  await expect(page.getByRole("button", { name: "Add M10002-NAVY-XS" })).toBeVisible();
-  await page.getByRole("button", { name: "Add M10002-NAVY-XS" }).click();
-  await searchAndAdd(page, "M10001-GREEN", "M10001-GREEN-XS");
+  await expect(page.getByRole("button", { name: "Add M10002-NAVY-L" })).toBeVisible();
+  await page.getByRole("button", { name: "Add M10002-NAVY-L" }).click();
+  await searchAndAdd(page, "M10001-GREEN", "M10001-GREEN-L");
   // The last one first: two moves up with the keyboard; focus stays on the moved product's button.
-  await page.getByRole("button", { name: "Move up M10001-GREEN-XS" }).focus();
+  await page.getByRole("button", { name: "Move up M10001-GREEN-L" }).focus();
   await page.keyboard.press("Enter");
-  await expect(page.getByRole("button", { name: "Move up M10001-GREEN-XS" })).toBeFocused();
+  await expect(page.getByRole("button", { name: "Move up M10001-GREEN-L" })).toBeFocused();
   await page.keyboard.press("Enter");
-  const order = ["M10001-GREEN-XS", "M10001-BLACK-XS", "M10002-NAVY-XS"];
+  const order = ["M10001-GREEN-L", "M10001-BLACK-L", "M10002-NAVY-L"];
   expect(await page.locator("#chosen-products input").evaluateAll((inputs) => inputs.map((input) => input.value))).toEqual(order);
 
   // The model photo: uploaded, decoded and stored by svc, shown from svc's own origin.

@@ -349,13 +349,29 @@ TEST_CASE("Image bot on the real fashion photos: 50 thumbnails served and decoda
     CHECK(nearOthers <= 1);
 }
 
-TEST_CASE("Image bot: the content answer shows svc's thumbnail for large feed images once made, and keeps small ones and feed thumbnails") {
-    BotFixture f;
+namespace {
+
+// Four products by picture size, for the thumbnail tests: A a large anchor, B large (svc makes a
+// thumbnail), C already thumbnail-sized, D large with the feed's own thumbnail.
+void putPicturesBySize(BotFixture& f) {
     f.images.put("/a.jpg", test::productJpeg(600, 800, 20));
     f.images.put("/large.jpg", test::productJpeg(800, 600, 21));
     f.images.put("/small.jpg", test::productJpeg(150, 200, 22));
     f.images.put("/with-thumb.jpg", test::productJpeg(900, 900, 23));
     f.images.put("/feed-thumb.jpg", test::productJpeg(120, 120, 23));
+}
+
+void importPicturesBySize(BotFixture& f) {
+    f.import(f.tenant, {productRow("A", f.images.url("/a.jpg")), productRow("B", f.images.url("/large.jpg")),
+                        productRow("C", f.images.url("/small.jpg")),
+                        productRow("D", f.images.url("/with-thumb.jpg"), f.images.url("/feed-thumb.jpg"))});
+}
+
+}  // namespace
+
+TEST_CASE("Image bot: the content answer shows svc's thumbnail for large feed images once made, and keeps small ones and feed thumbnails") {
+    BotFixture f;
+    putPicturesBySize(f);
     auto similarImages = [&f] {
         auto response = f.server->client().Get("/" + f.tenant.apiId + "/content?w=SIMILAR&t=product&s=A-M&i=");
         REQUIRE(response);
@@ -366,9 +382,7 @@ TEST_CASE("Image bot: the content answer shows svc's thumbnail for large feed im
         return images;
     };
     f.images.throttle("/large.jpg", 1, 503, "1");  // made a second after the others
-    f.import(f.tenant, {productRow("A", f.images.url("/a.jpg")), productRow("B", f.images.url("/large.jpg")),
-                        productRow("C", f.images.url("/small.jpg")),
-                        productRow("D", f.images.url("/with-thumb.jpg"), f.images.url("/feed-thumb.jpg"))});
+    importPicturesBySize(f);
     // Right after B's 503: its retry (and the whole host) waits a second.
     for (int i = 0; i < 500 && f.images.requests("/large.jpg") == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     auto before = similarImages();  // B's thumbnail is not made yet: the feed's URL
@@ -388,14 +402,8 @@ TEST_CASE("Image bot: the content answer shows svc's thumbnail for large feed im
 
 TEST_CASE("Image bot: GraphQL's Image.thumbnailUrl is the picture the widgets show: svc's thumbnail of a large image, the feed's own") {
     BotFixture f;
-    f.images.put("/a.jpg", test::productJpeg(600, 800, 20));
-    f.images.put("/large.jpg", test::productJpeg(800, 600, 21));
-    f.images.put("/small.jpg", test::productJpeg(150, 200, 22));
-    f.images.put("/with-thumb.jpg", test::productJpeg(900, 900, 23));
-    f.images.put("/feed-thumb.jpg", test::productJpeg(120, 120, 23));
-    f.import(f.tenant, {productRow("A", f.images.url("/a.jpg")), productRow("B", f.images.url("/large.jpg")),
-                        productRow("C", f.images.url("/small.jpg")),
-                        productRow("D", f.images.url("/with-thumb.jpg"), f.images.url("/feed-thumb.jpg"))});
+    putPicturesBySize(f);
+    importPicturesBySize(f);
     f.settle();
     std::string query = R"({"query":"{ product(id: \"A-M\") { similarProducts { edges { node { modelId images { edges { node { url thumbnailUrl } } } } } } } }"})";
     auto response = f.server->client().Post("/graphql", {{"x-api-id", f.tenant.apiId}}, query, "application/json");
