@@ -21,6 +21,7 @@ DEMO_PACKAGES=(
   libcpp-httplib-dev
   libcli11-dev
   libsodium-dev
+  libpq-dev             # svc-server links libpq (the PostgreSQL backend, docs/adr/0086)
 )
 DEBIAN_PACKAGES=(
   cmake g++ make pkg-config
@@ -48,6 +49,8 @@ DEBIAN_PACKAGES=(
   nginx openssl         # the HTTPS edge test: deploy/nginx/svc.conf in front of svc, a test CA (docs/adr/0068)
   libnss3-tools         # certutil: the NSS database in which the edge test's Chromium trusts that CA
   curl jq               # docs/examples/push-feed.sh, run by FeedExamplesTest as a shop would
+  libpq-dev             # svc-server links libpq (the PostgreSQL backend, docs/adr/0086)
+  postgresql            # PostgreSQL 15: the store suite starts a throwaway server of its own (tests/support/ThrowawayPostgres.hpp)
 )
 
 $demo_only && DEBIAN_PACKAGES=("${DEMO_PACKAGES[@]}")
@@ -64,7 +67,7 @@ if ((${#missing[@]})); then
   SUDO=""
   [[ $(id -u) -ne 0 ]] && SUDO="sudo"
   $SUDO apt-get update -qq
-  # Packages with a service (nginx, vsftpd, sshd) must not start it: nginx's default site would take
+  # Packages with a service (nginx, vsftpd, sshd, postgresql) must not start it: nginx's default site would take
   # port 80 on a test machine. Debian's invoke-rc.d asks /usr/sbin/policy-rc.d; exit 101 means
   # "not now". Put there only for this install when there is none (containers ship their own).
   policy=/usr/sbin/policy-rc.d
@@ -73,12 +76,21 @@ if ((${#missing[@]})); then
     $SUDO chmod 755 $policy
     trap '$SUDO rm -f $policy' EXIT  # also when the install fails
   fi
+  # PostgreSQL's package would create and start a "main" cluster on port 5432; the tests start their
+  # own server in a temp dir. Debian's createcluster.conf reads createcluster.d/: no main cluster.
+  if [[ " ${missing[*]} " == *" postgresql "* ]]; then
+    $SUDO mkdir -p /etc/postgresql-common/createcluster.d
+    printf '# scripts/install-deps.sh: svc tests start their own PostgreSQL; no main cluster\ncreate_main_cluster = false\n' |
+      $SUDO tee /etc/postgresql-common/createcluster.d/svc-no-main-cluster.conf >/dev/null
+  fi
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   # A service that would start at the next boot is switched off too; the tests start their own
-  # nginx with their own configuration on loopback ports (e2e/support/edge.js).
-  if [[ " ${missing[*]} " == *" nginx "* ]] && command -v systemctl >/dev/null && [[ -d /run/systemd/system ]]; then
-    $SUDO systemctl disable --now nginx >/dev/null 2>&1 || true
-  fi
+  # nginx and PostgreSQL with their own configuration on loopback ports (e2e/support/edge.js, ThrowawayPostgres).
+  for service in nginx postgresql; do
+    if [[ " ${missing[*]} " == *" $service "* ]] && command -v systemctl >/dev/null && [[ -d /run/systemd/system ]]; then
+      $SUDO systemctl disable --now $service >/dev/null 2>&1 || true
+    fi
+  done
 fi
 
 # npm packages (Playwright, graphql-js, csv-spectrum, ...) live in e2e/.

@@ -2,9 +2,7 @@
 
 #include <algorithm>
 
-#include <nlohmann/json.hpp>
-
-#include "text/BoundedJson.hpp"
+#include "store/FeedImportColumns.hpp"
 
 namespace svc {
 namespace {
@@ -13,15 +11,6 @@ constexpr const char* kColumns =
     "id, tenant_id, source, delta, identifier, delimiter, status, file_key, created_at, started_at, finished_at, "
     "rows_read, inserted, updated, unchanged, rejected, marked_deleted, message, row_errors, feed, catalog_products, "
     "warnings, unknown_skus, describes_products";
-
-std::string rowErrorsJson(const std::vector<RowError>& errors) {
-    nlohmann::json list = nlohmann::json::array();
-    for (const auto& error : errors) {
-        list.push_back({{"line", error.line}, {"column", error.column}, {"kind", rowErrorKindName(error.kind)},
-                        {"message", error.message}});
-    }
-    return list.dump();
-}
 
 FeedImportRecord readRecord(const SqliteStatement& row, bool withRowErrors) {
     FeedImportRecord record;
@@ -48,24 +37,8 @@ FeedImportRecord readRecord(const SqliteStatement& row, bool withRowErrors) {
     record.catalogProducts = row.isNull(20) ? -1 : row.integer(20);
     record.counts.unknown = row.integer(22);
     record.describesProducts = row.isNull(23) ? std::optional<bool>() : std::optional<bool>(row.integer(23) != 0);
-    // Written by svc; damage shows as no warnings.
-    if (auto warnings = BoundedJson::parse(row.text(21), "warnings"); warnings && warnings->is_array()) {
-        for (const auto& warning : *warnings) {
-            if (warning.is_string()) record.warnings.push_back(warning.get<std::string>());
-        }
-    }
-    if (withRowErrors) {
-        // Written by svc (at most FeedImportReport::kMaxReportedErrors); damage shows as no row errors.
-        auto errors = BoundedJson::parse(row.text(18), "row errors");
-        if (errors && errors->is_array()) {
-            for (const auto& entry : *errors) {
-                RowError error{RowErrorKind::TooFewFields, entry.value("line", size_t{0}), entry.value("column", size_t{0}),
-                               entry.value("message", std::string())};
-                parseRowErrorKind(entry.value("kind", std::string()), error.kind);
-                record.rowErrors.push_back(std::move(error));
-            }
-        }
-    }
+    record.warnings = FeedImportColumns::warningsFrom(row.text(21));
+    if (withRowErrors) record.rowErrors = FeedImportColumns::rowErrorsFrom(row.text(18));
     return record;
 }
 
@@ -98,9 +71,9 @@ Status SqliteFeedImportStore::update(const FeedImportRecord& record) {
     statement->bind(1, importStatusName(record.status)).bind(2, record.fileKey).bind(3, record.startedAt);
     statement->bind(4, record.finishedAt).bind(5, record.rowsRead).bind(6, record.counts.inserted);
     statement->bind(7, record.counts.updated).bind(8, record.counts.unchanged).bind(9, record.rejected);
-    statement->bind(10, record.counts.markedDeleted).bind(11, record.message).bind(12, rowErrorsJson(record.rowErrors));
+    statement->bind(10, record.counts.markedDeleted).bind(11, record.message).bind(12, FeedImportColumns::rowErrorsJson(record.rowErrors));
     statement->bind(13, record.catalogProducts < 0 ? std::optional<int64_t>() : std::optional<int64_t>(record.catalogProducts));
-    statement->bind(14, nlohmann::json(record.warnings).dump()).bind(15, record.counts.unknown);
+    statement->bind(14, FeedImportColumns::warningsJson(record.warnings)).bind(15, record.counts.unknown);
     statement->bind(16, record.describesProducts ? std::optional<int64_t>(*record.describesProducts ? 1 : 0) : std::optional<int64_t>());
     statement->bind(17, record.id).bind(18, record.tenantId);
     if (auto status = statement->run(); !status) return status;

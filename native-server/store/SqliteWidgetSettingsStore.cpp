@@ -1,5 +1,9 @@
 #include "store/SqliteWidgetSettingsStore.hpp"
 
+#include <utility>
+
+#include "store/WidgetSettingsChecks.hpp"
+
 namespace svc {
 
 Result<std::unique_ptr<SqliteWidgetSettingsStore>> SqliteWidgetSettingsStore::open(const std::string& mainDatabasePath) {
@@ -38,26 +42,8 @@ Result<WidgetSettings> SqliteWidgetSettingsStore::load(int64_t tenantId) {
 }
 
 Status SqliteWidgetSettingsStore::change(int64_t tenantId, const WidgetSettingsChange& change, int64_t now) {
-    // Checked before anything is written.
-    std::optional<std::string> language;
-    if (change.defaultLanguage) {
-        language = LanguageRule::primaryLanguage(*change.defaultLanguage);
-        if (!language || *language != *change.defaultLanguage) {
-            return Error::invalidArgument("default language: '" + *change.defaultLanguage +
-                                          "' is not a lower-case language code such as en or de");
-        }
-    }
-    std::optional<std::string> country;
-    if (change.country && !change.country->empty()) {
-        auto valid = WidgetSettings::validCountry(*change.country, "country");
-        if (!valid) return valid.error();
-        country = *valid;
-    } else if (change.country) {
-        country = "";
-    }
-    if (change.css) {
-        if (auto valid = WidgetSettings::validCss(*change.css, "css"); !valid) return valid;
-    }
+    auto checked = WidgetSettingsChecks::change(change);  // before anything is written
+    if (!checked) return checked.error();
     std::lock_guard lock(mutex_);
     auto transaction = SqliteTransaction::begin(*db_);
     if (!transaction) return transaction.error();
@@ -67,37 +53,22 @@ Status SqliteWidgetSettingsStore::change(int64_t tenantId, const WidgetSettingsC
         ensure->bind(1, tenantId).bind(2, now);
         if (auto status = ensure->run(); !status) return status;
     }
-    auto update = [&](const char* column, const std::string& value) -> Status {
+    auto update = [&](const char* column, const std::optional<std::string>& value) -> Status {
+        if (!value) return Status::success();
         auto statement = db_->prepare(std::string("UPDATE widget_settings SET ") + column + " = ?, updated_at = ? WHERE tenant_id = ?");
         if (!statement) return statement.error();
-        statement->bind(1, value).bind(2, now).bind(3, tenantId);
+        statement->bind(1, *value).bind(2, now).bind(3, tenantId);
         return statement->run();
     };
-    if (change.languageSource) {
-        if (auto status = update("language_source", LanguageRule::sourceName(*change.languageSource)); !status) return status;
-    }
-    if (language) {
-        if (auto status = update("default_language", *language); !status) return status;
-    }
-    if (country) {
-        if (auto status = update("country", *country); !status) return status;
-    }
-    if (change.css) {
-        if (auto status = update("css", *change.css); !status) return status;
-    }
-    if (change.consent) {
-        if (auto status = update("consent", consentName(*change.consent)); !status) return status;
+    for (auto [column, value] : {std::pair{"language_source", &checked->languageSource}, std::pair{"default_language", &checked->defaultLanguage},
+                                 std::pair{"country", &checked->country}, std::pair{"css", &checked->css}, std::pair{"consent", &checked->consent}}) {
+        if (auto status = update(column, *value); !status) return status;
     }
     return transaction->commit();
 }
 
 Status SqliteWidgetSettingsStore::setTexts(int64_t tenantId, const std::string& language, const std::string& json, int64_t now) {
-    auto primary = LanguageRule::primaryLanguage(language);
-    if (!primary || *primary != language) {
-        return Error::invalidArgument("language: '" + language + "' is not a lower-case language code such as en or de");
-    }
-    WidgetTexts check;
-    if (auto valid = check.applyJson(json); !valid) return valid;
+    if (auto valid = WidgetSettingsChecks::texts(language, json); !valid) return valid;
     std::lock_guard lock(mutex_);
     auto statement = db_->prepare(
         "INSERT INTO widget_texts(tenant_id, language, texts, updated_at) VALUES (?, ?, ?, ?) "

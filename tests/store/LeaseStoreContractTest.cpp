@@ -78,6 +78,14 @@ TEST_CASE("LeaseStore: live lists the unexpired leases of a prefix by name; name
         std::vector<std::string> names;
         for (const auto& lease : *live) names.push_back(lease.name);
         CHECK(names == std::vector<std::string>{"import/10", "import/2"});
+        // Byte order, not a language's: "B" (0x42) before "a" (0x61).
+        REQUIRE(leases.claim("order/a", "f", 0, 100).value());
+        REQUIRE(leases.claim("order/B", "g", 0, 100).value());
+        auto ordered = leases.live("order/", 50);
+        REQUIRE(ordered);
+        names.clear();
+        for (const auto& lease : *ordered) names.push_back(lease.name);
+        CHECK(names == std::vector<std::string>{"order/B", "order/a"});
         CHECK(leases.live("import%", 50).value().size() == 1);  // % is no wildcard
         for (const auto& text : hostileStrings()) {
             auto claimed = leases.claim(text, text, 0, 100);

@@ -1,0 +1,43 @@
+#pragma once
+// One libpq connection (docs/adr/0086). Statements are parameterised (PgParam) and each carries
+// its purpose, which names it in errors: "postgres: claim lease: <server message>". Neither
+// errors nor logs ever hold the URL, so a password in it stays out of them. Not thread-safe:
+// PgDatabase lends each connection to one caller at a time.
+#include <libpq-fe.h>
+
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/Result.hpp"
+#include "store/PgParam.hpp"
+#include "store/PgResult.hpp"
+
+namespace svc {
+
+class PgConnection {
+public:
+    // `url`: a libpq connection URI or key=value string (postgres://user:password@host:port/db?options=...).
+    static Result<std::unique_ptr<PgConnection>> open(const std::string& url);
+    ~PgConnection();
+    PgConnection(const PgConnection&) = delete;
+    PgConnection& operator=(const PgConnection&) = delete;
+
+    Result<PgResult> execute(std::string_view purpose, const char* sql, std::initializer_list<PgParam> params = {});
+    // Several statements without parameters at once (migrations' DDL only).
+    Status executeScript(std::string_view purpose, const char* sql);
+    // BEGIN, `body`, COMMIT; ROLLBACK when `body` fails (its error is returned).
+    Status inTransaction(std::string_view purpose, const std::function<Status()>& body);
+    // Lost (server restarted, network): the pool drops it instead of lending it again.
+    bool broken() const { return PQstatus(connection_) != CONNECTION_OK || PQtransactionStatus(connection_) != PQTRANS_IDLE; }
+
+private:
+    explicit PgConnection(PGconn* connection) : connection_(connection) {}
+    Error errorOf(std::string_view purpose, const PGresult* result) const;
+
+    PGconn* connection_;
+};
+
+}  // namespace svc

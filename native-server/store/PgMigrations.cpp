@@ -1,0 +1,193 @@
+#include "store/PgMigrations.hpp"
+
+#include <string>
+#include <vector>
+
+namespace svc {
+namespace {
+
+struct Migration {
+    int version;
+    const char* sql;
+};
+
+// Every table of a tenant's data has tenant_id first in its key. Names, keys and SKUs are
+// COLLATE "C": compared and ordered byte for byte, as the store contracts promise and as
+// SQLite's BINARY does, whatever collation the database was created with.
+const std::vector<Migration>& migrations() {
+    static const std::vector<Migration> all{
+        // 1: leases, tenants, operator keys, operators and their sessions, widget settings and texts,
+        // pull sources, shop registrations, imports and uploads (the stores of issue 24's first slice).
+        {1, R"sql(
+CREATE TABLE leases (
+    name text COLLATE "C" PRIMARY KEY,
+    owner text COLLATE "C" NOT NULL,
+    expires_at bigint NOT NULL
+);
+CREATE TABLE tenants (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    api_id text COLLATE "C" NOT NULL UNIQUE,
+    name text NOT NULL,
+    feed_id text COLLATE "C" NOT NULL UNIQUE,
+    secret_hash text NOT NULL,
+    currency text NOT NULL DEFAULT 'EUR',
+    locale text NOT NULL DEFAULT 'de-DE',
+    max_delete_share double precision NOT NULL DEFAULT 0.5,
+    attribution_window_days bigint NOT NULL DEFAULT 30,
+    commission_rates text NOT NULL DEFAULT '0',
+    disabled_at bigint NOT NULL DEFAULT 0,
+    created_at bigint NOT NULL
+);
+CREATE TABLE operator_keys (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    name text COLLATE "C" NOT NULL UNIQUE,
+    key_hash text NOT NULL,
+    created_at bigint NOT NULL
+);
+CREATE TABLE operators (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    email text COLLATE "C" NOT NULL,
+    password_hash text NOT NULL,
+    failed_sign_ins bigint NOT NULL DEFAULT 0,
+    locked_until bigint NOT NULL DEFAULT 0,
+    created_at bigint NOT NULL,
+    last_sign_in_at bigint NOT NULL DEFAULT 0
+);
+-- Unique case-insensitively as SQLite's NOCASE: lower() of a "C" column folds ASCII letters only.
+CREATE UNIQUE INDEX operators_email ON operators (lower(email));
+CREATE TABLE operator_sessions (
+    token_hash text COLLATE "C" PRIMARY KEY,
+    operator_id bigint NOT NULL REFERENCES operators(id) ON DELETE CASCADE,
+    csrf_token text NOT NULL,
+    created_at bigint NOT NULL,
+    expires_at bigint NOT NULL
+);
+CREATE INDEX operator_sessions_expiry ON operator_sessions (expires_at);
+CREATE INDEX operator_sessions_operator ON operator_sessions (operator_id);
+CREATE TABLE widget_settings (
+    tenant_id bigint PRIMARY KEY REFERENCES tenants(id),
+    language_source text NOT NULL DEFAULT 'html-lang' CHECK (language_source IN ('html-lang', 'path-segment', 'fixed')),
+    default_language text NOT NULL DEFAULT 'en',
+    country text NOT NULL DEFAULT '',
+    css text NOT NULL DEFAULT '',
+    consent text NOT NULL DEFAULT 'granted' CHECK (consent IN ('pending', 'granted', 'denied')),
+    updated_at bigint NOT NULL
+);
+CREATE TABLE widget_texts (
+    tenant_id bigint NOT NULL REFERENCES tenants(id),
+    language text COLLATE "C" NOT NULL,
+    texts text NOT NULL,
+    updated_at bigint NOT NULL,
+    PRIMARY KEY (tenant_id, language)
+);
+CREATE TABLE pull_sources (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    tenant_id bigint NOT NULL REFERENCES tenants(id),
+    feed text COLLATE "C" NOT NULL,
+    kind text NOT NULL DEFAULT 'file' CHECK (kind IN ('file', 'plugin')),
+    url text NOT NULL,
+    interval_seconds bigint NOT NULL,
+    delta boolean NOT NULL,
+    identifier text NOT NULL,
+    delimiter text NOT NULL,
+    credentials text NOT NULL DEFAULT '',
+    etag text NOT NULL DEFAULT '',
+    last_modified text NOT NULL DEFAULT '',
+    next_run_at bigint NOT NULL,
+    last_run_at bigint NOT NULL DEFAULT 0,
+    last_result text NOT NULL DEFAULT '',
+    created_at bigint NOT NULL,
+    UNIQUE (tenant_id, feed)
+);
+CREATE INDEX pull_sources_due ON pull_sources (next_run_at, id);
+CREATE TABLE shop_registrations (
+    tenant_id bigint NOT NULL REFERENCES tenants(id),
+    feed_id text COLLATE "C" NOT NULL,
+    record text NOT NULL,
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL,
+    last_contact_at bigint NOT NULL DEFAULT 0,
+    last_pull_at bigint NOT NULL DEFAULT 0,
+    last_pull_result text NOT NULL DEFAULT '',
+    last_full_pull_at bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (tenant_id, feed_id)
+);
+CREATE TABLE feed_imports (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    tenant_id bigint NOT NULL REFERENCES tenants(id),
+    feed text COLLATE "C" NOT NULL DEFAULT 'default',
+    source text NOT NULL,
+    delta boolean NOT NULL,
+    identifier text NOT NULL,
+    delimiter text NOT NULL,
+    status text NOT NULL,
+    file_key text NOT NULL DEFAULT '',
+    created_at bigint NOT NULL,
+    started_at bigint NOT NULL DEFAULT 0,
+    finished_at bigint NOT NULL DEFAULT 0,
+    rows_read bigint NOT NULL DEFAULT 0,
+    inserted bigint NOT NULL DEFAULT 0,
+    updated bigint NOT NULL DEFAULT 0,
+    unchanged bigint NOT NULL DEFAULT 0,
+    rejected bigint NOT NULL DEFAULT 0,
+    marked_deleted bigint NOT NULL DEFAULT 0,
+    message text NOT NULL DEFAULT '',
+    row_errors text NOT NULL DEFAULT '[]',
+    catalog_products bigint,
+    warnings text NOT NULL DEFAULT '[]',
+    unknown_skus bigint NOT NULL DEFAULT 0,
+    describes_products boolean
+);
+CREATE INDEX feed_imports_by_tenant ON feed_imports (tenant_id, id);
+CREATE INDEX feed_imports_by_feed ON feed_imports (tenant_id, feed, id);
+CREATE INDEX feed_imports_pending ON feed_imports (status, id) WHERE status IN ('queued', 'running');
+CREATE INDEX feed_imports_held ON feed_imports (tenant_id) WHERE status = 'held';
+CREATE TABLE feed_uploads (
+    id text COLLATE "C" PRIMARY KEY,
+    tenant_id bigint NOT NULL REFERENCES tenants(id),
+    feed text COLLATE "C" NOT NULL DEFAULT 'default',
+    identifier text NOT NULL,
+    delimiter text NOT NULL,
+    delta boolean NOT NULL,
+    expires_at bigint NOT NULL,
+    consumed_at bigint,
+    import_id bigint REFERENCES feed_imports(id)
+);
+)sql"},
+    };
+    return all;
+}
+
+}  // namespace
+
+int PgMigrations::latestVersion() { return migrations().back().version; }
+
+Status PgMigrations::migrate(PgConnection& connection) {
+    return connection.inTransaction("migrate", [&]() -> Status {
+        // Keyed by the schema: databases and schemas migrate independently (a test's schema each).
+        if (auto locked = connection.execute("migrate: wait for the migration lock",
+                                             "SELECT pg_advisory_xact_lock(hashtext('svc migrations ' || coalesce(current_schema(), '')))");
+            !locked) {
+            return locked.error();
+        }
+        if (auto status = connection.executeScript(
+                "migrate: create svc_migrations", "CREATE TABLE IF NOT EXISTS svc_migrations (version integer PRIMARY KEY, applied_at bigint NOT NULL)");
+            !status) {
+            return status;
+        }
+        auto applied = connection.execute("migrate: read the applied version", "SELECT coalesce(max(version), 0) FROM svc_migrations");
+        if (!applied) return applied.error();
+        int64_t current = applied->integer(0, 0);
+        for (const auto& migration : migrations()) {
+            if (migration.version <= current) continue;
+            std::string purpose = "migrate to version " + std::to_string(migration.version);
+            if (auto status = connection.executeScript(purpose, migration.sql); !status) return status;
+            auto recorded = connection.execute(purpose, "INSERT INTO svc_migrations(version, applied_at) VALUES ($1, extract(epoch FROM now())::bigint)",
+                                               {migration.version});
+            if (!recorded) return recorded.error();
+        }
+        return Status::success();
+    });
+}
+
+}  // namespace svc

@@ -1,0 +1,37 @@
+#include "store/PgStorage.hpp"
+
+#include <stdexcept>
+
+#include "store/PgMigrations.hpp"
+
+namespace svc {
+
+Result<std::unique_ptr<PgStorage>> PgStorage::open(const std::string& url, const Clock& clock) {
+    auto storage = std::unique_ptr<PgStorage>(new PgStorage(clock));
+    auto database = PgDatabase::open(url);
+    if (!database) return database.error();
+    storage->database_ = std::move(*database);
+    if (auto migrated = storage->database_->withConnection([](PgConnection& connection) { return PgMigrations::migrate(connection); });
+        !migrated) {
+        return migrated.error();
+    }
+    storage->leases_ = std::make_unique<PgLeaseStore>(*storage->database_);
+    storage->tenants_ = std::make_unique<PgTenantStore>(*storage->database_, clock);
+    storage->operatorKeys_ = std::make_unique<PgOperatorKeyStore>(*storage->database_, clock);
+    storage->operators_ = std::make_unique<PgOperatorStore>(*storage->database_);
+    storage->widgetSettings_ = std::make_unique<PgWidgetSettingsStore>(*storage->database_);
+    storage->pullSources_ = std::make_unique<PgPullSourceStore>(*storage->database_);
+    storage->shopRegistrations_ = std::make_unique<PgShopRegistrationStore>(*storage->database_);
+    storage->imports_ = std::make_unique<PgFeedImportStore>(*storage->database_, *storage->leases_, clock);
+    return storage;
+}
+
+std::vector<std::string> PgStorage::missingStores() {
+    return {"catalog", "content", "categoryMappings", "events", "ledger", "priceHistory", "imageFacts", "fleet", "metrics"};
+}
+
+void PgStorage::missing(const char* store) {
+    throw std::logic_error(std::string("storage: postgres: the ") + store + " store has no PostgreSQL class yet (issue 24)");
+}
+
+}  // namespace svc

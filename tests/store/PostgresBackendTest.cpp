@@ -1,0 +1,99 @@
+// The PostgreSQL backend's own promises (docs/adr/0086), beyond the store contracts it shares
+// with SQLite: a server for the suite, migrations once across nodes, errors that name the
+// statement and never the password, and Storage::open refusing half a backend.
+#include "StoreBackends.hpp"
+
+#include <thread>
+
+#include "store/PgMigrations.hpp"
+
+namespace svc::contract {
+namespace {
+
+const char* const kNoPostgres = "PostgreSQL is not installed (scripts/install-deps.sh installs it): the store contracts ran on SQLite only";
+
+std::string requirePostgres() {
+    auto url = postgresUrl();
+    if (!url) FAIL("no PostgreSQL: " << svc::test::ThrowawayPostgres::shared().error());
+    return *url;
+}
+
+}  // namespace
+
+TEST_CASE("PostgreSQL backend: the suite has a server to run the ported stores' contracts on" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres)) {
+    std::string url = requirePostgres();
+    auto connection = PgConnection::open(url);
+    REQUIRE_MESSAGE(connection, (connection ? "" : connection.error().message));
+    auto version = (*connection)->execute("read server version", "SELECT current_setting('server_version_num')::int");
+    REQUIRE(version);
+    CHECK(version->integer(0, 0) >= 150000);
+}
+
+TEST_CASE("PostgreSQL backend: nodes starting at once on an empty schema migrate it once" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres)) {
+    PostgresSchema schema(requirePostgres());
+    TestClock clock;
+    constexpr int kNodes = 4;
+    std::vector<std::string> errors(kNodes);
+    std::vector<std::thread> nodes;
+    for (int i = 0; i < kNodes; ++i) {
+        nodes.emplace_back([&, i] {
+            auto opened = PgStorage::open(schema.url(), clock);
+            if (!opened) errors[i] = opened.error().message;
+        });
+    }
+    for (auto& node : nodes) node.join();
+    for (const auto& error : errors) CHECK(error == "");
+    auto connection = PgConnection::open(schema.url());
+    REQUIRE(connection);
+    auto versions = (*connection)->execute("read applied versions", "SELECT version FROM svc_migrations ORDER BY version");
+    REQUIRE_MESSAGE(versions, (versions ? "" : versions.error().message));
+    REQUIRE(versions->rows() == PgMigrations::latestVersion());
+    for (int row = 0; row < versions->rows(); ++row) CHECK(versions->integer(row, 0) == row + 1);
+}
+
+TEST_CASE("PostgreSQL backend: errors name the statement's purpose and never the URL's password" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres)) {
+    auto unreachable = PgConnection::open("postgresql://svc:hunter2-secret@127.0.0.1:1/postgres?connect_timeout=2");
+    REQUIRE_FALSE(unreachable);
+    CHECK(unreachable.error().code == ErrorCode::Unavailable);
+    CHECK(unreachable.error().message.rfind("postgres: connect: ", 0) == 0);
+    CHECK(unreachable.error().message.find("hunter2-secret") == std::string::npos);
+    // A malformed URL is not quoted back, not even in part.
+    auto malformed = PgConnection::open("postgresql://svc:hunter2%zz-secret@127.0.0.1:1/postgres");
+    REQUIRE_FALSE(malformed);
+    CHECK(malformed.error().message.find("hunter2") == std::string::npos);
+
+    PostgresSchema schema(requirePostgres());
+    auto connection = PgConnection::open(schema.url());
+    REQUIRE(connection);
+    auto failed = (*connection)->execute("count the unicorns", "SELECT count(*) FROM no_such_table WHERE name = $1", {"x"});
+    REQUIRE_FALSE(failed);
+    CHECK(failed.error().code == ErrorCode::Internal);
+    CHECK(failed.error().message.rfind("postgres: count the unicorns: ", 0) == 0);
+    CHECK(failed.error().message.find("no_such_table") != std::string::npos);
+    // A value is a parameter, never SQL: a hostile one is only compared, and the connection stays usable.
+    REQUIRE((*connection)->executeScript("create table", "CREATE TABLE t (name text)"));
+    for (const auto& text : hostileStrings()) {
+        auto inserted = (*connection)->execute("insert hostile value", "INSERT INTO t(name) VALUES ($1)", {text});
+        REQUIRE_MESSAGE(inserted, (inserted ? "" : inserted.error().message));
+    }
+    auto stored = (*connection)->execute("read hostile values", "SELECT name FROM t ORDER BY name");
+    REQUIRE(stored);
+    CHECK(stored->rows() == static_cast<int>(hostileStrings().size()));
+}
+
+TEST_CASE("PostgreSQL backend: Storage::open refuses postgres:// while stores have no PostgreSQL class, naming them, not the URL") {
+    TestClock clock;
+    for (const char* url : {"postgres://svc:hunter2-secret@db.example:5432/svc", "postgresql://svc:hunter2-secret@db.example/svc"}) {
+        auto opened = Storage::open(url, clock);
+        REQUIRE_FALSE(opened);
+        CHECK(opened.error().code == ErrorCode::InvalidArgument);
+        CHECK(opened.error().message.find("catalog") != std::string::npos);
+        CHECK(opened.error().message.find("issue 24") != std::string::npos);
+        CHECK(opened.error().message.find("hunter2-secret") == std::string::npos);
+    }
+}
+
+}  // namespace svc::contract
