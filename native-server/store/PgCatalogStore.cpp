@@ -14,7 +14,7 @@ namespace {
 
 // Beyond this many SKUs an import does not list what it changed (an initial load, a full feed
 // seen again after an hour): reading by key would cost about what the scan of the stamps does.
-constexpr int64_t kMaxListedChanges = 1 << 16;
+constexpr int64_t kMaxListedChanges = 1 << 14;
 // Change lists older than this are dropped (their imports then count as unlisted: a node whose
 // cursor is that old scans the stamps instead).
 constexpr int64_t kChangeListSeconds = 7 * 24 * 3600;
@@ -181,6 +181,8 @@ public:
         if (auto begun = connection_->execute("begin catalog import", "BEGIN"); !begun) return begun.error();
         open_ = true;
         if (auto status = connection_->executeScript("begin catalog import: stage tables", kStageTables); !status) return status;
+        // The joins of a batch with the catalog hash the tenant's products: in memory, not in batches on disk.
+        if (auto memory = connection_->execute("begin catalog import", "SET LOCAL work_mem = '64MB'"); !memory) return memory.error();
         // One import of a tenant at a time, across nodes: its change sequence is taken and
         // committed before the next import takes one, so a reader that sees a sequence has
         // seen every one before it (no cursor skips a late commit). Released at commit or rollback.
@@ -259,6 +261,7 @@ public:
 
     Result<int64_t> countMissing(const SkuSet& listedInFeed) override {
         if (auto status = findDropped(listedInFeed); !status) return status.error();
+        if (!droppedPossible_) return 0;
         auto count = connection_->execute("catalog import: count products the feed no longer lists",
                                           "SELECT count(*) FROM catalog_products p WHERE p.tenant_id = $1 AND NOT p.deleted "
                                           "AND (p.feeds IS NULL OR p.feeds = $2) "

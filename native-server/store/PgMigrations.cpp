@@ -212,7 +212,8 @@ CREATE TABLE price_history (
 DO $$
 BEGIN
     FOR i IN 0..15 LOOP
-        EXECUTE format('CREATE TABLE catalog_products_%s PARTITION OF catalog_products FOR VALUES WITH (MODULUS 16, REMAINDER %s)', i, i);
+        EXECUTE format('CREATE TABLE catalog_products_%s PARTITION OF catalog_products FOR VALUES WITH (MODULUS 16, REMAINDER %s) '
+                       'WITH (fillfactor = 80)', i, i);
         EXECUTE format('CREATE TABLE catalog_change_skus_%s PARTITION OF catalog_change_skus FOR VALUES WITH (MODULUS 16, REMAINDER %s)', i, i);
         EXECUTE format('CREATE TABLE price_history_%s PARTITION OF price_history FOR VALUES WITH (MODULUS 16, REMAINDER %s)', i, i);
     END LOOP;
