@@ -96,8 +96,8 @@ ApiServer::ApiServer(ServerOptions options, Services& services)
     widgetPreviewRoutes_ = std::make_unique<WidgetPreviewRoutes>(*operatorAuth_, storage.catalog(), storage.content(),
                                                                  options_.assetsDir + "/console");
     operatorSetRoutes_ = std::make_unique<OperatorSetRoutes>(
-        *operatorAuth_, storage.tenants(), storage.content(), storage.catalog(), services.contentIndex(), options_.dataDir,
-        [this](const Tenant& tenant, ContentResponse& content) {
+        *operatorAuth_, storage.tenants(), storage.content(), storage.catalog(), services.contentIndex(), storage.operators(),
+        storage.clock(), options_.dataDir, [this](const Tenant& tenant, ContentResponse& content) {
             return presentation_->decorate(tenant, PageHints{}, content);
         },
         [this](const httplib::Request& request) { return baseUrl(request); });

@@ -154,6 +154,18 @@ CREATE TABLE feed_uploads (
     import_id bigint REFERENCES feed_imports(id)
 );
 )sql"},
+        // 5: set-preview drafts shared by every node (docs/adr/0091). 2-4 are the catalog, content
+        // and event stores' (helpers' branches of issue 24).
+        {5, R"sql(
+CREATE TABLE set_previews (
+    token_hash text COLLATE "C" PRIMARY KEY,
+    tenant_id bigint NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+    draft text NOT NULL,
+    created_at bigint NOT NULL,
+    expires_at bigint NOT NULL
+);
+CREATE INDEX set_previews_expiry ON set_previews (expires_at);
+)sql"},
     };
     return all;
 }

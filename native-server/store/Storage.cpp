@@ -15,8 +15,13 @@ Result<std::unique_ptr<Storage>> Storage::open(const std::string& location, cons
         // backend (docs/adr/0086). The URL is not repeated: it may hold a password.
         std::string missing;
         for (const auto& store : PgStorage::missingStores()) missing += (missing.empty() ? "" : ", ") + store;
-        return Error::invalidArgument("storage: PostgreSQL is not complete in this build (issue 24): the stores " + missing +
-                                      " have no PostgreSQL class yet; use a data dir");
+        if (!missing.empty()) {
+            return Error::invalidArgument("storage: PostgreSQL is not complete in this build (issue 24): the stores " + missing +
+                                          " have no PostgreSQL class yet; use a data dir");
+        }
+        auto storage = PgStorage::open(location, clock);
+        if (!storage) return storage.error();
+        return std::unique_ptr<Storage>(std::move(*storage));
     }
     if (location.find("://") != std::string::npos && location.rfind(kSqlite, 0) != 0) {
         return Error::invalidArgument("storage: '" + location.substr(0, location.find("://") + 3) +
