@@ -85,6 +85,42 @@ Status PgConnection::executeScript(std::string_view purpose, const char* sql) {
     return Status::success();
 }
 
+Status PgConnection::beginCopy(std::string_view purpose, const char* sql) {
+    PgResult result(PQexec(connection_, sql));
+    if (PQresultStatus(result.handle()) != PGRES_COPY_IN) {
+        Error error = errorOf(purpose, result.handle());
+        (void)drainResults(purpose);
+        return error;
+    }
+    return Status::success();
+}
+
+Status PgConnection::putCopyData(std::string_view purpose, std::string_view rows) {
+    // Blocking connection: 1 means queued (libpq flushes as its buffer fills), -1 a lost connection.
+    if (rows.empty()) return Status::success();
+    if (PQputCopyData(connection_, rows.data(), static_cast<int>(rows.size())) != 1) return errorOf(purpose, nullptr);
+    return Status::success();
+}
+
+Status PgConnection::endCopy(std::string_view purpose) {
+    if (PQputCopyEnd(connection_, nullptr) != 1) return errorOf(purpose, nullptr);
+    return drainResults(purpose);
+}
+
+void PgConnection::abortCopy(std::string_view reason) {
+    if (PQputCopyEnd(connection_, std::string(reason).c_str()) == 1) (void)drainResults(reason);
+}
+
+Status PgConnection::drainResults(std::string_view purpose) {
+    Status status = Status::success();
+    while (PGresult* raw = PQgetResult(connection_)) {
+        PgResult result(raw);
+        auto code = PQresultStatus(raw);
+        if (code != PGRES_COMMAND_OK && code != PGRES_TUPLES_OK && status) status = errorOf(purpose, raw);
+    }
+    return status;
+}
+
 Status PgConnection::inTransaction(std::string_view purpose, const std::function<Status()>& body) {
     if (auto begun = execute(purpose, "BEGIN"); !begun) return begun.error();
     Status status = body();

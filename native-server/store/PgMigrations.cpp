@@ -154,6 +154,71 @@ CREATE TABLE feed_uploads (
     import_id bigint REFERENCES feed_imports(id)
 );
 )sql"},
+        // 2: the catalog and its price history (docs/adr/0087). Hash-partitioned by tenant (16
+        // partitions: each stays a size vacuum and index builds handle at 20M SKUs, few enough
+        // that planning stays cheap; a tenant's rows stay in one). Imports stamp the rows they
+        // change with their change_seq and list the SKUs in catalog_change_skus, so any node
+        // reads an import's articles by key; change_seq itself has no index, so updates that
+        // keep sku, main_sku and primary_category can stay heap-only.
+        {2, R"sql(
+CREATE TABLE catalog_products (
+    tenant_id bigint NOT NULL,
+    sku text COLLATE "C" NOT NULL,
+    main_sku text COLLATE "C" NOT NULL,
+    model text NOT NULL DEFAULT '',
+    variant text NOT NULL DEFAULT '',
+    name text NOT NULL DEFAULT '',
+    deeplink text NOT NULL DEFAULT '',
+    image text NOT NULL DEFAULT '',
+    thumbnail text NOT NULL DEFAULT '',
+    brand text NOT NULL DEFAULT '',
+    color text NOT NULL DEFAULT '',
+    description text NOT NULL DEFAULT '',
+    category_paths text NOT NULL DEFAULT '',
+    primary_category text COLLATE "C" NOT NULL DEFAULT '',
+    stock bigint NOT NULL DEFAULT 0,
+    retail_price bigint,
+    discount_price bigint,
+    lowest_price_30d bigint,
+    properties jsonb NOT NULL DEFAULT '{}',
+    deleted boolean NOT NULL DEFAULT false,
+    updated_at bigint NOT NULL,
+    last_seen_at bigint NOT NULL,
+    change_seq bigint NOT NULL,
+    feeds text COLLATE "C",
+    PRIMARY KEY (tenant_id, sku)
+) PARTITION BY HASH (tenant_id);
+CREATE INDEX catalog_products_by_main_sku ON catalog_products (tenant_id, main_sku, sku);
+CREATE TABLE catalog_changes (
+    tenant_id bigint NOT NULL REFERENCES tenants(id),
+    seq bigint GENERATED ALWAYS AS IDENTITY,
+    started_at bigint NOT NULL,
+    listed boolean NOT NULL DEFAULT false,
+    PRIMARY KEY (tenant_id, seq)
+);
+CREATE TABLE catalog_change_skus (
+    tenant_id bigint NOT NULL,
+    seq bigint NOT NULL,
+    sku text COLLATE "C" NOT NULL,
+    PRIMARY KEY (tenant_id, seq, sku)
+) PARTITION BY HASH (tenant_id);
+CREATE TABLE price_history (
+    tenant_id bigint NOT NULL,
+    sku text COLLATE "C" NOT NULL,
+    since bigint NOT NULL,
+    price bigint NOT NULL,
+    PRIMARY KEY (tenant_id, sku, since)
+) PARTITION BY HASH (tenant_id);
+DO $$
+BEGIN
+    FOR i IN 0..15 LOOP
+        EXECUTE format('CREATE TABLE catalog_products_%s PARTITION OF catalog_products FOR VALUES WITH (MODULUS 16, REMAINDER %s) '
+                       'WITH (fillfactor = 80)', i, i);
+        EXECUTE format('CREATE TABLE catalog_change_skus_%s PARTITION OF catalog_change_skus FOR VALUES WITH (MODULUS 16, REMAINDER %s)', i, i);
+        EXECUTE format('CREATE TABLE price_history_%s PARTITION OF price_history FOR VALUES WITH (MODULUS 16, REMAINDER %s)', i, i);
+    END LOOP;
+END $$;
+)sql"},
         // 5: set-preview drafts shared by every node (docs/adr/0091). 2-4 are the catalog, content
         // and event stores' (helpers' branches of issue 24).
         {5, R"sql(

@@ -23,11 +23,13 @@ Result<std::unique_ptr<PgStorage>> PgStorage::open(const std::string& url, const
     storage->pullSources_ = std::make_unique<PgPullSourceStore>(*storage->database_);
     storage->shopRegistrations_ = std::make_unique<PgShopRegistrationStore>(*storage->database_);
     storage->imports_ = std::make_unique<PgFeedImportStore>(*storage->database_, *storage->leases_, clock);
+    storage->catalog_ = std::make_unique<PgCatalogStore>(*storage->database_, clock);
+    storage->priceHistory_ = std::make_unique<PgPriceHistoryStore>(*storage->database_);
     return storage;
 }
 
 std::vector<std::string> PgStorage::missingStores() {
-    return {"catalog", "content", "categoryMappings", "events", "ledger", "priceHistory", "imageFacts", "fleet", "metrics"};
+    return {"content", "categoryMappings", "events", "ledger", "imageFacts", "fleet", "metrics"};
 }
 
 void PgStorage::missing(const char* store) {

@@ -8,11 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "store/PgCatalogStore.hpp"
 #include "store/PgDatabase.hpp"
 #include "store/PgFeedImportStore.hpp"
 #include "store/PgLeaseStore.hpp"
 #include "store/PgOperatorKeyStore.hpp"
 #include "store/PgOperatorStore.hpp"
+#include "store/PgPriceHistoryStore.hpp"
 #include "store/PgPullSourceStore.hpp"
 #include "store/PgShopRegistrationStore.hpp"
 #include "store/PgTenantStore.hpp"
@@ -38,12 +40,12 @@ public:
     LeaseStore& leases() override { return *leases_; }
     const Clock& clock() const override { return *clock_; }
 
-    CatalogStore& catalog() override { missing("catalog"); }
+    CatalogStore& catalog() override { return *catalog_; }
+    PriceHistoryStore& priceHistory() override { return *priceHistory_; }
     ContentStore& content() override { missing("content"); }
     CategoryMappingStore& categoryMappings() override { missing("categoryMappings"); }
     EventStore& events() override { missing("events"); }
     LedgerStore& ledger() override { missing("ledger"); }
-    PriceHistoryStore& priceHistory() override { missing("priceHistory"); }
     ImageFactStore& imageFacts() override { missing("imageFacts"); }
     FleetStore& fleet() override { missing("fleet"); }
     MetricsReader& metrics() override { missing("metrics"); }
@@ -61,6 +63,8 @@ private:
     std::unique_ptr<PgPullSourceStore> pullSources_;
     std::unique_ptr<PgShopRegistrationStore> shopRegistrations_;
     std::unique_ptr<PgFeedImportStore> imports_;
+    std::unique_ptr<PgCatalogStore> catalog_;
+    std::unique_ptr<PgPriceHistoryStore> priceHistory_;
     const Clock* clock_;
 };
 
