@@ -23,11 +23,14 @@ Result<std::unique_ptr<PgStorage>> PgStorage::open(const std::string& url, const
     storage->pullSources_ = std::make_unique<PgPullSourceStore>(*storage->database_);
     storage->shopRegistrations_ = std::make_unique<PgShopRegistrationStore>(*storage->database_);
     storage->imports_ = std::make_unique<PgFeedImportStore>(*storage->database_, *storage->leases_, clock);
+    storage->content_ = std::make_unique<PgContentStore>(*storage->database_, clock);
+    storage->categoryMappings_ = std::make_unique<PgCategoryMappingStore>(*storage->database_);
+    storage->imageFacts_ = std::make_unique<PgImageFactStore>(*storage->database_);
     return storage;
 }
 
 std::vector<std::string> PgStorage::missingStores() {
-    return {"catalog", "content", "categoryMappings", "events", "ledger", "priceHistory", "imageFacts", "fleet", "metrics"};
+    return {"catalog", "events", "ledger", "priceHistory", "fleet", "metrics"};
 }
 
 void PgStorage::missing(const char* store) {

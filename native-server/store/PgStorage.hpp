@@ -8,8 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "store/PgCategoryMappingStore.hpp"
+#include "store/PgContentStore.hpp"
 #include "store/PgDatabase.hpp"
 #include "store/PgFeedImportStore.hpp"
+#include "store/PgImageFactStore.hpp"
 #include "store/PgLeaseStore.hpp"
 #include "store/PgOperatorKeyStore.hpp"
 #include "store/PgOperatorStore.hpp"
@@ -36,15 +39,15 @@ public:
     ShopRegistrationStore& shopRegistrations() override { return *shopRegistrations_; }
     FeedImportStore& imports() override { return *imports_; }
     LeaseStore& leases() override { return *leases_; }
+    ContentStore& content() override { return *content_; }
+    CategoryMappingStore& categoryMappings() override { return *categoryMappings_; }
+    ImageFactStore& imageFacts() override { return *imageFacts_; }
     const Clock& clock() const override { return *clock_; }
 
     CatalogStore& catalog() override { missing("catalog"); }
-    ContentStore& content() override { missing("content"); }
-    CategoryMappingStore& categoryMappings() override { missing("categoryMappings"); }
     EventStore& events() override { missing("events"); }
     LedgerStore& ledger() override { missing("ledger"); }
     PriceHistoryStore& priceHistory() override { missing("priceHistory"); }
-    ImageFactStore& imageFacts() override { missing("imageFacts"); }
     FleetStore& fleet() override { missing("fleet"); }
     MetricsReader& metrics() override { missing("metrics"); }
 
@@ -61,6 +64,9 @@ private:
     std::unique_ptr<PgPullSourceStore> pullSources_;
     std::unique_ptr<PgShopRegistrationStore> shopRegistrations_;
     std::unique_ptr<PgFeedImportStore> imports_;
+    std::unique_ptr<PgContentStore> content_;
+    std::unique_ptr<PgCategoryMappingStore> categoryMappings_;
+    std::unique_ptr<PgImageFactStore> imageFacts_;
     const Clock* clock_;
 };
 
