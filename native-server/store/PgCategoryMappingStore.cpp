@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "recommend/TextTokenizer.hpp"
-#include "store/PgContentChanges.hpp"
+#include "store/PgChangeNotifications.hpp"
 
 namespace svc {
 
@@ -35,7 +35,7 @@ Status PgCategoryMappingStore::replaceCategoryMapping(int64_t tenantId, const st
     }
     return database_.withConnection([&](PgConnection& connection) -> Status {
         return connection.inTransaction("replace category mapping", [&]() -> Status {
-            if (auto bumped = PgContentChanges::bumpGeneration(connection, tenantId); !bumped) return bumped;
+            if (auto bumped = PgChangeNotifications::bumpGeneration(connection, tenantId); !bumped) return bumped;
             auto cleared = connection.execute("replace category mapping: clear", "DELETE FROM category_slot_mappings WHERE tenant_id = $1", {tenantId});
             if (!cleared) return cleared.error();
             if (entries.empty()) return Status::success();

@@ -1,6 +1,6 @@
 #include "store/PgContentStore.hpp"
 
-#include "store/PgContentChanges.hpp"
+#include "store/PgChangeNotifications.hpp"
 #include "text/BoundedJson.hpp"
 
 namespace svc {
@@ -39,7 +39,7 @@ Result<bool> PgContentStore::writeAndBump(const char* purpose, int64_t tenantId,
             auto written = write(connection);
             if (!written) return written.error();
             changed = *written;
-            return changed ? PgContentChanges::bumpGeneration(connection, tenantId) : Status::success();
+            return changed ? PgChangeNotifications::bumpGeneration(connection, tenantId) : Status::success();
         });
         if (!status) return status.error();
         return changed;
@@ -163,7 +163,7 @@ Status PgContentStore::importFile(std::optional<int64_t> tenantId, const SetFile
 }
 
 Status PgContentStore::bumpGeneration(int64_t tenantId) {
-    return database_.withConnection([&](PgConnection& connection) { return PgContentChanges::bumpGeneration(connection, tenantId); });
+    return database_.withConnection([&](PgConnection& connection) { return PgChangeNotifications::bumpGeneration(connection, tenantId); });
 }
 
 Result<std::map<int64_t, int64_t>> PgContentStore::generations() {

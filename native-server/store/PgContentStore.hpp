@@ -1,6 +1,6 @@
 #pragma once
 // ContentStore on PostgreSQL (docs/adr/0088). Every write that bumps a content generation sends
-// NOTIFY svc_content '<tenant id>' in its own transaction (PgContentChanges), so other nodes
+// NOTIFY svc_content '<tenant id>' in its own transaction (PgChangeNotifications), so other nodes
 // learn of the change when, and only when, it commits; a write that rolls back sends nothing.
 #include "core/Clock.hpp"
 #include "store/ContentStore.hpp"
