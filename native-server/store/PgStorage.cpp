@@ -26,11 +26,12 @@ Result<std::unique_ptr<PgStorage>> PgStorage::open(const std::string& url, const
     storage->content_ = std::make_unique<PgContentStore>(*storage->database_, clock);
     storage->categoryMappings_ = std::make_unique<PgCategoryMappingStore>(*storage->database_);
     storage->imageFacts_ = std::make_unique<PgImageFactStore>(*storage->database_);
+    storage->fleet_ = std::make_unique<PgFleetStore>(*storage->database_);
     return storage;
 }
 
 std::vector<std::string> PgStorage::missingStores() {
-    return {"catalog", "events", "ledger", "priceHistory", "fleet", "metrics"};
+    return {"catalog", "events", "ledger", "priceHistory", "metrics"};
 }
 
 void PgStorage::missing(const char* store) {

@@ -12,6 +12,7 @@
 #include "store/PgContentStore.hpp"
 #include "store/PgDatabase.hpp"
 #include "store/PgFeedImportStore.hpp"
+#include "store/PgFleetStore.hpp"
 #include "store/PgImageFactStore.hpp"
 #include "store/PgLeaseStore.hpp"
 #include "store/PgOperatorKeyStore.hpp"
@@ -42,13 +43,14 @@ public:
     ContentStore& content() override { return *content_; }
     CategoryMappingStore& categoryMappings() override { return *categoryMappings_; }
     ImageFactStore& imageFacts() override { return *imageFacts_; }
+    // Its event-side facts read PgMigrations 4's tables (the events and ledger stores).
+    FleetStore& fleet() override { return *fleet_; }
     const Clock& clock() const override { return *clock_; }
 
     CatalogStore& catalog() override { missing("catalog"); }
     EventStore& events() override { missing("events"); }
     LedgerStore& ledger() override { missing("ledger"); }
     PriceHistoryStore& priceHistory() override { missing("priceHistory"); }
-    FleetStore& fleet() override { missing("fleet"); }
     MetricsReader& metrics() override { missing("metrics"); }
 
 private:
@@ -67,6 +69,7 @@ private:
     std::unique_ptr<PgContentStore> content_;
     std::unique_ptr<PgCategoryMappingStore> categoryMappings_;
     std::unique_ptr<PgImageFactStore> imageFacts_;
+    std::unique_ptr<PgFleetStore> fleet_;
     const Clock* clock_;
 };
 
