@@ -25,11 +25,15 @@ Result<std::unique_ptr<PgStorage>> PgStorage::open(const std::string& url, const
     storage->imports_ = std::make_unique<PgFeedImportStore>(*storage->database_, *storage->leases_, clock);
     storage->catalog_ = std::make_unique<PgCatalogStore>(*storage->database_, clock);
     storage->priceHistory_ = std::make_unique<PgPriceHistoryStore>(*storage->database_);
+    storage->content_ = std::make_unique<PgContentStore>(*storage->database_, clock);
+    storage->categoryMappings_ = std::make_unique<PgCategoryMappingStore>(*storage->database_);
+    storage->imageFacts_ = std::make_unique<PgImageFactStore>(*storage->database_);
+    storage->fleet_ = std::make_unique<PgFleetStore>(*storage->database_);
     return storage;
 }
 
 std::vector<std::string> PgStorage::missingStores() {
-    return {"content", "categoryMappings", "events", "ledger", "imageFacts", "fleet", "metrics"};
+    return {"events", "ledger", "metrics"};
 }
 
 void PgStorage::missing(const char* store) {

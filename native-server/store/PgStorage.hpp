@@ -9,8 +9,12 @@
 #include <vector>
 
 #include "store/PgCatalogStore.hpp"
+#include "store/PgCategoryMappingStore.hpp"
+#include "store/PgContentStore.hpp"
 #include "store/PgDatabase.hpp"
 #include "store/PgFeedImportStore.hpp"
+#include "store/PgFleetStore.hpp"
+#include "store/PgImageFactStore.hpp"
 #include "store/PgLeaseStore.hpp"
 #include "store/PgOperatorKeyStore.hpp"
 #include "store/PgOperatorStore.hpp"
@@ -38,16 +42,17 @@ public:
     ShopRegistrationStore& shopRegistrations() override { return *shopRegistrations_; }
     FeedImportStore& imports() override { return *imports_; }
     LeaseStore& leases() override { return *leases_; }
+    ContentStore& content() override { return *content_; }
+    CategoryMappingStore& categoryMappings() override { return *categoryMappings_; }
+    ImageFactStore& imageFacts() override { return *imageFacts_; }
+    // Its event-side facts read PgMigrations 4's tables (the events and ledger stores).
+    FleetStore& fleet() override { return *fleet_; }
     const Clock& clock() const override { return *clock_; }
 
     CatalogStore& catalog() override { return *catalog_; }
     PriceHistoryStore& priceHistory() override { return *priceHistory_; }
-    ContentStore& content() override { missing("content"); }
-    CategoryMappingStore& categoryMappings() override { missing("categoryMappings"); }
     EventStore& events() override { missing("events"); }
     LedgerStore& ledger() override { missing("ledger"); }
-    ImageFactStore& imageFacts() override { missing("imageFacts"); }
-    FleetStore& fleet() override { missing("fleet"); }
     MetricsReader& metrics() override { missing("metrics"); }
 
 private:
@@ -65,6 +70,10 @@ private:
     std::unique_ptr<PgFeedImportStore> imports_;
     std::unique_ptr<PgCatalogStore> catalog_;
     std::unique_ptr<PgPriceHistoryStore> priceHistory_;
+    std::unique_ptr<PgContentStore> content_;
+    std::unique_ptr<PgCategoryMappingStore> categoryMappings_;
+    std::unique_ptr<PgImageFactStore> imageFacts_;
+    std::unique_ptr<PgFleetStore> fleet_;
     const Clock* clock_;
 };
 

@@ -49,8 +49,10 @@ TEST_CASE("PostgreSQL backend: nodes starting at once on an empty schema migrate
     REQUIRE(connection);
     auto versions = (*connection)->execute("read applied versions", "SELECT version FROM svc_migrations ORDER BY version");
     REQUIRE_MESSAGE(versions, (versions ? "" : versions.error().message));
-    REQUIRE(versions->rows() == PgMigrations::latestVersion());
-    for (int row = 0; row < versions->rows(); ++row) CHECK(versions->integer(row, 0) == row + 1);
+    // Each helper of issue 24 adds its own version, so a branch may lack another's: no gap check.
+    REQUIRE(versions->rows() >= 1);
+    CHECK(versions->integer(versions->rows() - 1, 0) == PgMigrations::latestVersion());
+    for (int row = 1; row < versions->rows(); ++row) CHECK(versions->integer(row, 0) > versions->integer(row - 1, 0));
 }
 
 TEST_CASE("PostgreSQL backend: errors name the statement's purpose and never the URL's password" *
