@@ -23,11 +23,14 @@ Result<std::unique_ptr<PgStorage>> PgStorage::open(const std::string& url, const
     storage->pullSources_ = std::make_unique<PgPullSourceStore>(*storage->database_);
     storage->shopRegistrations_ = std::make_unique<PgShopRegistrationStore>(*storage->database_);
     storage->imports_ = std::make_unique<PgFeedImportStore>(*storage->database_, *storage->leases_, clock);
+    storage->events_ = std::make_unique<PgEventStore>(*storage->database_);
+    storage->ledger_ = std::make_unique<PgLedgerStore>(*storage->database_);
+    storage->metrics_ = std::make_unique<PgMetricsReader>(*storage->database_);
     return storage;
 }
 
 std::vector<std::string> PgStorage::missingStores() {
-    return {"catalog", "content", "categoryMappings", "events", "ledger", "priceHistory", "imageFacts", "fleet", "metrics"};
+    return {"catalog", "content", "categoryMappings", "priceHistory", "imageFacts", "fleet"};
 }
 
 void PgStorage::missing(const char* store) {

@@ -9,8 +9,11 @@
 #include <vector>
 
 #include "store/PgDatabase.hpp"
+#include "store/PgEventStore.hpp"
 #include "store/PgFeedImportStore.hpp"
 #include "store/PgLeaseStore.hpp"
+#include "store/PgLedgerStore.hpp"
+#include "store/PgMetricsReader.hpp"
 #include "store/PgOperatorKeyStore.hpp"
 #include "store/PgOperatorStore.hpp"
 #include "store/PgPullSourceStore.hpp"
@@ -36,17 +39,17 @@ public:
     ShopRegistrationStore& shopRegistrations() override { return *shopRegistrations_; }
     FeedImportStore& imports() override { return *imports_; }
     LeaseStore& leases() override { return *leases_; }
+    EventStore& events() override { return *events_; }
+    LedgerStore& ledger() override { return *ledger_; }
+    MetricsReader& metrics() override { return *metrics_; }
     const Clock& clock() const override { return *clock_; }
 
     CatalogStore& catalog() override { missing("catalog"); }
     ContentStore& content() override { missing("content"); }
     CategoryMappingStore& categoryMappings() override { missing("categoryMappings"); }
-    EventStore& events() override { missing("events"); }
-    LedgerStore& ledger() override { missing("ledger"); }
     PriceHistoryStore& priceHistory() override { missing("priceHistory"); }
     ImageFactStore& imageFacts() override { missing("imageFacts"); }
     FleetStore& fleet() override { missing("fleet"); }
-    MetricsReader& metrics() override { missing("metrics"); }
 
 private:
     explicit PgStorage(const Clock& clock) : clock_(&clock) {}
@@ -61,6 +64,9 @@ private:
     std::unique_ptr<PgPullSourceStore> pullSources_;
     std::unique_ptr<PgShopRegistrationStore> shopRegistrations_;
     std::unique_ptr<PgFeedImportStore> imports_;
+    std::unique_ptr<PgEventStore> events_;
+    std::unique_ptr<PgLedgerStore> ledger_;
+    std::unique_ptr<PgMetricsReader> metrics_;
     const Clock* clock_;
 };
 
