@@ -49,8 +49,10 @@ TEST_CASE("PostgreSQL backend: nodes starting at once on an empty schema migrate
     REQUIRE(connection);
     auto versions = (*connection)->execute("read applied versions", "SELECT version FROM svc_migrations ORDER BY version");
     REQUIRE_MESSAGE(versions, (versions ? "" : versions.error().message));
-    REQUIRE(versions->rows() == PgMigrations::latestVersion());
-    for (int row = 0; row < versions->rows(); ++row) CHECK(versions->integer(row, 0) == row + 1);
+    // Each helper of issue 24 owns a version number, so a branch may hold 1 and 4 without 2 and 3.
+    REQUIRE(versions->rows() >= 1);
+    CHECK(versions->integer(0, 0) == 1);
+    CHECK(versions->integer(versions->rows() - 1, 0) == PgMigrations::latestVersion());
 }
 
 TEST_CASE("PostgreSQL backend: errors name the statement's purpose and never the URL's password" *
