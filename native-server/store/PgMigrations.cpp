@@ -327,6 +327,141 @@ CREATE TRIGGER feed_states_on_insert AFTER INSERT ON feed_imports
 CREATE TRIGGER feed_states_on_update AFTER UPDATE OF status ON feed_imports
     FOR EACH ROW WHEN (NEW.status IN ('applied', 'failed') AND OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION feed_states_on_finish();
 )sql"},
+        // 4: interaction events, claims on orders, the ledger (issue 24, docs/adr/0089). Only the
+        // rows attribution reads are kept one by one: clicks and add-to-carts, in daily partitions
+        // dropped whole past the longest attribution window; views (most events) are counters per
+        // tenant, day and group. No foreign keys on these write-heavy tables: tenants are never deleted.
+        {4, R"sql(
+-- One sequence orders interactions and claims by arrival within a tenant ("did the click come
+-- before the order?"). Values are taken only under the tenant's ordering lock, so a tenant's
+-- sequence order is its commit order and a `sequence > cursor` reader skips nothing (PgEventStore).
+CREATE SEQUENCE event_sequence AS bigint;
+CREATE TABLE interactions (
+    tenant_id bigint NOT NULL,
+    sequence bigint NOT NULL,
+    received_at bigint NOT NULL,                 -- Unix seconds, the server's clock: the partition key
+    type text NOT NULL CHECK (type IN ('click', 'add-to-cart')),
+    cid text COLLATE "C" NOT NULL,
+    sid text COLLATE "C",
+    widget text COLLATE "C" NOT NULL,
+    touchpoint text COLLATE "C" NOT NULL,
+    sku text COLLATE "C",
+    set_id text COLLATE "C",
+    test_group text COLLATE "C",
+    variant text COLLATE "C",
+    client_time bigint,
+    PRIMARY KEY (tenant_id, sequence, received_at)
+) PARTITION BY RANGE (received_at);
+CREATE INDEX interactions_by_cid ON interactions (tenant_id, cid, sequence);
+CREATE TABLE event_counts (
+    tenant_id bigint NOT NULL,
+    day bigint NOT NULL,                         -- Unix seconds at 00:00 UTC
+    widget text COLLATE "C" NOT NULL,
+    touchpoint text COLLATE "C" NOT NULL,
+    test_group text COLLATE "C" NOT NULL,        -- '': none
+    variant text COLLATE "C" NOT NULL,
+    views bigint NOT NULL DEFAULT 0,
+    clicks bigint NOT NULL DEFAULT 0,
+    add_to_carts bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (tenant_id, day, widget, touchpoint, test_group, variant)
+);
+-- One row per order id a tenant has claims on: its first browser claim is the purchase
+-- co-purchase learning reads.
+CREATE TABLE orders (
+    tenant_id bigint NOT NULL,
+    order_id text COLLATE "C" NOT NULL,
+    purchase bigint,                             -- the first browser claim's sequence; NULL: only the shop's word so far
+    received_at bigint NOT NULL,
+    PRIMARY KEY (tenant_id, order_id)
+);
+CREATE UNIQUE INDEX orders_purchases ON orders (tenant_id, purchase) WHERE purchase IS NOT NULL;
+CREATE TABLE order_claims (
+    tenant_id bigint NOT NULL,
+    sequence bigint NOT NULL,
+    order_id text COLLATE "C" NOT NULL,
+    cid text COLLATE "C",
+    received_at bigint NOT NULL,
+    shop text CHECK (shop IN ('confirmed', 'rejected')),  -- NULL: a browser's claim
+    claim_key text COLLATE "C" NOT NULL,
+    confirms_claim bigint,
+    PRIMARY KEY (tenant_id, sequence),
+    FOREIGN KEY (tenant_id, order_id) REFERENCES orders (tenant_id, order_id)
+);
+CREATE UNIQUE INDEX order_claims_browser_once ON order_claims (tenant_id, order_id, claim_key) WHERE shop IS NULL;
+CREATE INDEX order_claims_by_order ON order_claims (tenant_id, order_id, sequence);
+CREATE TABLE order_lines (
+    tenant_id bigint NOT NULL,
+    claim bigint NOT NULL,
+    line integer NOT NULL,
+    sku text COLLATE "C" NOT NULL,
+    amount bigint NOT NULL,
+    price bigint NOT NULL,                       -- gross unit price in cents
+    PRIMARY KEY (tenant_id, claim, line)
+);
+CREATE TABLE attribution_cursors (
+    tenant_id bigint PRIMARY KEY,
+    sequence bigint NOT NULL                     -- the tenant's claims up to here are booked
+);
+CREATE TABLE ledger (
+    entry bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    tenant_id bigint NOT NULL,
+    kind text NOT NULL CHECK (kind IN ('sale', 'return', 'reversal')),
+    order_event bigint NOT NULL,                 -- the claim
+    order_id text COLLATE "C" NOT NULL,
+    line bigint NOT NULL,
+    sku text COLLATE "C" NOT NULL,
+    main_sku text COLLATE "C" NOT NULL,
+    amount bigint NOT NULL,
+    price bigint NOT NULL,
+    revenue bigint NOT NULL,
+    commission bigint NOT NULL,
+    rate_bp bigint NOT NULL,
+    attributed boolean NOT NULL,
+    reason text,
+    interaction bigint,
+    interaction_type text,
+    widget text COLLATE "C",
+    touchpoint text COLLATE "C",
+    set_id text COLLATE "C",
+    test_group text COLLATE "C",
+    variant text COLLATE "C",
+    interaction_at bigint,
+    ordered_at bigint NOT NULL,
+    booked_at bigint NOT NULL,
+    return_id text COLLATE "C",
+    claim_source text NOT NULL DEFAULT 'browser',
+    claim_status text NOT NULL DEFAULT 'claimed',
+    CHECK ((kind = 'return') = (return_id IS NOT NULL))
+);
+CREATE UNIQUE INDEX ledger_sale_once ON ledger (tenant_id, order_event, line) WHERE kind = 'sale';
+CREATE UNIQUE INDEX ledger_reversal_once ON ledger (tenant_id, order_event, line) WHERE kind = 'reversal';
+CREATE UNIQUE INDEX ledger_return_once ON ledger (tenant_id, return_id, line) WHERE kind = 'return';
+CREATE INDEX ledger_by_order ON ledger (tenant_id, order_id, entry);
+CREATE INDEX ledger_by_time ON ledger (tenant_id, booked_at, entry);
+CREATE TABLE ledger_quarantine (
+    tenant_id bigint NOT NULL,
+    order_event bigint NOT NULL,
+    line bigint NOT NULL,
+    order_id text COLLATE "C" NOT NULL,
+    sku text COLLATE "C" NOT NULL,
+    amount bigint NOT NULL,
+    price bigint NOT NULL,
+    reason text NOT NULL,
+    at bigint NOT NULL,                          -- the claim's arrival
+    PRIMARY KEY (tenant_id, order_event, line)
+);
+CREATE INDEX ledger_quarantine_by_time ON ledger_quarantine (tenant_id, at);
+-- The fleet view's traffic and commission per tenant and UTC month (docs/adr/0066), counted as
+-- events are stored and entries booked.
+CREATE TABLE tenant_months (
+    month integer NOT NULL,                      -- YYYYMM, UTC
+    tenant_id bigint NOT NULL,
+    widget_events bigint NOT NULL DEFAULT 0,
+    purchases bigint NOT NULL DEFAULT 0,
+    commission bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (month, tenant_id)
+);
+)sql"},
         // 5: set-preview drafts shared by every node (docs/adr/0091). 2-4 are the catalog, content
         // and event stores' (helpers' branches of issue 24).
         {5, R"sql(
