@@ -35,7 +35,7 @@ public:
     // `decorate` adds the tenant's texts and price rules to preview content (WidgetPresentation);
     // `baseUrl` is svc's own origin as the request reached it (photo URLs must work on shop pages).
     OperatorSetRoutes(OperatorAuth& auth, TenantStore& tenants, ContentStore& content, CatalogStore& catalog, ContentIndex& index,
-                      std::string dataDir, std::function<Status(const Tenant&, ContentResponse&)> decorate,
+                      SetPhotoStore photos, std::function<Status(const Tenant&, ContentResponse&)> decorate,
                       std::function<std::string(const httplib::Request&)> baseUrl);
     void registerOn(httplib::Server& server);
 
