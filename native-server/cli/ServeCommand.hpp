@@ -45,6 +45,8 @@ private:
     GraphqlRouteOptions graphql_;
     int64_t graphqlDeadlineMs_ = 0;
     std::string metricsListen_;
+    std::string blobUrl_;
+    S3Credentials blobCredentials_;
     ConnectionLimitsCli connectionLimits_;
     ServeLoggingCli logging_;
     double drainSeconds_ = 0;

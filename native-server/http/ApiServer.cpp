@@ -97,7 +97,8 @@ ApiServer::ApiServer(ServerOptions options, Services& services)
                                                                  options_.assetsDir + "/console");
     operatorSetRoutes_ = std::make_unique<OperatorSetRoutes>(
         *operatorAuth_, storage.tenants(), storage.content(), storage.catalog(), services.contentIndex(), storage.operators(),
-        storage.clock(), options_.dataDir, [this](const Tenant& tenant, ContentResponse& content) {
+        storage.clock(), SetPhotoStore(options_.dataDir, {}, services.blobs().setPhotos()),
+        [this](const Tenant& tenant, ContentResponse& content) {
             return presentation_->decorate(tenant, PageHints{}, content);
         },
         [this](const httplib::Request& request) { return baseUrl(request); });

@@ -68,7 +68,7 @@ std::optional<int64_t> recordedLowestPrice(const ContentSnapshot& snapshot, cons
 }  // namespace
 
 OperatorSetRoutes::OperatorSetRoutes(OperatorAuth& auth, TenantStore& tenants, ContentStore& content, CatalogStore& catalog,
-                                     ContentIndex& index, OperatorStore& previews, const Clock& clock, std::string dataDir,
+                                     ContentIndex& index, OperatorStore& previews, const Clock& clock, SetPhotoStore photos,
                                      std::function<Status(const Tenant&, ContentResponse&)> decorate,
                                      std::function<std::string(const httplib::Request&)> baseUrl)
     : auth_(auth),
@@ -76,7 +76,7 @@ OperatorSetRoutes::OperatorSetRoutes(OperatorAuth& auth, TenantStore& tenants, C
       catalog_(catalog),
       index_(index),
       authoring_(content, index, [this](int64_t tenantId, const std::vector<std::string>& skus) { return unknownSkus(tenantId, skus); }),
-      photos_(std::move(dataDir)),
+      photos_(std::move(photos)),
       decorate_(std::move(decorate)),
       baseUrl_(std::move(baseUrl)),
       previews_(previews),

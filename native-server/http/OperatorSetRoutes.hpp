@@ -35,7 +35,8 @@ public:
     // `baseUrl` is svc's own origin as the request reached it (photo URLs must work on shop pages).
     // `previews`: where drafts are kept, by their token's hash, for any node to open (ADR 0091).
     OperatorSetRoutes(OperatorAuth& auth, TenantStore& tenants, ContentStore& content, CatalogStore& catalog, ContentIndex& index,
-                      OperatorStore& previews, const Clock& clock, std::string dataDir, std::function<Status(const Tenant&, ContentResponse&)> decorate,
+                      OperatorStore& previews, const Clock& clock, SetPhotoStore photos,
+                      std::function<Status(const Tenant&, ContentResponse&)> decorate,
                       std::function<std::string(const httplib::Request&)> baseUrl);
     void registerOn(httplib::Server& server);
 
