@@ -64,15 +64,23 @@ Error PgConnection::errorOf(std::string_view purpose, const PGresult* result) co
 }
 
 Result<PgResult> PgConnection::execute(std::string_view purpose, const char* sql, std::initializer_list<PgParam> params) {
+    return run(purpose, sql, params.begin(), params.size());
+}
+
+Result<PgResult> PgConnection::execute(std::string_view purpose, const std::string& sql, const std::vector<PgParam>& params) {
+    return run(purpose, sql.c_str(), params.data(), params.size());
+}
+
+Result<PgResult> PgConnection::run(std::string_view purpose, const char* sql, const PgParam* params, size_t count) {
     std::vector<const char*> values;
     std::vector<int> lengths;
-    values.reserve(params.size());
-    lengths.reserve(params.size());
-    for (const auto& param : params) {
-        values.push_back(param.isNull() ? nullptr : param.text().c_str());
-        lengths.push_back(static_cast<int>(param.text().size()));
+    values.reserve(count);
+    lengths.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+        values.push_back(params[i].isNull() ? nullptr : params[i].text().c_str());
+        lengths.push_back(static_cast<int>(params[i].text().size()));
     }
-    PgResult result(PQexecParams(connection_, sql, static_cast<int>(params.size()), nullptr, values.data(), lengths.data(), nullptr, 0));
+    PgResult result(PQexecParams(connection_, sql, static_cast<int>(count), nullptr, values.data(), lengths.data(), nullptr, 0));
     auto status = PQresultStatus(result.handle());
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) return errorOf(purpose, result.handle());
     return result;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/Result.hpp"
 #include "store/PgParam.hpp"
@@ -26,6 +27,8 @@ public:
     PgConnection& operator=(const PgConnection&) = delete;
 
     Result<PgResult> execute(std::string_view purpose, const char* sql, std::initializer_list<PgParam> params = {});
+    // A statement whose parameters are counted at run time (a multi-row VALUES list: $1..$n).
+    Result<PgResult> execute(std::string_view purpose, const std::string& sql, const std::vector<PgParam>& params);
     // Several statements without parameters at once (migrations' DDL only).
     Status executeScript(std::string_view purpose, const char* sql);
     // COPY ... FROM STDIN: `beginCopy` sends the statement, `putCopyData` whole rows in COPY's
@@ -43,6 +46,7 @@ public:
 
 private:
     explicit PgConnection(PGconn* connection) : connection_(connection) {}
+    Result<PgResult> run(std::string_view purpose, const char* sql, const PgParam* params, size_t count);
     Error errorOf(std::string_view purpose, const PGresult* result) const;
     // The results left after COPY ends; the last error among them, if any.
     Status drainResults(std::string_view purpose);

@@ -1,5 +1,7 @@
 #include "store/PgTenantStore.hpp"
 
+#include "store/PgChangeNotifications.hpp"
+
 namespace svc {
 namespace {
 
@@ -69,7 +71,8 @@ Result<std::vector<Tenant>> PgTenantStore::list() {
 
 Status PgTenantStore::update(const char* purpose, const char* sql, std::initializer_list<PgParam> params) {
     return database_.withConnection([&](PgConnection& connection) -> Status {
-        auto updated = connection.execute(purpose, sql, params);
+        // Announced to every node (svc_settings), whose caches of tenants drop the changed one.
+        auto updated = connection.execute(purpose, PgChangeNotifications::announcingSettings(sql, "id").c_str(), params);
         if (!updated) return updated.error();
         return Status::success();
     });
