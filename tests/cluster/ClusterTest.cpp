@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "cluster/Cluster.hpp"
+#include "server/LoopbackFeedServer.hpp"
 #include "support/TestImages.hpp"
 #include "support/Skip.hpp"
 
@@ -225,7 +226,7 @@ TEST_CASE("cluster: kill -9 of a node under event load through the balancer lose
                                                    "FROM orders o JOIN order_claims c USING (tenant_id, order_id) GROUP BY o.tenant_id, o.order_id, o.purchase");
     std::map<std::string, std::pair<int, int>> claims;  // order id -> claims, lines of its purchase
     for (const auto& row : stored) claims[row[0]] = {std::stoi(row[1].get<std::string>()), std::stoi(row[2].get<std::string>())};
-    INFO("acknowledged " << load.acknowledgedOrders.size() << " orders, in doubt " << load.inDoubtOrders.size());
+    MESSAGE("acknowledged " << load.acknowledgedOrders.size() << " orders, " << load.inDoubtOrders.size() << " in doubt (the kill's)");
     for (const auto& id : load.acknowledgedOrders) {
         CAPTURE(id);
         REQUIRE(claims.count(id) == 1);  // not lost
@@ -332,6 +333,7 @@ TEST_CASE("cluster: a feed pushed through node A is answered by B and C within 5
         auto took = secondsUntil([&] { return !graphqlProduct(cluster.node(node), apiId, "TEE2").is_null(); });
         REQUIRE(took);
         CHECK(*took < 5.0);
+        MESSAGE("node " << node << " answered the pushed feed " << *took << " s after the import was applied");
         // The SDK's content answer on that node knows the new products too.
         auto content = cluster.node(node).Get("/" + apiId + "/content?w=SIMILAR&t=product&s=TEE1-M&i=");
         REQUIRE(content);
@@ -382,6 +384,29 @@ TEST_CASE("cluster: a set photo uploaded through node A is served by node B" *
             CHECK(entry.path().string().find("photos") == std::string::npos);
         }
     }
+}
+
+TEST_CASE("cluster: a due pull source is fetched once across three nodes, and its import applied once" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres)) {
+    svc::test::LoopbackFeedServer shop;
+    shop.setFeed(teeFeed({1, 2, 3}), "\"v1\"");
+    Cluster cluster({.nodes = 3, .balancer = false,
+                     .extraServeArguments = {"--no-image-bot", "--outbound-allow", "127.0.0.1:" + std::to_string(shop.port)}});
+    json tenant = createTenant(cluster, "Shop A");
+    std::string apiId = tenant["apiId"];
+    // Due at once: every node's scheduler ticks when it starts, so all three try to claim it together.
+    cluster.run({"feed", "source", "add", "--api-id", apiId, "--url", shop.url("/feed.csv")});
+    cluster.shareKeys();
+    cluster.start();
+    auto applied = secondsUntil([&] { return !graphqlProduct(cluster.node(2), apiId, "TEE3").is_null(); }, std::chrono::seconds(20));
+    REQUIRE(applied);
+    // Every node has ticked by now (each ticks at start); give a late claim time to show.
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    CHECK(shop.feedRequests.load() == 1);
+    auto imports = queryRows(cluster.databaseUrl(), "SELECT status, count(*) FROM feed_imports GROUP BY status");
+    REQUIRE(imports.size() == 1);
+    CHECK(imports[0][0] == "applied");
+    CHECK(imports[0][1] == "1");
 }
 
 }  // namespace svc::cluster
