@@ -409,4 +409,58 @@ TEST_CASE("cluster: a due pull source is fetched once across three nodes, and it
     CHECK(imports[0][1] == "1");
 }
 
+TEST_CASE("cluster: while PostgreSQL is unreachable content answers from memory and events are refused, never acknowledged" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres)) {
+    Cluster cluster({.nodes = 2, .balancer = false, .extraServeArguments = {"--no-image-bot"}});
+    json tenant = createTenant(cluster, "Shop A");
+    std::string apiId = tenant["apiId"];
+    std::string feedPath = cluster.nodeDir(0) + "/feed.csv";
+    {
+        std::ofstream file(feedPath, std::ios::binary);
+        file << teeFeed({1, 2, 3, 4});
+    }
+    cluster.run({"feed", "import", feedPath, "--api-id", apiId});
+    cluster.shareKeys();
+    cluster.start();
+    const std::string contentPath = "/" + apiId + "/content?w=SIMILAR&t=product&s=TEE1-M&i=";
+    auto before = cluster.node(1).Get(contentPath);
+    REQUIRE(before);
+    REQUIRE(before->status == 200);
+    json event{{"events", {view(1)}}};
+    REQUIRE(cluster.node(1).Post("/events", {{"x-api-id", apiId}}, event.dump(), "application/json")->status == 200);
+    auto counted = [&] { return queryRows(cluster.databaseUrl(), "SELECT coalesce(sum(views), 0) FROM event_counts")[0][0].get<std::string>(); };
+    CHECK(counted() == "1");
+
+    // The database goes away for the nodes: no new connection, every open one ended.
+    std::string database = cluster.databaseUrl().substr(cluster.databaseUrl().rfind('/') + 1);
+    const std::string server = cluster.databaseUrl().substr(0, cluster.databaseUrl().rfind('/') + 1) + "postgres";
+    queryRows(server, "ALTER DATABASE " + database + " ALLOW_CONNECTIONS false");
+    queryRows(server, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + database + "'");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        auto during = cluster.node(1).Get(contentPath);
+        REQUIRE(during);
+        CHECK(during->status == 200);
+        CHECK(during->body == before->body);
+    }
+    auto refused = cluster.node(1).Post("/events", {{"x-api-id", apiId}}, event.dump(), "application/json");
+    REQUIRE(refused);
+    CHECK(refused->status == 503);
+    auto ready = cluster.node(1).Get("/readyz");
+    REQUIRE(ready);
+    CHECK(ready->status == 200);
+    CHECK(json::parse(ready->body)["storage"] == "unavailable");
+    CHECK(cluster.node(1).Get("/healthz")->status == 503);
+
+    // Back: events are taken again, and only the acknowledged ones were stored.
+    queryRows(server, "ALTER DATABASE " + database + " ALLOW_CONNECTIONS true");
+    auto accepted = secondsUntil([&] {
+        auto response = cluster.node(1).Post("/events", {{"x-api-id", apiId}}, event.dump(), "application/json");
+        return response && response->status == 200;
+    });
+    REQUIRE(accepted);
+    CHECK(counted() == "2");
+    CHECK(json::parse(cluster.node(1).Get("/readyz")->body)["storage"] == "ok");
+}
+
 }  // namespace svc::cluster
