@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <regex>
 #include <thread>
 
 #include "cluster/Cluster.hpp"
@@ -461,6 +462,48 @@ TEST_CASE("cluster: while PostgreSQL is unreachable content answers from memory 
     REQUIRE(accepted);
     CHECK(counted() == "2");
     CHECK(json::parse(cluster.node(1).Get("/readyz")->body)["storage"] == "ok");
+}
+
+// The SDK's browser specs (Playwright, Chromium) against the cluster through haproxy: the demo
+// shop and tenant made by the CLI on the database, the specs' own CLI calls reaching it through
+// SVC_DATABASE_URL. Specs that read SQLite files directly (white-box checks of the single-host
+// backend) are not in the list.
+TEST_CASE("cluster: the SDK's browser specs pass against three nodes through the balancer" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres) *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, haproxyInstalled(), kNoHaproxy) *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, s3rverInstalled(), kNoS3rver)) {
+    Cluster cluster({.nodes = 3, .balancer = true, .sharedBlobs = true, .extraServeArguments = {"--no-image-bot"}});
+    json demo = json::parse(cluster.run({"demo", "setup", "--assets-dir", SVC_ASSETS_DIR}));
+    cluster.run({"operator", "create", "--email", kOperatorEmail}, {{"SVC_OPERATOR_PASSWORD", kOperatorPassword}});
+    cluster.shareKeys();
+    cluster.shareDemoFiles();
+    cluster.start();
+    json target{{"baseURL", cluster.balancerUrl()}, {"apiId", demo["apiId"]},          {"firstSku", demo["firstSku"]},
+                {"dataDir", cluster.nodeDir(0)},  {"operatorEmail", kOperatorEmail}, {"operatorPassword", kOperatorPassword}};
+    std::vector<std::string> specs{"sdk-consent",   "sdk-demo-mode", "sdk-failures", "sdk-loading",   "sdk-page-changes",
+                                   "sdk-size",      "sdk-strict-csp", "sdk-touchpoints", "sdk-types",  "shop-page",
+                                   "similar-widget", "set-widgets",   "product-cards", "widget-custom-events", "storage"};
+    std::vector<std::string> arguments{"npx", "playwright", "test", "--reporter=line", "--workers=2"};
+    for (const auto& spec : specs) arguments.push_back("tests/" + spec + ".spec.js");
+    std::string log = cluster.nodeDir(0) + "/../playwright.log";
+    std::string e2eDir = std::string(SVC_SOURCE_DIR) + "/e2e";
+    // npx runs in e2e/: a child of a process started there (sh -c cd ... && exec ...).
+    std::string command;
+    for (const auto& argument : arguments) command += " '" + argument + "'";
+    LoggedProcess playwright({"/bin/sh", "-c", "cd '" + e2eDir + "' && exec" + command}, log,
+                             {{"SVC_E2E_TARGET", target.dump()},
+                              {"SVC_DATABASE_URL", cluster.databaseUrl()},
+                              {"SVC_SERVER", SVC_SERVER_BINARY}});  // --reporter=line: the main suite's result file is left alone
+    REQUIRE(playwright.started());
+    int status = playwright.wait();
+    std::string output = playwright.logTail(6000);
+    INFO(output);
+    CHECK(status == 0);
+    // The line reporter's summary: "  64 passed (1.4m)", and "  N failed" only when some did.
+    std::smatch passed;
+    REQUIRE(std::regex_search(output, passed, std::regex(R"(\n\s+(\d+) passed)")));
+    CHECK(std::stoi(passed[1]) >= 60);
+    CHECK_FALSE(std::regex_search(output, std::regex(R"(\n\s+\d+ failed)")));
 }
 
 }  // namespace svc::cluster
