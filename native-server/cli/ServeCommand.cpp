@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "cli/CliOutput.hpp"
+#include "cli/DatabaseUrlOption.hpp"
 #include "feed/PullRuntime.hpp"
 #include "http/PublicUrl.hpp"
 #include "log/Log.hpp"
@@ -40,6 +41,7 @@ ServeCommand::ServeCommand(CLI::App& app, const std::string& defaultAssetsDir) :
     graphqlDeadlineMs_ = graphql_.deadline.count();
     serve_ = app.add_subcommand("serve", "Serve the HTTP API, the SDK and the demo shop");
     serve_->add_option("--data-dir", dataDir_, "Data directory (SQLite databases, keys, uploads, demo catalog)")->required();
+    DatabaseUrlOption::addTo(*serve_, databaseUrl_, false);
     serve_->add_option("--listen", listen_, "Address to listen on, HOST:PORT")->capture_default_str();
     serve_->add_option("--assets-dir", assetsDir_, "Directory with sdk/, loader/ and web-demo/")->capture_default_str();
     serve_->add_option("--threads", threads_, "Worker threads")->check(CLI::Range(1, 512))->capture_default_str();
@@ -160,11 +162,11 @@ int ServeCommand::run() {
         if (!parsed) return CliOutput::fail(parsed.error());
         metricsAddress = *parsed;
     }
-    // One server per data dir: a second one would split traffic between two copies of the
-    // in-memory state (sessions, drafts, rate limits) and race the background workers.
+    // One server per data dir: a second one on the same SQLite files would split the per-node
+    // limits and race the background workers. A cluster gives each node a data dir of its own.
     auto dataDirLock = DataDirLock::acquire(dataDir_);
     if (!dataDirLock) return CliOutput::fail(dataDirLock.error());
-    auto storage = Storage::open(dataDir_, systemClock());
+    auto storage = Storage::open(DatabaseUrlOption::storageLocation(dataDir_, databaseUrl_), systemClock());
     if (!storage) return CliOutput::fail(storage.error());
     auto keys = ServerKeys::loadOrCreate(dataDir_);
     if (!keys) return CliOutput::fail(keys.error());
@@ -175,6 +177,7 @@ int ServeCommand::run() {
     options.publicUrl = publicUrl;
     options.dataDir = dataDir_;
     options.blobBucket = blobBucket;
+    options.databaseUrl = databaseUrl_;
     options.assetsDir = assetsDir_;
     options.threads = threads_;
     options.connections = connectionLimits_.limits();

@@ -30,6 +30,7 @@ private:
 
     CLI::App* serve_ = nullptr;
     std::string dataDir_;
+    std::string databaseUrl_;  // --database-url: the stores in PostgreSQL
     std::string listen_ = "127.0.0.1:8080";
     std::string assetsDir_;
     int threads_ = 64;

@@ -74,6 +74,8 @@ ApiServer::ApiServer(ServerOptions options, Services& services)
     Storage& storage = storage_;
     if (services.imageBot()) thumbnailRoutes_ = std::make_unique<ThumbnailRoutes>(services.tenants(), *services.imageBot());
     presentation_ = std::make_unique<WidgetPresentation>(storage.widgetSettings());
+    // A save on another node of a cluster shows here at once too, not after the cache's ttl.
+    services.onSettingsChanged([this](int64_t tenantId) { presentation_->forget(tenantId); });
     contentAnswer_ = std::make_unique<ContentAnswer>(services.recommendations(), *presentation_, services.imageBot());
     shopRoutes_ = std::make_unique<ShopRoutes>(services.tenants(), storage.shopRegistrations(), storage.clock(), options_.shops);
     auto accounts = std::make_unique<OperatorAccounts>(storage.operators(), storage.clock(), options_.console.passwordCost,
@@ -96,8 +98,8 @@ ApiServer::ApiServer(ServerOptions options, Services& services)
     widgetPreviewRoutes_ = std::make_unique<WidgetPreviewRoutes>(*operatorAuth_, storage.catalog(), storage.content(),
                                                                  options_.assetsDir + "/console");
     operatorSetRoutes_ = std::make_unique<OperatorSetRoutes>(
-        *operatorAuth_, storage.tenants(), storage.content(), storage.catalog(), services.contentIndex(),
-        SetPhotoStore(options_.dataDir, {}, services.blobs().setPhotos()),
+        *operatorAuth_, storage.tenants(), storage.content(), storage.catalog(), services.contentIndex(), storage.operators(),
+        storage.clock(), SetPhotoStore(options_.dataDir, {}, services.blobs().setPhotos()),
         [this](const Tenant& tenant, ContentResponse& content) {
             return presentation_->decorate(tenant, PageHints{}, content);
         },

@@ -1,7 +1,13 @@
 #pragma once
-// TenantStore on PostgreSQL (docs/adr/0086). Unlike SqliteTenantStore it keeps no cache of
-// tenants by API ID: another node may change a tenant, and the cache's invalidation across nodes
-// (LISTEN/NOTIFY, issue 24) is not built yet.
+// TenantStore on PostgreSQL (docs/adr/0086). Every lookup reads the database (another node may
+// have changed the tenant a moment ago), but the last answer per API ID is kept: while the
+// database is unreachable (Unavailable), a lookup answers with it, so shoppers' content keeps
+// coming from memory through a database restart or failover (ADR 0091). Bounded: past
+// kMaxLastKnown API IDs the memory starts again.
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
 #include "core/Clock.hpp"
 #include "store/PgDatabase.hpp"
 #include "store/TenantStore.hpp"
@@ -23,11 +29,15 @@ public:
     Status setDisabled(int64_t tenantId, bool disabled) override;
     Status setSecretHash(int64_t tenantId, const std::string& secretHash) override;
 
+    static constexpr size_t kMaxLastKnown = 100'000;
+
 private:
     Status update(const char* purpose, const char* sql, std::initializer_list<PgParam> params);
 
     PgDatabase& database_;
     const Clock& clock_;
+    std::mutex lastKnownMutex_;
+    std::unordered_map<std::string, Tenant> lastKnown_;  // API ID -> the tenant as last read
 };
 
 }  // namespace svc

@@ -1,5 +1,6 @@
 #include "store/PgWidgetSettingsStore.hpp"
 
+#include "store/PgChangeNotifications.hpp"
 #include "store/WidgetSettingsChecks.hpp"
 
 namespace svc {
@@ -39,9 +40,12 @@ Status PgWidgetSettingsStore::change(int64_t tenantId, const WidgetSettingsChang
             if (!ensured) return ensured.error();
             auto changed = connection.execute(
                 "change widget settings",
-                "UPDATE widget_settings SET language_source = COALESCE($2, language_source), default_language = COALESCE($3, default_language), "
-                "country = COALESCE($4, country), css = COALESCE($5, css), consent = COALESCE($6, consent), updated_at = $7 "
-                "WHERE tenant_id = $1",
+                PgChangeNotifications::announcingSettings(
+                    "UPDATE widget_settings SET language_source = COALESCE($2, language_source), default_language = COALESCE($3, default_language), "
+                    "country = COALESCE($4, country), css = COALESCE($5, css), consent = COALESCE($6, consent), updated_at = $7 "
+                    "WHERE tenant_id = $1",
+                    "tenant_id")
+                    .c_str(),
                 {tenantId, checked->languageSource, checked->defaultLanguage, checked->country, checked->css, checked->consent, now});
             if (!changed) return changed.error();
             return Status::success();
@@ -53,8 +57,11 @@ Status PgWidgetSettingsStore::setTexts(int64_t tenantId, const std::string& lang
     if (auto valid = WidgetSettingsChecks::texts(language, json); !valid) return valid;
     return database_.withConnection([&](PgConnection& connection) -> Status {
         auto stored = connection.execute("set widget texts",
-                                         "INSERT INTO widget_texts(tenant_id, language, texts, updated_at) VALUES ($1, $2, $3, $4) "
-                                         "ON CONFLICT (tenant_id, language) DO UPDATE SET texts = excluded.texts, updated_at = excluded.updated_at",
+                                         PgChangeNotifications::announcingSettings(
+                                             "INSERT INTO widget_texts(tenant_id, language, texts, updated_at) VALUES ($1, $2, $3, $4) "
+                                             "ON CONFLICT (tenant_id, language) DO UPDATE SET texts = excluded.texts, updated_at = excluded.updated_at",
+                                             "tenant_id")
+                                             .c_str(),
                                          {tenantId, language, json, now});
         if (!stored) return stored.error();
         return Status::success();
@@ -63,9 +70,11 @@ Status PgWidgetSettingsStore::setTexts(int64_t tenantId, const std::string& lang
 
 Status PgWidgetSettingsStore::removeTexts(int64_t tenantId, const std::string& language) {
     return database_.withConnection([&](PgConnection& connection) -> Status {
-        auto removed = connection.execute("remove widget texts", "DELETE FROM widget_texts WHERE tenant_id = $1 AND language = $2", {tenantId, language});
+        auto removed = connection.execute(
+            "remove widget texts", PgChangeNotifications::announcingSettings("DELETE FROM widget_texts WHERE tenant_id = $1 AND language = $2", "tenant_id").c_str(),
+            {tenantId, language});
         if (!removed) return removed.error();
-        if (removed->changedRows() == 0) return Error::notFound("language: the tenant has no texts for '" + language + "'");
+        if (removed->rows() == 0) return Error::notFound("language: the tenant has no texts for '" + language + "'");
         return Status::success();
     });
 }

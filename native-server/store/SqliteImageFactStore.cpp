@@ -1,10 +1,6 @@
 #include "store/SqliteImageFactStore.hpp"
 
-#include <cmath>
-
-#include <nlohmann/json.hpp>
-
-#include "text/BoundedJson.hpp"
+#include "store/ImageFactColumns.hpp"
 
 namespace svc {
 namespace {
@@ -12,28 +8,6 @@ namespace {
 constexpr const char* kColumns =
     "tenant_id, url, thumb_key, status, reason, http_status, etag, content_sha256, content_type, bytes, width, height, colors, phash, "
     "attempts, fetched_at, next_attempt_at";
-
-std::string colorsJson(const std::vector<ColorShare>& colors) {
-    auto list = nlohmann::json::array();
-    for (const auto& c : colors) list.push_back({{"hex", c.hex()}, {"share", std::round(c.share * 1000) / 1000}});
-    return list.dump();
-}
-
-std::vector<ColorShare> parseColors(const std::string& text) {
-    std::vector<ColorShare> colors;
-    auto list = BoundedJson::parse(text, "colors");
-    if (!list || !list->is_array()) return colors;
-    for (const auto& item : *list) {
-        std::string hex = item.value("hex", "");
-        if (hex.size() != 7) continue;
-        ColorShare c;
-        unsigned value = static_cast<unsigned>(std::stoul(hex.substr(1), nullptr, 16));
-        c.red = static_cast<int>(value >> 16), c.green = static_cast<int>((value >> 8) & 0xff), c.blue = static_cast<int>(value & 0xff);
-        c.share = item.value("share", 0.0);
-        colors.push_back(c);
-    }
-    return colors;
-}
 
 }  // namespace
 
@@ -60,7 +34,7 @@ Status SqliteImageFactStore::save(const ImageFacts& facts) {
         .bind(10, facts.bytes)
         .bind(11, static_cast<int64_t>(facts.width))
         .bind(12, static_cast<int64_t>(facts.height))
-        .bind(13, colorsJson(facts.colors))
+        .bind(13, ImageFactColumns::colorsJson(facts.colors))
         .bind(14, static_cast<int64_t>(facts.phash))
         .bind(15, static_cast<int64_t>(facts.attempts))
         .bind(16, facts.fetchedAt)
@@ -89,7 +63,7 @@ Result<std::optional<ImageFacts>> SqliteImageFactStore::findWhere(const char* co
     facts.bytes = query->integer(9);
     facts.width = static_cast<int>(query->integer(10));
     facts.height = static_cast<int>(query->integer(11));
-    facts.colors = parseColors(query->text(12));
+    facts.colors = ImageFactColumns::colorsFrom(query->text(12));
     facts.phash = static_cast<uint64_t>(query->integer(13));
     facts.attempts = static_cast<int>(query->integer(14));
     facts.fetchedAt = query->integer(15);

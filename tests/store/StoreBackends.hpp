@@ -58,7 +58,9 @@ private:
 // The stores whose contract tests run on PostgreSQL too (PgStorage hands them out).
 inline const std::set<std::string>& postgresStores() {
     static const std::set<std::string> stores{"LeaseStore", "TenantStore", "OperatorKeyStore", "OperatorStore", "WidgetSettingsStore",
-                                                  "PullSourceStore", "ShopRegistrationStore", "FeedImportStore"};
+                                                  "PullSourceStore", "ShopRegistrationStore", "FeedImportStore",
+                                                  "CatalogStore", "PriceHistoryStore", "ContentStore", "CategoryMappingStore", "ImageFactStore",
+                                                  "FleetStore", "EventStore", "LedgerStore", "MetricsReader"};
     return stores;
 }
 

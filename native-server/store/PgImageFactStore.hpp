@@ -1,0 +1,26 @@
+#pragma once
+// ImageFactStore on PostgreSQL (docs/adr/0088): rows keyed by (tenant, SHA-256 of the URL), so
+// an image URL of any length is a key; the URL itself is compared too, so two URLs never share
+// facts.
+#include "store/ImageFactStore.hpp"
+#include "store/PgDatabase.hpp"
+
+namespace svc {
+
+class PgImageFactStore : public ImageFactStore {
+public:
+    explicit PgImageFactStore(PgDatabase& database) : database_(database) {}
+
+    Status save(const ImageFacts& facts) override;
+    Result<std::optional<ImageFacts>> find(int64_t tenantId, const std::string& url) override;
+    Result<std::optional<ImageFacts>> findByThumbKey(int64_t tenantId, const std::string& thumbKey) override;
+    Result<std::set<std::string>> settledUrls(int64_t tenantId, int64_t now) override;
+    Result<std::vector<ImageFacts>> fetched(int64_t tenantId) override;
+
+private:
+    Result<std::optional<ImageFacts>> findOne(const char* purpose, const char* sql, int64_t tenantId, const std::string& value);
+
+    PgDatabase& database_;
+};
+
+}  // namespace svc
