@@ -51,6 +51,7 @@ DEBIAN_PACKAGES=(
   curl jq               # docs/examples/push-feed.sh, run by FeedExamplesTest as a shop would
   libpq-dev             # svc-server links libpq (the PostgreSQL backend, docs/adr/0086)
   postgresql            # PostgreSQL 15: the store suite starts a throwaway server of its own (tests/support/ThrowawayPostgres.hpp)
+  haproxy               # the cluster suite's balancer: deploy/haproxy/svc.cfg in front of three nodes (docs/adr/0091)
 )
 
 $demo_only && DEBIAN_PACKAGES=("${DEMO_PACKAGES[@]}")
@@ -67,7 +68,7 @@ if ((${#missing[@]})); then
   SUDO=""
   [[ $(id -u) -ne 0 ]] && SUDO="sudo"
   $SUDO apt-get update -qq
-  # Packages with a service (nginx, vsftpd, sshd, postgresql) must not start it: nginx's default site would take
+  # Packages with a service (nginx, vsftpd, sshd, postgresql, haproxy) must not start it: nginx's default site would take
   # port 80 on a test machine. Debian's invoke-rc.d asks /usr/sbin/policy-rc.d; exit 101 means
   # "not now". Put there only for this install when there is none (containers ship their own).
   policy=/usr/sbin/policy-rc.d
@@ -85,8 +86,9 @@ if ((${#missing[@]})); then
   fi
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   # A service that would start at the next boot is switched off too; the tests start their own
-  # nginx and PostgreSQL with their own configuration on loopback ports (e2e/support/edge.js, ThrowawayPostgres).
-  for service in nginx postgresql; do
+  # nginx, PostgreSQL and haproxy with their own configuration on loopback ports (e2e/support/edge.js,
+  # ThrowawayPostgres, tests/cluster).
+  for service in nginx postgresql haproxy; do
     if [[ " ${missing[*]} " == *" $service "* ]] && command -v systemctl >/dev/null && [[ -d /run/systemd/system ]]; then
       $SUDO systemctl disable --now $service >/dev/null 2>&1 || true
     fi

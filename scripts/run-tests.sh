@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every suite and ends with one line: "N passed, N failed, N skipped".
-# Suites: doctest unit tests, in-process server tests, the hostile-input suite (the real
-# binary under attack, watched), the fuzz corpora replayed, Playwright e2e in Debian's
+# Suites: doctest unit tests, in-process server tests, the store contracts, the hostile-input suite (the real
+# binary under attack, watched), the cluster suite (three nodes, PostgreSQL, haproxy), the fuzz corpora replayed, Playwright e2e in Debian's
 # Chromium, the cross-engine suite (e2e/engines) in Chromium, Firefox ESR and WebKitGTK.
 # Exit code is non-zero on any failure. A skipped test is never counted as passed
 # (tests/support/Skip.hpp, docs/adr/0081); under CI=true a skip for something install-deps.sh
@@ -49,6 +49,7 @@ run_doctest unit build/bin/svc-unit-tests
 run_doctest server build/bin/svc-server-tests
 run_doctest store build/bin/svc-store-tests
 run_doctest hostile build/bin/svc-hostile-tests
+run_doctest cluster build/bin/svc-cluster-tests
 
 echo "== fuzz"
 # Replays each target's corpus (seeds and every past finding) once: deterministic. Random
@@ -121,7 +122,7 @@ if [[ -n $failures ]]; then
 fi
 if [[ $skipped -gt 0 ]]; then
   echo "== skipped"
-  grep -hE "^SVC-SKIPPED(-RUNNING)?: " .test-output/unit.log .test-output/server.log .test-output/hostile.log 2>/dev/null |
+  grep -hE "^SVC-SKIPPED(-RUNNING)?: " .test-output/unit.log .test-output/server.log .test-output/store.log .test-output/hostile.log .test-output/cluster.log 2>/dev/null |
     sed -E 's/^SVC-SKIPPED(-RUNNING)?: /  /'
   grep -ohE "# SKIP .*" .test-output/engines.tap 2>/dev/null | sort | uniq -c | sed 's/^/  engines:/'
 fi

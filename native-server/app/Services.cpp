@@ -13,9 +13,9 @@ Services::Services(Storage& storage, const ServerKeys& keys, const ServerOptions
       recommendations_(contentIndex_),
       cursors_(hmacCursorTags(keys.cursorSigningKey())),
       graphql_(recommendations_, cursors_, options.graphql.limits),
-      files_(options.dataDir + "/uploads", keys.fileEncryptionKey()),
+      blobs_(options.dataDir, options.blobBucket, keys.fileEncryptionKey()),
       signer_(keys.uploadSigningKey()),
-      imports_(storage.catalog(), storage.imports(), files_, storage.clock()),
+      imports_(storage.catalog(), storage.imports(), blobs_.uploads(), storage.clock()),
       worker_(imports_, storage.imports(), storage.tenants(), storage.clock()),
       attributionCatalog_(storage.catalog(), storage.content(), &recommendations_),
       attributor_(storage.ledger(), storage.tenants(), attributionCatalog_, storage.clock()) {

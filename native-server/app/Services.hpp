@@ -19,7 +19,7 @@
 #include "recommend/RecommendationService.hpp"
 #include "recommend/WidgetContentService.hpp"
 #include "security/ServerKeys.hpp"
-#include "store/EncryptedFileBlobStore.hpp"
+#include "store/BlobStores.hpp"
 #include "store/Storage.hpp"
 #include "tenant/TenantService.hpp"
 #include "tracking/AttributionCatalog.hpp"
@@ -29,7 +29,7 @@ namespace svc {
 
 class Services {
 public:
-    // Uses options.dataDir, content, graphql.limits and imageBot.
+    // Uses options.dataDir, blobBucket, content, graphql.limits and imageBot.
     Services(Storage& storage, const ServerKeys& keys, const ServerOptions& options);
     ~Services();
     Services(const Services&) = delete;
@@ -45,7 +45,8 @@ public:
     ContentIndex& contentIndex() { return contentIndex_; }
     RecommendationService& recommendations() { return recommendations_; }
     graphql::GraphqlService& graphql() { return graphql_; }
-    EncryptedFileBlobStore& files() { return files_; }
+    BlobStore& files() { return blobs_.uploads(); }
+    BlobStores& blobs() { return blobs_; }  // the data dir's or the shared bucket's (options.blobBucket)
     const UploadSigner& signer() const { return signer_; }
     FeedImportService& imports() { return imports_; }
     ImportWorker& worker() { return worker_; }
@@ -62,7 +63,7 @@ private:
     RecommendationService recommendations_;
     graphql::CursorCodec cursors_;
     graphql::GraphqlService graphql_;
-    EncryptedFileBlobStore files_;
+    BlobStores blobs_;
     UploadSigner signer_;
     FeedImportService imports_;
     ImportWorker worker_;

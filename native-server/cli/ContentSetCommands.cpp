@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "cli/CliOutput.hpp"
+#include "cli/DatabaseUrlOption.hpp"
 #include "cli/DataDirContext.hpp"
 #include "sets/SetJson.hpp"
 
@@ -20,6 +21,7 @@ ContentSetCommands::ContentSetCommands(CLI::App& app) {
     setsDelete_->add_option("ID", id_, "The set's id")->required();
     for (auto* command : {setsImport_, setsList_, setsDelete_}) {
         command->add_option("--data-dir", dataDir_, "Data directory")->required();
+        DatabaseUrlOption::addTo(*command, databaseUrl_);
         command->add_option("--api-id", apiId_, "The tenant's API ID")->required();
     }
     auto* pool = app.add_subcommand("content-pool", "The operator's set templates, shared by every tenant");
@@ -29,7 +31,10 @@ ContentSetCommands::ContentSetCommands(CLI::App& app) {
     poolList_ = pool->add_subcommand("list", "The templates as JSON (the import format)");
     poolDelete_ = pool->add_subcommand("delete", "Delete one template");
     poolDelete_->add_option("ID", id_, "The template's id")->required();
-    for (auto* command : {poolImport_, poolList_, poolDelete_}) command->add_option("--data-dir", dataDir_, "Data directory")->required();
+    for (auto* command : {poolImport_, poolList_, poolDelete_}) {
+        command->add_option("--data-dir", dataDir_, "Data directory")->required();
+        DatabaseUrlOption::addTo(*command, databaseUrl_);
+    }
 }
 
 bool ContentSetCommands::parsed() const {
@@ -40,7 +45,7 @@ bool ContentSetCommands::parsed() const {
 }
 
 int ContentSetCommands::run() {
-    auto context = DataDirContext::open(dataDir_);
+    auto context = DataDirContext::open(dataDir_, databaseUrl_);
     if (!context) return CliOutput::fail(context.error());
     if (setsImport_->parsed() || poolImport_->parsed()) return importFile(*context);
     if (setsList_->parsed() || setsDelete_->parsed()) return tenantSets(*context);

@@ -29,6 +29,7 @@ private:
     CLI::App* poolList_ = nullptr;
     CLI::App* poolDelete_ = nullptr;
     std::string dataDir_;
+    std::string databaseUrl_;  // --database-url: the stores in PostgreSQL
     std::string apiId_;
     std::string file_;
     std::string id_;

@@ -1,12 +1,13 @@
 #include "cli/DataDirContext.hpp"
 
 #include "app/SystemClock.hpp"
+#include "cli/DatabaseUrlOption.hpp"
 
 namespace svc {
 
-Result<DataDirContext> DataDirContext::open(const std::string& dataDir) {
+Result<DataDirContext> DataDirContext::open(const std::string& dataDir, const std::string& databaseUrl) {
     DataDirContext context;
-    auto storage = Storage::open(dataDir, systemClock());
+    auto storage = Storage::open(DatabaseUrlOption::storageLocation(dataDir, databaseUrl), systemClock());
     if (!storage) return storage.error();
     context.storage = std::move(*storage);
     auto keys = ServerKeys::loadOrCreate(dataDir);

@@ -23,7 +23,8 @@ struct DataDirContext {
     // No subscribers in a CLI process: a running server learns of its imports through the content generation.
     std::unique_ptr<CatalogChanged> catalogChanged;
 
-    static Result<DataDirContext> open(const std::string& dataDir);
+    // `databaseUrl`: the stores in PostgreSQL (--database-url); empty: the data dir's SQLite files.
+    static Result<DataDirContext> open(const std::string& dataDir, const std::string& databaseUrl = "");
     // The tenant `--api-id` names; not found names the option.
     Result<Tenant> tenant(const std::string& apiId);
 };

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/CliOutput.hpp"
+#include "cli/DatabaseUrlOption.hpp"
 #include "cli/DataDirContext.hpp"
 #include "feed/ImportJson.hpp"
 
@@ -29,6 +30,7 @@ FeedCommands::FeedCommands(CLI::App& app) {
     feed->require_subcommand(1);
     auto addFeedOptions = [&](CLI::App* command) {
         command->add_option("--data-dir", dataDir_, "Data directory")->required();
+        DatabaseUrlOption::addTo(*command, databaseUrl_);
         command->add_option("--api-id", apiId_, "The tenant's API ID")->required();
         command->add_flag("--delta", options_.delta, "Delta feed: only the listed products change");
         command->add_option("--identifier", options_.identifier, "Column that identifies a record")->capture_default_str();
@@ -43,11 +45,13 @@ FeedCommands::FeedCommands(CLI::App& app) {
     addFeedOptions(validate_);
     history_ = feed->add_subcommand("history", "The tenant's imports, newest first");
     history_->add_option("--data-dir", dataDir_, "Data directory")->required();
+    DatabaseUrlOption::addTo(*history_, databaseUrl_);
     history_->add_option("--api-id", apiId_, "The tenant's API ID")->required();
     history_->add_option("--limit", historyLimit_, "How many")->check(CLI::Range(1, 1000))->capture_default_str();
     history_->add_option("--feed", historyFeed_, "Only this feed's imports");
     auto addImportIdOptions = [&](CLI::App* command) {
         command->add_option("--data-dir", dataDir_, "Data directory")->required();
+        DatabaseUrlOption::addTo(*command, databaseUrl_);
         command->add_option("--api-id", apiId_, "The tenant's API ID")->required();
         command->add_option("--import-id", importId_, "The import's id (see `feed history`)")->required()->check(CLI::PositiveNumber);
     };
@@ -69,7 +73,7 @@ bool FeedCommands::parsed() const {
 
 int FeedCommands::run() {
     if (sources_->parsed()) return sources_->run();
-    auto context = DataDirContext::open(dataDir_);
+    auto context = DataDirContext::open(dataDir_, databaseUrl_);
     if (!context) return CliOutput::fail(context.error());
     if (import_->parsed() || validate_->parsed()) return importOrValidate(*context);
     if (history_->parsed()) return history(*context);

@@ -34,6 +34,7 @@ private:
     CLI::App* discard_ = nullptr;
     std::unique_ptr<FeedSourceCommands> sources_;
     std::string dataDir_;
+    std::string databaseUrl_;  // --database-url: the stores in PostgreSQL
     std::string apiId_;
     std::string file_;
     FeedImportOptions options_;

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/DatabaseUrlOption.hpp"
 #include "app/SystemClock.hpp"
 #include "feed/ImportJson.hpp"
 #include "feed/PullRuntime.hpp"
@@ -60,9 +61,9 @@ struct Opened {
     Tenant tenant;
 };
 
-Result<Opened> openFor(const std::string& dataDir, const std::string& apiId, const std::vector<std::string>& allowList) {
+Result<Opened> openFor(const std::string& dataDir, const std::string& databaseUrl, const std::string& apiId, const std::vector<std::string>& allowList) {
     Opened opened;
-    auto storage = Storage::open(dataDir, systemClock());
+    auto storage = Storage::open(DatabaseUrlOption::storageLocation(dataDir, databaseUrl), systemClock());
     if (!storage) return storage.error();
     opened.storage = std::move(*storage);
     auto keys = ServerKeys::loadOrCreate(dataDir);
@@ -105,6 +106,7 @@ FeedSourceCommands::FeedSourceCommands(CLI::App& feedCommand) {
     run_ = source->add_subcommand("run", "Pull a feed now; prints the history entry as JSON. Exit code 0 applied or unchanged, 1 failed, 3 held");
     for (auto* command : {add_, list_, remove_, run_}) {
         command->add_option("--data-dir", dataDir_, "Data directory")->required();
+        DatabaseUrlOption::addTo(*command, databaseUrl_);
         command->add_option("--api-id", apiId_, "The tenant's API ID")->required();
         if (command != list_) command->add_option("--feed", feed_, "Which of the tenant's feeds, e.g. default or stock")->capture_default_str();
     }
@@ -152,7 +154,7 @@ int FeedSourceCommands::add() {
     }
     credentials.username = username_;
 
-    auto opened = openFor(dataDir_, apiId_, {});
+    auto opened = openFor(dataDir_, databaseUrl_, apiId_, {});
     if (!opened) return fail(opened.error());
     PullSource source;
     source.tenantId = opened->tenant.id;
@@ -178,7 +180,7 @@ int FeedSourceCommands::add() {
 }
 
 int FeedSourceCommands::list() {
-    auto opened = openFor(dataDir_, apiId_, {});
+    auto opened = openFor(dataDir_, databaseUrl_, apiId_, {});
     if (!opened) return fail(opened.error());
     auto sources = opened->runtime->sources().list(opened->tenant.id);
     if (!sources) return fail(sources.error());
@@ -190,7 +192,7 @@ int FeedSourceCommands::list() {
 
 int FeedSourceCommands::remove() {
     if (auto valid = validateFeedName(feed_, "--feed"); !valid) return fail(valid.error());
-    auto opened = openFor(dataDir_, apiId_, {});
+    auto opened = openFor(dataDir_, databaseUrl_, apiId_, {});
     if (!opened) return fail(opened.error());
     auto removed = opened->runtime->sources().remove(opened->tenant.id, feed_);
     if (!removed) return fail(removed.error());
@@ -200,7 +202,7 @@ int FeedSourceCommands::remove() {
 
 int FeedSourceCommands::pullNow() {
     if (auto valid = validateFeedName(feed_, "--feed"); !valid) return fail(valid.error());
-    auto opened = openFor(dataDir_, apiId_, allowList_);
+    auto opened = openFor(dataDir_, databaseUrl_, apiId_, allowList_);
     if (!opened) return fail(opened.error());
     auto found = opened->runtime->sources().find(opened->tenant.id, feed_);
     if (!found) return fail(found.error());

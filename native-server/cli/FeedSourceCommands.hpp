@@ -30,6 +30,7 @@ private:
     CLI::App* remove_ = nullptr;
     CLI::App* run_ = nullptr;
     std::string dataDir_;
+    std::string databaseUrl_;  // --database-url: the stores in PostgreSQL
     std::string apiId_;
     std::string feed_ = "default";
     std::string url_;

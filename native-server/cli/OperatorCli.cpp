@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/DatabaseUrlOption.hpp"
 #include "app/SystemClock.hpp"
 #include "operator/OperatorAccounts.hpp"
 #include "store/Storage.hpp"
@@ -49,17 +50,19 @@ OperatorCli::OperatorCli(CLI::App& app) {
     create_ = command->add_subcommand("create",
                                       "Create an operator account; the password is read from SVC_OPERATOR_PASSWORD or standard input");
     create_->add_option("--data-dir", dataDir_, "Data directory")->required();
+    DatabaseUrlOption::addTo(*create_, databaseUrl_);
     create_->add_option("--email", email_, "The operator's e-mail address, used to sign in")->required();
     password_ = command->add_subcommand(
         "password", "Set a new password of an operator (ends their sessions, clears a lock-out); read like create's");
     password_->add_option("--data-dir", dataDir_, "Data directory")->required();
+    DatabaseUrlOption::addTo(*password_, databaseUrl_);
     password_->add_option("--email", email_, "The operator's e-mail address")->required();
 }
 
 bool OperatorCli::parsed() const { return (create_ && create_->parsed()) || (password_ && password_->parsed()); }
 
 int OperatorCli::run() {
-    auto storage = Storage::open(dataDir_, systemClock());
+    auto storage = Storage::open(DatabaseUrlOption::storageLocation(dataDir_, databaseUrl_), systemClock());
     if (!storage) return failWith(storage.error().message);
     if (auto valid = OperatorAccounts::validEmail(email_, "--email"); !valid) return failWith(valid.error().message);
     const char* fromEnvironment = std::getenv("SVC_OPERATOR_PASSWORD");

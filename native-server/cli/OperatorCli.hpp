@@ -24,6 +24,7 @@ private:
     CLI::App* create_ = nullptr;
     CLI::App* password_ = nullptr;
     std::string dataDir_;
+    std::string databaseUrl_;  // --database-url: the stores in PostgreSQL
     std::string email_;
 };
 

@@ -1,6 +1,7 @@
 #include "cli/OperatorKeyCommands.hpp"
 
 #include "cli/CliOutput.hpp"
+#include "cli/DatabaseUrlOption.hpp"
 #include "cli/DataDirContext.hpp"
 #include "tenant/SecretHasher.hpp"
 
@@ -14,13 +15,16 @@ OperatorKeyCommands::OperatorKeyCommands(CLI::App& app) {
     list_ = keys->add_subcommand("list", "The keys' names");
     delete_ = keys->add_subcommand("delete", "Revoke a key");
     delete_->add_option("NAME", name_, "The key's name")->required();
-    for (auto* command : {create_, list_, delete_}) command->add_option("--data-dir", dataDir_, "Data directory")->required();
+    for (auto* command : {create_, list_, delete_}) {
+        command->add_option("--data-dir", dataDir_, "Data directory")->required();
+        DatabaseUrlOption::addTo(*command, databaseUrl_);
+    }
 }
 
 bool OperatorKeyCommands::parsed() const { return create_->parsed() || list_->parsed() || delete_->parsed(); }
 
 int OperatorKeyCommands::run() {
-    auto context = DataDirContext::open(dataDir_);
+    auto context = DataDirContext::open(dataDir_, databaseUrl_);
     if (!context) return CliOutput::fail(context.error());
     auto& keys = context->storage->operatorKeys();
     if (create_->parsed()) {

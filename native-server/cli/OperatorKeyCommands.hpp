@@ -20,6 +20,7 @@ private:
     CLI::App* list_ = nullptr;
     CLI::App* delete_ = nullptr;
     std::string dataDir_;
+    std::string databaseUrl_;  // --database-url: the stores in PostgreSQL
     std::string name_;
 };
 

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/CliOutput.hpp"
+#include "cli/DatabaseUrlOption.hpp"
 #include "cli/DataDirContext.hpp"
 #include "http/ReportRoutes.hpp"
 #include "tracking/CommissionReport.hpp"
@@ -16,6 +17,7 @@ ReportCommands::ReportCommands(CLI::App& app) {
     ledger_ = report->add_subcommand("ledger", "Every ledger entry (sales and returns), as CSV");
     for (auto* command : {summary_, ledger_}) {
         command->add_option("--data-dir", dataDir_, "Data directory")->required();
+        DatabaseUrlOption::addTo(*command, databaseUrl_);
         command->add_option("--api-id", apiId_, "The tenant's API ID")->required();
         command->add_option("--from", from_, "First day, YYYY-MM-DD (UTC; default 30 days before --to)");
         command->add_option("--to", to_, "Last day, YYYY-MM-DD (UTC; default today)");
@@ -25,7 +27,7 @@ ReportCommands::ReportCommands(CLI::App& app) {
 bool ReportCommands::parsed() const { return summary_->parsed() || ledger_->parsed(); }
 
 int ReportCommands::run() {
-    auto context = DataDirContext::open(dataDir_);
+    auto context = DataDirContext::open(dataDir_, databaseUrl_);
     if (!context) return CliOutput::fail(context.error());
     auto& storage = *context->storage;
     auto tenant = context->tenant(apiId_);

@@ -18,6 +18,7 @@ private:
     CLI::App* summary_ = nullptr;
     CLI::App* ledger_ = nullptr;
     std::string dataDir_;
+    std::string databaseUrl_;  // --database-url: the stores in PostgreSQL
     std::string apiId_;
     std::string from_;
     std::string to_;

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "cli/CliOutput.hpp"
+#include "cli/DatabaseUrlOption.hpp"
 #include "feed/PullRuntime.hpp"
 #include "http/PublicUrl.hpp"
 #include "log/Log.hpp"
@@ -40,6 +41,7 @@ ServeCommand::ServeCommand(CLI::App& app, const std::string& defaultAssetsDir) :
     graphqlDeadlineMs_ = graphql_.deadline.count();
     serve_ = app.add_subcommand("serve", "Serve the HTTP API, the SDK and the demo shop");
     serve_->add_option("--data-dir", dataDir_, "Data directory (SQLite databases, keys, uploads, demo catalog)")->required();
+    DatabaseUrlOption::addTo(*serve_, databaseUrl_, false);
     serve_->add_option("--listen", listen_, "Address to listen on, HOST:PORT")->capture_default_str();
     serve_->add_option("--assets-dir", assetsDir_, "Directory with sdk/, loader/ and web-demo/")->capture_default_str();
     serve_->add_option("--threads", threads_, "Worker threads")->check(CLI::Range(1, 512))->capture_default_str();
@@ -100,6 +102,16 @@ ServeCommand::ServeCommand(CLI::App& app, const std::string& defaultAssetsDir) :
     serve_->add_option("--graphql-max-response-bytes", graphql_.limits.maxResponseBytes, "Largest GraphQL response (its data as JSON)")
         ->check(CLI::Range(size_t{1024}, size_t{1} << 32))
         ->capture_default_str();
+    // Blobs every node shares (docs/adr/0090). The secret belongs in the environment or the config
+    // file, not on a command line that `ps` shows.
+    serve_->add_option("--blob-url", blobUrl_,
+                       "Keep feed uploads, held imports and set photos in an S3-compatible bucket instead of the data dir: "
+                       "s3://bucket/prefix[?region=eu-central-1][&endpoint=http(s)://host:port] (default: the data dir)");
+    serve_->add_option("--s3-access-key-id", blobCredentials_.accessKeyId,
+                       "Access key id for --blob-url (default: AWS_ACCESS_KEY_ID)");
+    serve_->add_option("--s3-secret-access-key", blobCredentials_.secretAccessKey,
+                       "Secret access key for --blob-url; set it as SVC_S3_SECRET_ACCESS_KEY or in the config file "
+                       "(default: AWS_SECRET_ACCESS_KEY)");
     connectionLimits_.addTo(*serve_);
     logging_.addTo(*serve_);
     serve_->add_option("--drain-seconds", drainSeconds_,
@@ -138,6 +150,12 @@ int ServeCommand::run() {
         Log::warn("no --public-url: URLs handed to clients that do not use a loopback address name the listen address http://" + listen_ +
                   " (docs/operations.md, One host behind TLS)");
     }
+    std::optional<S3BlobBucket> blobBucket;
+    if (!blobUrl_.empty()) {
+        auto parsed = BlobStores::parseUrl(blobUrl_, blobCredentials_);
+        if (!parsed) return CliOutput::fail(parsed.error());
+        blobBucket = *parsed;
+    }
     std::optional<std::pair<std::string, int>> metricsAddress;
     if (!metricsListen_.empty()) {
         auto parsed = parseListen(metricsListen_, "--metrics-listen");
@@ -148,7 +166,7 @@ int ServeCommand::run() {
     // in-memory state (sessions, drafts, rate limits) and race the background workers.
     auto dataDirLock = DataDirLock::acquire(dataDir_);
     if (!dataDirLock) return CliOutput::fail(dataDirLock.error());
-    auto storage = Storage::open(dataDir_, systemClock());
+    auto storage = Storage::open(DatabaseUrlOption::storageLocation(dataDir_, databaseUrl_), systemClock());
     if (!storage) return CliOutput::fail(storage.error());
     auto keys = ServerKeys::loadOrCreate(dataDir_);
     if (!keys) return CliOutput::fail(keys.error());
@@ -158,6 +176,7 @@ int ServeCommand::run() {
     options.port = address->second;
     options.publicUrl = publicUrl;
     options.dataDir = dataDir_;
+    options.blobBucket = blobBucket;
     options.assetsDir = assetsDir_;
     options.threads = threads_;
     options.connections = connectionLimits_.limits();
@@ -186,7 +205,7 @@ int ServeCommand::run() {
     }
     Services services(**storage, *keys, options);
     // Scheduled feed pulls (docs/adr/0026); their imports reach this server's content like pushes.
-    auto pulls = PullRuntime::open(dataDir_, **storage, *keys, outboundAllow_, {}, {}, &services.catalogChanged());
+    auto pulls = PullRuntime::open(dataDir_, **storage, *keys, outboundAllow_, {}, {}, &services.catalogChanged(), &services.files());
     if (!pulls) return CliOutput::fail(pulls.error());
     ApiServer server(options, services);
     auto port = server.bind();

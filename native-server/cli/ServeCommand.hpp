@@ -30,6 +30,7 @@ private:
 
     CLI::App* serve_ = nullptr;
     std::string dataDir_;
+    std::string databaseUrl_;  // --database-url: the stores in PostgreSQL
     std::string listen_ = "127.0.0.1:8080";
     std::string assetsDir_;
     int threads_ = 64;
@@ -44,6 +45,8 @@ private:
     GraphqlRouteOptions graphql_;
     int64_t graphqlDeadlineMs_ = 0;
     std::string metricsListen_;
+    std::string blobUrl_;
+    S3Credentials blobCredentials_;
     ConnectionLimitsCli connectionLimits_;
     ServeLoggingCli logging_;
     double drainSeconds_ = 0;

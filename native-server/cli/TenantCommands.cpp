@@ -1,6 +1,7 @@
 #include "cli/TenantCommands.hpp"
 
 #include "cli/CliOutput.hpp"
+#include "cli/DatabaseUrlOption.hpp"
 #include "cli/DataDirContext.hpp"
 #include "tenant/TenantService.hpp"
 #include "tenant/TenantSettingsCommand.hpp"
@@ -13,9 +14,11 @@ TenantCommands::TenantCommands(CLI::App& app) {
     tenant->require_subcommand(1);
     create_ = tenant->add_subcommand("create", "Create a tenant; prints its API ID, API secret (shown once) and feed ID");
     create_->add_option("--data-dir", dataDir_, "Data directory")->required();
+    DatabaseUrlOption::addTo(*create_, databaseUrl_);
     create_->add_option("--name", name_, "Shop name")->required();
     configure_ = tenant->add_subcommand("configure", "Change a tenant's settings (at least one)");
     configure_->add_option("--data-dir", dataDir_, "Data directory")->required();
+    DatabaseUrlOption::addTo(*configure_, databaseUrl_);
     configure_->add_option("--api-id", apiId_, "The tenant's API ID")->required();
     // The rules of every setting are TenantSettingsCommand's (shared with the operator API).
     auto* shareOption = configure_->add_option(
@@ -47,13 +50,13 @@ bool TenantCommands::parsed() const { return create_->parsed() || configure_->pa
 int TenantCommands::run() {
     if (create_->parsed()) return create();
     if (configure_->parsed()) return configure();
-    auto context = DataDirContext::open(dataDir_);
+    auto context = DataDirContext::open(dataDir_, databaseUrl_);
     if (!context) return CliOutput::fail(context.error());
     return widgets_.run(*context->storage);
 }
 
 int TenantCommands::create() {
-    auto context = DataDirContext::open(dataDir_);
+    auto context = DataDirContext::open(dataDir_, databaseUrl_);
     if (!context) return CliOutput::fail(context.error());
     auto created = TenantService(context->storage->tenants()).create(name_);
     if (!created) return CliOutput::fail(created.error());
@@ -96,7 +99,7 @@ Result<std::string> TenantCommands::commissionRates(const Tenant& tenant) const 
 }
 
 int TenantCommands::configure() {
-    auto context = DataDirContext::open(dataDir_);
+    auto context = DataDirContext::open(dataDir_, databaseUrl_);
     if (!context) return CliOutput::fail(context.error());
     auto tenant = context->tenant(apiId_);
     if (!tenant) return CliOutput::fail(tenant.error());

@@ -28,6 +28,7 @@ private:
     CLI::App* configure_ = nullptr;
     TenantWidgetsCli widgets_;
     std::string dataDir_;
+    std::string databaseUrl_;  // --database-url: the stores in PostgreSQL
     std::string apiId_;
     std::string name_;
     std::optional<double> maxDeleteShare_;

@@ -36,7 +36,7 @@ Status sealUrlQueries(PullSourceStore& sources, const CredentialCipher& cipher) 
 
 Result<std::unique_ptr<PullRuntime>> PullRuntime::open(const std::string& dataDir, Storage& storage, const ServerKeys& keys,
                                                        const std::vector<std::string>& allowList, FetchLimits limits,
-                                                       PluginPullLimits pluginLimits, CatalogChanged* catalogChanged) {
+                                                       PluginPullLimits pluginLimits, CatalogChanged* catalogChanged, BlobStore* files) {
     auto policy = AddressPolicy::withAllowList(allowList);
     if (!policy) return Error::invalidArgument("--outbound-allow: " + policy.error().message);
     auto cipher = CredentialCipher::loadOrCreate(dataDir);
@@ -45,8 +45,11 @@ Result<std::unique_ptr<PullRuntime>> PullRuntime::open(const std::string& dataDi
     auto runtime = std::unique_ptr<PullRuntime>(new PullRuntime(*cipher));
     runtime->fetcher_ = std::make_unique<OutboundFetcher>(std::move(*policy), limits);
     runtime->sources_ = &storage.pullSources();
-    runtime->files_ = std::make_unique<EncryptedFileBlobStore>(dataDir + "/uploads", keys.fileEncryptionKey());
-    runtime->imports_ = std::make_unique<FeedImportService>(storage.catalog(), storage.imports(), *runtime->files_, storage.clock());
+    if (!files) {
+        runtime->ownFiles_ = std::make_unique<EncryptedFileBlobStore>(dataDir + "/uploads", keys.fileEncryptionKey());
+        files = runtime->ownFiles_.get();
+    }
+    runtime->imports_ = std::make_unique<FeedImportService>(storage.catalog(), storage.imports(), *files, storage.clock());
     if (!catalogChanged) {
         runtime->ownCatalogChanged_ = std::make_unique<CatalogChanged>(storage.content());
         catalogChanged = runtime->ownCatalogChanged_.get();

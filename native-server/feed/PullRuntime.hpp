@@ -24,10 +24,12 @@ public:
     // `allowList`: hosts and networks the SSRF guard lets through (AddressPolicy); the error names the bad entry.
     // Pulled imports are published to `catalogChanged` (serve: the services' event, so they reach
     // this server's content like pushes); without one, to an event of the runtime's own that only
-    // tells running servers through the content generation.
+    // tells running servers through the content generation. Pulled bodies are kept in `files`
+    // (serve: the services' blob store, docs/adr/0090); without one, in the data dir's uploads.
     static Result<std::unique_ptr<PullRuntime>> open(const std::string& dataDir, Storage& storage, const ServerKeys& keys,
                                                      const std::vector<std::string>& allowList, FetchLimits limits = {},
-                                                     PluginPullLimits pluginLimits = {}, CatalogChanged* catalogChanged = nullptr);
+                                                     PluginPullLimits pluginLimits = {}, CatalogChanged* catalogChanged = nullptr,
+                                                     BlobStore* files = nullptr);
 
     const CredentialCipher& cipher() const { return cipher_; }
     PullSourceStore& sources() { return *sources_; }
@@ -45,7 +47,7 @@ private:
     std::unique_ptr<CatalogChanged> ownCatalogChanged_;  // when open() was given none
     std::unique_ptr<OutboundFetcher> fetcher_;
     PullSourceStore* sources_ = nullptr;
-    std::unique_ptr<EncryptedFileBlobStore> files_;
+    std::unique_ptr<EncryptedFileBlobStore> ownFiles_;  // when open() was given none
     std::unique_ptr<FeedImportService> imports_;
     ShopRegistrationStore* registrations_ = nullptr;
     std::unique_ptr<ShopPluginPuller> plugins_;

@@ -96,7 +96,8 @@ ApiServer::ApiServer(ServerOptions options, Services& services)
     widgetPreviewRoutes_ = std::make_unique<WidgetPreviewRoutes>(*operatorAuth_, storage.catalog(), storage.content(),
                                                                  options_.assetsDir + "/console");
     operatorSetRoutes_ = std::make_unique<OperatorSetRoutes>(
-        *operatorAuth_, storage.tenants(), storage.content(), storage.catalog(), services.contentIndex(), options_.dataDir,
+        *operatorAuth_, storage.tenants(), storage.content(), storage.catalog(), services.contentIndex(), storage.operators(),
+        storage.clock(), SetPhotoStore(options_.dataDir, {}, services.blobs().setPhotos()),
         [this](const Tenant& tenant, ContentResponse& content) {
             return presentation_->decorate(tenant, PageHints{}, content);
         },

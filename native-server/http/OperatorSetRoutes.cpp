@@ -35,6 +35,19 @@ std::string randomToken() {
     return token;
 }
 
+// Drafts are stored by the hash of their token: storage alone does not open a preview.
+std::string previewTokenHash(const std::string& token) {
+    unsigned char hash[32];
+    crypto_generichash(hash, sizeof hash, reinterpret_cast<const unsigned char*>(token.data()), token.size(), nullptr, 0);
+    static const char* hex = "0123456789abcdef";
+    std::string text;
+    for (unsigned char byte : hash) {
+        text.push_back(hex[byte >> 4]);
+        text.push_back(hex[byte & 15]);
+    }
+    return text;
+}
+
 // Words of a search: lower-case, split on spaces.
 std::vector<std::string> wordsOf(const std::string& text) {
     std::vector<std::string> words;
@@ -55,7 +68,7 @@ std::optional<int64_t> recordedLowestPrice(const ContentSnapshot& snapshot, cons
 }  // namespace
 
 OperatorSetRoutes::OperatorSetRoutes(OperatorAuth& auth, TenantStore& tenants, ContentStore& content, CatalogStore& catalog,
-                                     ContentIndex& index, std::string dataDir,
+                                     ContentIndex& index, OperatorStore& previews, const Clock& clock, SetPhotoStore photos,
                                      std::function<Status(const Tenant&, ContentResponse&)> decorate,
                                      std::function<std::string(const httplib::Request&)> baseUrl)
     : auth_(auth),
@@ -63,9 +76,11 @@ OperatorSetRoutes::OperatorSetRoutes(OperatorAuth& auth, TenantStore& tenants, C
       catalog_(catalog),
       index_(index),
       authoring_(content, index, [this](int64_t tenantId, const std::vector<std::string>& skus) { return unknownSkus(tenantId, skus); }),
-      photos_(std::move(dataDir)),
+      photos_(std::move(photos)),
       decorate_(std::move(decorate)),
-      baseUrl_(std::move(baseUrl)) {}
+      baseUrl_(std::move(baseUrl)),
+      previews_(previews),
+      clock_(clock) {}
 
 void OperatorSetRoutes::registerOn(httplib::Server& server) {
     const std::string tenant = std::string("/operator/api/tenants/") + kApiId;
@@ -245,21 +260,21 @@ void OperatorSetRoutes::createPreview(const httplib::Request& request, httplib::
     if (!draft) return sendFieldErrors(response, {draft.error()});
     if (auto errors = unknownSkus(tenant->id, draft->skus); !errors.empty()) return sendFieldErrors(response, errors);
     std::string token = randomToken();
-    {
-        std::lock_guard lock(previewsMutex_);
-        auto now = std::chrono::steady_clock::now();
-        std::erase_if(previews_, [&](const auto& entry) { return entry.second.expires < now; });
-        if (previews_.size() >= 1000) previews_.erase(previews_.begin());  // bounded: a flood evicts, never grows
-        previews_[token] = Preview{tenant->id, tenant->apiId, *draft, now + kPreviewLifetime};
-    }
+    int64_t now = clock_.nowSeconds();
+    SetPreviewDraft stored{tenant->id, toJson(*draft).dump(), now + std::chrono::duration_cast<std::chrono::seconds>(kPreviewLifetime).count()};
+    // Bounded: a flood of drafts evicts the oldest, never grows.
+    if (auto put = previews_.putSetPreview(previewTokenHash(token), stored, now, kMaxLivePreviews); !put) return sendError(response, put.error());
     sendJson(response, 201, {{"token", token}, {"url", "/set-preview/" + token + "/"}}, JsonCaching::NoStore);
 }
 
 std::optional<OperatorSetRoutes::Preview> OperatorSetRoutes::previewOf(const std::string& token) {
-    std::lock_guard lock(previewsMutex_);
-    auto found = previews_.find(token);
-    if (found == previews_.end() || found->second.expires < std::chrono::steady_clock::now()) return std::nullopt;
-    return found->second;
+    auto found = previews_.findSetPreview(previewTokenHash(token), clock_.nowSeconds());
+    if (!found || !*found) return std::nullopt;  // a storage failure shows as an expired preview: the operator makes another
+    auto tenant = tenants_.findById((*found)->tenantId);
+    if (!tenant || !*tenant) return std::nullopt;
+    auto draft = customSetFromJson(nlohmann::json::parse((*found)->draftJson, nullptr, false));
+    if (!draft) return std::nullopt;
+    return Preview{(*found)->tenantId, (**tenant).apiId, *draft};
 }
 
 void OperatorSetRoutes::previewPage(const httplib::Request& request, httplib::Response& response) {

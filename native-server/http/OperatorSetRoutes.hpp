@@ -14,8 +14,6 @@
 
 #include <chrono>
 #include <functional>
-#include <map>
-#include <mutex>
 #include <string>
 
 #include "http/OperatorAuth.hpp"
@@ -25,6 +23,7 @@
 #include "sets/SetPhotoStore.hpp"
 #include "store/CatalogStore.hpp"
 #include "store/ContentStore.hpp"
+#include "store/OperatorStore.hpp"
 #include "tenant/TenantService.hpp"
 #include "widget/WidgetContent.hpp"
 
@@ -34,13 +33,16 @@ class OperatorSetRoutes {
 public:
     // `decorate` adds the tenant's texts and price rules to preview content (WidgetPresentation);
     // `baseUrl` is svc's own origin as the request reached it (photo URLs must work on shop pages).
+    // `previews`: where drafts are kept, by their token's hash, for any node to open (ADR 0091).
     OperatorSetRoutes(OperatorAuth& auth, TenantStore& tenants, ContentStore& content, CatalogStore& catalog, ContentIndex& index,
-                      std::string dataDir, std::function<Status(const Tenant&, ContentResponse&)> decorate,
+                      OperatorStore& previews, const Clock& clock, SetPhotoStore photos,
+                      std::function<Status(const Tenant&, ContentResponse&)> decorate,
                       std::function<std::string(const httplib::Request&)> baseUrl);
     void registerOn(httplib::Server& server);
 
     static constexpr size_t kSearchResults = 8;
     static constexpr std::chrono::minutes kPreviewLifetime{30};
+    static constexpr int64_t kMaxLivePreviews = 1000;
 
 private:
     void listSets(const httplib::Request& request, httplib::Response& response, SetKind kind);
@@ -66,7 +68,6 @@ private:
         int64_t tenantId = 0;
         std::string apiId;
         CustomSet draft;
-        std::chrono::steady_clock::time_point expires;
     };
     std::optional<Preview> previewOf(const std::string& token);
 
@@ -78,8 +79,8 @@ private:
     SetPhotoStore photos_;
     std::function<Status(const Tenant&, ContentResponse&)> decorate_;
     std::function<std::string(const httplib::Request&)> baseUrl_;
-    std::mutex previewsMutex_;
-    std::map<std::string, Preview> previews_;  // token -> draft; in memory: a preview is for minutes
+    OperatorStore& previews_;
+    const Clock& clock_;
 };
 
 }  // namespace svc

@@ -15,6 +15,7 @@
 #include "imagebot/ImageBot.hpp"
 #include "net/TrustedProxies.hpp"
 #include "recommend/ContentIndex.hpp"
+#include "store/BlobStores.hpp"
 
 namespace svc {
 
@@ -26,6 +27,8 @@ struct ServerOptions {
     // An https one also makes the console's session cookie Secure.
     std::optional<PublicUrl> publicUrl;
     std::string dataDir;
+    // Blobs in a bucket every node shares instead of the data dir (`serve --blob-url`, docs/adr/0090).
+    std::optional<S3BlobBucket> blobBucket;
     std::string assetsDir;  // holds sdk/, loader/, web-demo/
     int threads = 64;  // workers for requests whose head has arrived (docs/adr/0057)
     ConnectionLimits connections;  // slow clients, idle keep-alive, per-address limits (docs/adr/0057)

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <optional>
 
+#include "net/S3Signature.hpp"
 #include "text/StringUtil.hpp"
 
 namespace svc {
@@ -322,15 +323,16 @@ Result<FetchResponse> OutboundFetcher::fetch(const FetchRequest& request) const 
         curl_easy_setopt(handle, CURLOPT_HEADERDATA, &transfer);
         // Credentials go only to the origin they were given for, never to where it redirects.
         bool signing = !request.awsSigV4.empty() && !request.username.empty() && !fileTransfer;
-        if (!request.username.empty() && sameOrigin(*parts, origin)) {
-            if (signing) curl_easy_setopt(handle, CURLOPT_AWS_SIGV4, request.awsSigV4.c_str());
-            else if (!fileTransfer) curl_easy_setopt(handle, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
-            curl_easy_setopt(handle, CURLOPT_USERNAME, request.username.c_str());
-            curl_easy_setopt(handle, CURLOPT_PASSWORD, request.password.c_str());
-        }
         curl_slist* headers = nullptr;
-        // S3 wants the payload's hash signed too; a GET has none, so the hash of the empty string.
-        if (signing) headers = curl_slist_append(headers, "x-amz-content-sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+        if (!request.username.empty() && sameOrigin(*parts, origin)) {
+            // A GET has no payload: the hash of the empty string is signed.
+            if (signing) S3Signature::apply(handle, request.awsSigV4, request.username, request.password, S3Signature::payloadHash(""), headers);
+            else {
+                if (!fileTransfer) curl_easy_setopt(handle, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
+                curl_easy_setopt(handle, CURLOPT_USERNAME, request.username.c_str());
+                curl_easy_setopt(handle, CURLOPT_PASSWORD, request.password.c_str());
+            }
+        }
         if (!request.ifNoneMatch.empty()) headers = curl_slist_append(headers, ("If-None-Match: " + request.ifNoneMatch).c_str());
         if (!request.ifModifiedSince.empty()) headers = curl_slist_append(headers, ("If-Modified-Since: " + request.ifModifiedSince).c_str());
         if (sameOrigin(*parts, origin)) {

@@ -57,10 +57,18 @@ Result<std::string> SetPhotoStore::store(int64_t tenantId, std::string_view byte
                                                                                                 : ImageCodec::resize(*image, width, height),
                                               limits_.jpegQuality);
     std::string key = hexSha256(jpeg);
+    auto stored = blobs_ ? storeBlob(tenantId, key, jpeg) : storeFile(tenantId, key, jpeg);
+    if (!stored) return stored.error();
+    return key;
+}
+
+std::string SetPhotoStore::blobKeyOf(int64_t tenantId, const std::string& key) { return std::to_string(tenantId) + "-" + key + ".jpg"; }
+
+Status SetPhotoStore::storeFile(int64_t tenantId, const std::string& key, const std::string& jpeg) const {
     std::string path = pathOf(tenantId, key);
     std::error_code error = PrivateFiles::createDirectories(std::filesystem::path(path).parent_path().string());
     if (error) return Error::unavailable("photo: cannot create the photo folder: " + error.message());
-    if (std::filesystem::exists(path)) return key;  // content-addressed: already there
+    if (std::filesystem::exists(path)) return Status::success();  // content-addressed: already there
     // Written aside and renamed: a reader never sees half a photo.
     std::string temporary = path + ".part";
     {
@@ -70,11 +78,36 @@ Result<std::string> SetPhotoStore::store(int64_t tenantId, std::string_view byte
     }
     std::filesystem::rename(temporary, path, error);
     if (error) return Error::unavailable("photo: cannot store the photo: " + error.message());
-    return key;
+    return Status::success();
+}
+
+// Content-addressed, so writing a photo that is already there just replaces it with the same bytes.
+Status SetPhotoStore::storeBlob(int64_t tenantId, const std::string& key, const std::string& jpeg) const {
+    auto writer = blobs_->create(blobKeyOf(tenantId, key));
+    if (!writer) return writer.error();
+    if (auto wrote = (*writer)->write(jpeg); !wrote) return wrote;
+    return (*writer)->commit();
+}
+
+Result<std::optional<std::string>> SetPhotoStore::readBlob(int64_t tenantId, const std::string& key) const {
+    auto reader = blobs_->open(blobKeyOf(tenantId, key));
+    if (!reader) {
+        if (reader.error().code == ErrorCode::NotFound) return std::optional<std::string>();
+        return reader.error();
+    }
+    std::string jpeg;
+    char buffer[64 * 1024];
+    for (;;) {
+        auto got = (*reader)->read(buffer, sizeof buffer);
+        if (!got) return got.error();
+        if (*got == 0) return std::optional<std::string>(std::move(jpeg));
+        jpeg.append(buffer, *got);
+    }
 }
 
 Result<std::optional<std::string>> SetPhotoStore::read(int64_t tenantId, const std::string& key) const {
     if (!validKey(key)) return std::optional<std::string>();
+    if (blobs_) return readBlob(tenantId, key);
     std::ifstream file(pathOf(tenantId, key), std::ios::binary);
     if (!file) return std::optional<std::string>();
     std::ostringstream bytes;

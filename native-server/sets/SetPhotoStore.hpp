@@ -5,13 +5,16 @@
 // no metadata (EXIF, GPS) and no crafted payload of the upload reaches a shopper. The key is the
 // SHA-256 of the stored JPEG: the same photo uploaded twice is one file, and a key always names the
 // same bytes (served with a one-year immutable cache). Files live under
-// <dataDir>/set-photos/<tenantId>/<key>.jpg, so a tenant reaches only its own photos.
+// <dataDir>/set-photos/<tenantId>/<key>.jpg, so a tenant reaches only its own photos; with a
+// shared BlobStore (`serve --blob-url`, docs/adr/0090) they are its blobs <tenantId>-<key>.jpg instead,
+// sealed like every blob there, so every node serves every photo.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "core/Result.hpp"
+#include "store/BlobStore.hpp"
 
 namespace svc {
 
@@ -24,7 +27,9 @@ struct SetPhotoLimits {
 
 class SetPhotoStore {
 public:
-    SetPhotoStore(std::string dataDir, SetPhotoLimits limits = {}) : root_(std::move(dataDir) + "/set-photos"), limits_(limits) {}
+    // `blobs`: where photos live when nodes share them; null: the data dir's files.
+    SetPhotoStore(std::string dataDir, SetPhotoLimits limits = {}, BlobStore* blobs = nullptr)
+        : root_(std::move(dataDir) + "/set-photos"), limits_(limits), blobs_(blobs) {}
     // The key of the stored photo; InvalidArgument naming "photo" for anything but a JPEG or PNG,
     // ResourceExhausted for too many bytes or pixels.
     Result<std::string> store(int64_t tenantId, std::string_view bytes);
@@ -35,9 +40,14 @@ public:
 
 private:
     std::string pathOf(int64_t tenantId, const std::string& key) const;
+    static std::string blobKeyOf(int64_t tenantId, const std::string& key);
+    Status storeFile(int64_t tenantId, const std::string& key, const std::string& jpeg) const;
+    Status storeBlob(int64_t tenantId, const std::string& key, const std::string& jpeg) const;
+    Result<std::optional<std::string>> readBlob(int64_t tenantId, const std::string& key) const;
 
     std::string root_;
     SetPhotoLimits limits_;
+    BlobStore* blobs_;
 };
 
 }  // namespace svc

@@ -1,7 +1,6 @@
 #include "store/EncryptedFileBlobStore.hpp"
 
 #include <fcntl.h>
-#include <sodium.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,6 +9,8 @@
 #include <vector>
 
 #include "store/PrivateFiles.hpp"
+#include "store/SecretStreamOpener.hpp"
+#include "store/SecretStreamSealer.hpp"
 
 namespace svc {
 namespace {
@@ -45,31 +46,21 @@ ssize_t readFully(int fd, unsigned char* data, size_t size) {
 class EncryptedFileWriter : public BlobWriter {
 public:
     EncryptedFileWriter(int fd, std::string temporaryPath, std::string finalPath, const Key256& key)
-        : fd_(fd), temporaryPath_(std::move(temporaryPath)), finalPath_(std::move(finalPath)) {
-        unsigned char header[crypto_secretstream_xchacha20poly1305_HEADERBYTES];
-        crypto_secretstream_xchacha20poly1305_init_push(&state_, header, key.data());
-        ok_ = writeAll(fd_, header, sizeof header);
-        buffer_.reserve(EncryptedFileBlobStore::kChunkSize);
-    }
+        : fd_(fd), temporaryPath_(std::move(temporaryPath)), finalPath_(std::move(finalPath)), sealer_(key) {}
     ~EncryptedFileWriter() override {
         if (fd_ >= 0) ::close(fd_);
         if (!committed_) ::unlink(temporaryPath_.c_str());
     }
 
     Status write(std::string_view bytes) override {
-        while (!bytes.empty()) {
-            size_t take = std::min(bytes.size(), EncryptedFileBlobStore::kChunkSize - buffer_.size());
-            buffer_.insert(buffer_.end(), bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(take));
-            bytes.remove_prefix(take);
-            if (buffer_.size() == EncryptedFileBlobStore::kChunkSize && !flushChunk(0)) break;
-        }
-        if (!ok_) return Error::unavailable("storing the file failed: " + std::string(std::strerror(errno)));
+        sealer_.write(bytes);
+        if (!drain()) return Error::unavailable("storing the file failed: " + std::string(std::strerror(errno)));
         return Status::success();
     }
 
     Status commit() override {
-        if (ok_) flushChunk(crypto_secretstream_xchacha20poly1305_TAG_FINAL);
-        if (!ok_ || ::fsync(fd_) != 0) return Error::unavailable("storing the file failed: " + std::string(std::strerror(errno)));
+        sealer_.finish();
+        if (!drain() || ::fsync(fd_) != 0) return Error::unavailable("storing the file failed: " + std::string(std::strerror(errno)));
         ::close(fd_);
         fd_ = -1;
         if (::rename(temporaryPath_.c_str(), finalPath_.c_str()) != 0) {
@@ -86,71 +77,49 @@ public:
     }
 
 private:
-    bool flushChunk(unsigned char tag) {
-        std::vector<unsigned char> cipher(buffer_.size() + crypto_secretstream_xchacha20poly1305_ABYTES);
-        unsigned long long cipherSize = 0;
-        crypto_secretstream_xchacha20poly1305_push(&state_, cipher.data(), &cipherSize, buffer_.data(), buffer_.size(),
-                                                   nullptr, 0, tag);
-        ok_ = ok_ && writeAll(fd_, cipher.data(), static_cast<size_t>(cipherSize));
-        buffer_.clear();
+    bool drain() {
+        std::string& sealed = sealer_.sealed();
+        ok_ = ok_ && writeAll(fd_, reinterpret_cast<const unsigned char*>(sealed.data()), sealed.size());
+        sealed.clear();
         return ok_;
     }
 
     int fd_;
     std::string temporaryPath_;
     std::string finalPath_;
-    crypto_secretstream_xchacha20poly1305_state state_{};
-    std::vector<unsigned char> buffer_;
+    SecretStreamSealer sealer_;
     bool ok_ = true;
     bool committed_ = false;
 };
 
 class EncryptedFileReader : public BlobReader {
 public:
-    EncryptedFileReader(int fd, const Key256& key) : fd_(fd) {
-        unsigned char header[crypto_secretstream_xchacha20poly1305_HEADERBYTES];
-        ok_ = readFully(fd_, header, sizeof header) == static_cast<ssize_t>(sizeof header) &&
-              crypto_secretstream_xchacha20poly1305_init_pull(&state_, header, key.data()) == 0;
-    }
+    EncryptedFileReader(int fd, const Key256& key) : fd_(fd), opener_(key, "stored file") {}
     ~EncryptedFileReader() override { ::close(fd_); }
 
     Result<size_t> read(char* buffer, size_t capacity) override {
-        while (plainOffset_ == plain_.size()) {
-            if (finished_) return size_t{0};
-            if (auto status = nextChunk(); !status) return status.error();
+        std::string& plain = opener_.opened();
+        while (plainOffset_ == plain.size()) {
+            plain.clear();
+            plainOffset_ = 0;
+            if (opener_.finished()) return size_t{0};
+            std::string sealed(SecretStreamSealer::kSealedChunkSize, '\0');
+            ssize_t got = readFully(fd_, reinterpret_cast<unsigned char*>(sealed.data()), sealed.size());
+            if (got < 0) return Error::unavailable("stored file could not be read: " + std::string(std::strerror(errno)));
+            sealed.resize(static_cast<size_t>(got));
+            auto status = got == 0 ? opener_.end() : opener_.feed(sealed);
+            if (!status) return status.error();
         }
-        size_t take = std::min(capacity, plain_.size() - plainOffset_);
-        std::memcpy(buffer, plain_.data() + plainOffset_, take);
+        size_t take = std::min(capacity, plain.size() - plainOffset_);
+        std::memcpy(buffer, plain.data() + plainOffset_, take);
         plainOffset_ += take;
         return take;
     }
 
 private:
-    Status nextChunk() {
-        if (!ok_) return Error::internal("stored file is damaged (header)");
-        std::vector<unsigned char> cipher(EncryptedFileBlobStore::kChunkSize + crypto_secretstream_xchacha20poly1305_ABYTES);
-        ssize_t got = readFully(fd_, cipher.data(), cipher.size());
-        if (got <= 0) return Error::internal("stored file is truncated");
-        plain_.resize(static_cast<size_t>(got));
-        unsigned long long plainSize = 0;
-        unsigned char tag = 0;
-        if (crypto_secretstream_xchacha20poly1305_pull(&state_, plain_.data(), &plainSize, &tag, cipher.data(),
-                                                        static_cast<unsigned long long>(got), nullptr, 0) != 0) {
-            return Error::internal("stored file failed authentication (altered or wrong key)");
-        }
-        plain_.resize(static_cast<size_t>(plainSize));
-        plainOffset_ = 0;
-        if (tag == crypto_secretstream_xchacha20poly1305_TAG_FINAL) finished_ = true;
-        else if (static_cast<size_t>(got) < cipher.size()) return Error::internal("stored file is truncated");
-        return Status::success();
-    }
-
     int fd_;
-    crypto_secretstream_xchacha20poly1305_state state_{};
-    std::vector<unsigned char> plain_;
+    SecretStreamOpener opener_;
     size_t plainOffset_ = 0;
-    bool ok_ = false;
-    bool finished_ = false;
 };
 
 }  // namespace

@@ -1,7 +1,6 @@
 #pragma once
-// BlobStore in the data dir: each blob is encrypted with XChaCha20-Poly1305 in a
-// libsodium secretstream (64 KiB chunks, the last one tagged FINAL), so a changed or
-// truncated file fails to read. Writes go to a temporary file that is fsynced and
+// BlobStore in the data dir: each blob is sealed by SecretStreamSealer (XChaCha20-Poly1305,
+// 64 KiB chunks, the last one tagged FINAL), so a changed or truncated file fails to read. Writes go to a temporary file that is fsynced and
 // renamed on commit: a blob exists whole or not at all.
 #include <string>
 
@@ -16,8 +15,6 @@ public:
     Result<std::unique_ptr<BlobWriter>> create(const std::string& key) override;
     Result<std::unique_ptr<BlobReader>> open(const std::string& key) override;
     Status remove(const std::string& key) override;
-
-    static constexpr size_t kChunkSize = 64 * 1024;
 
 private:
     Result<std::string> pathFor(const std::string& key) const;

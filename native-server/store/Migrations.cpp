@@ -304,6 +304,18 @@ CREATE TABLE leases (
     expires_at INTEGER NOT NULL
 ) WITHOUT ROWID;
 )sql"},
+        // 19: set-preview drafts, in storage so that any node opens a preview made on another
+        // (docs/adr/0091); before, they lived in the server's memory.
+        {19, R"sql(
+CREATE TABLE set_previews (
+    token_hash TEXT PRIMARY KEY,
+    tenant_id INTEGER NOT NULL,
+    draft TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX set_previews_expiry ON set_previews(expires_at);
+)sql"},
     };
     return list;
 }

@@ -64,15 +64,23 @@ Error PgConnection::errorOf(std::string_view purpose, const PGresult* result) co
 }
 
 Result<PgResult> PgConnection::execute(std::string_view purpose, const char* sql, std::initializer_list<PgParam> params) {
+    return run(purpose, sql, params.begin(), params.size());
+}
+
+Result<PgResult> PgConnection::execute(std::string_view purpose, const std::string& sql, const std::vector<PgParam>& params) {
+    return run(purpose, sql.c_str(), params.data(), params.size());
+}
+
+Result<PgResult> PgConnection::run(std::string_view purpose, const char* sql, const PgParam* params, size_t count) {
     std::vector<const char*> values;
     std::vector<int> lengths;
-    values.reserve(params.size());
-    lengths.reserve(params.size());
-    for (const auto& param : params) {
-        values.push_back(param.isNull() ? nullptr : param.text().c_str());
-        lengths.push_back(static_cast<int>(param.text().size()));
+    values.reserve(count);
+    lengths.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+        values.push_back(params[i].isNull() ? nullptr : params[i].text().c_str());
+        lengths.push_back(static_cast<int>(params[i].text().size()));
     }
-    PgResult result(PQexecParams(connection_, sql, static_cast<int>(params.size()), nullptr, values.data(), lengths.data(), nullptr, 0));
+    PgResult result(PQexecParams(connection_, sql, static_cast<int>(count), nullptr, values.data(), lengths.data(), nullptr, 0));
     auto status = PQresultStatus(result.handle());
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) return errorOf(purpose, result.handle());
     return result;
@@ -83,6 +91,42 @@ Status PgConnection::executeScript(std::string_view purpose, const char* sql) {
     auto status = PQresultStatus(result.handle());
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) return errorOf(purpose, result.handle());
     return Status::success();
+}
+
+Status PgConnection::beginCopy(std::string_view purpose, const char* sql) {
+    PgResult result(PQexec(connection_, sql));
+    if (PQresultStatus(result.handle()) != PGRES_COPY_IN) {
+        Error error = errorOf(purpose, result.handle());
+        (void)drainResults(purpose);
+        return error;
+    }
+    return Status::success();
+}
+
+Status PgConnection::putCopyData(std::string_view purpose, std::string_view rows) {
+    // Blocking connection: 1 means queued (libpq flushes as its buffer fills), -1 a lost connection.
+    if (rows.empty()) return Status::success();
+    if (PQputCopyData(connection_, rows.data(), static_cast<int>(rows.size())) != 1) return errorOf(purpose, nullptr);
+    return Status::success();
+}
+
+Status PgConnection::endCopy(std::string_view purpose) {
+    if (PQputCopyEnd(connection_, nullptr) != 1) return errorOf(purpose, nullptr);
+    return drainResults(purpose);
+}
+
+void PgConnection::abortCopy(std::string_view reason) {
+    if (PQputCopyEnd(connection_, std::string(reason).c_str()) == 1) (void)drainResults(reason);
+}
+
+Status PgConnection::drainResults(std::string_view purpose) {
+    Status status = Status::success();
+    while (PGresult* raw = PQgetResult(connection_)) {
+        PgResult result(raw);
+        auto code = PQresultStatus(raw);
+        if (code != PGRES_COMMAND_OK && code != PGRES_TUPLES_OK && status) status = errorOf(purpose, raw);
+    }
+    return status;
 }
 
 Status PgConnection::inTransaction(std::string_view purpose, const std::function<Status()>& body) {

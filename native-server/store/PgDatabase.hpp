@@ -30,10 +30,13 @@ public:
         return result;
     }
 
-private:
-    explicit PgDatabase(std::string url) : url_(std::move(url)) {}
+    // For work that spans several calls (a catalog import's transaction): the connection is the
+    // caller's until it gives it back.
     Result<std::unique_ptr<PgConnection>> borrow();
     void giveBack(std::unique_ptr<PgConnection> connection);
+
+private:
+    explicit PgDatabase(std::string url) : url_(std::move(url)) {}
 
     const std::string url_;
     std::mutex mutex_;

@@ -154,6 +154,71 @@ CREATE TABLE feed_uploads (
     import_id bigint REFERENCES feed_imports(id)
 );
 )sql"},
+        // 2: the catalog and its price history (docs/adr/0087). Hash-partitioned by tenant (16
+        // partitions: each stays a size vacuum and index builds handle at 20M SKUs, few enough
+        // that planning stays cheap; a tenant's rows stay in one). Imports stamp the rows they
+        // change with their change_seq and list the SKUs in catalog_change_skus, so any node
+        // reads an import's articles by key; change_seq itself has no index, so updates that
+        // keep sku, main_sku and primary_category can stay heap-only.
+        {2, R"sql(
+CREATE TABLE catalog_products (
+    tenant_id bigint NOT NULL,
+    sku text COLLATE "C" NOT NULL,
+    main_sku text COLLATE "C" NOT NULL,
+    model text NOT NULL DEFAULT '',
+    variant text NOT NULL DEFAULT '',
+    name text NOT NULL DEFAULT '',
+    deeplink text NOT NULL DEFAULT '',
+    image text NOT NULL DEFAULT '',
+    thumbnail text NOT NULL DEFAULT '',
+    brand text NOT NULL DEFAULT '',
+    color text NOT NULL DEFAULT '',
+    description text NOT NULL DEFAULT '',
+    category_paths text NOT NULL DEFAULT '',
+    primary_category text COLLATE "C" NOT NULL DEFAULT '',
+    stock bigint NOT NULL DEFAULT 0,
+    retail_price bigint,
+    discount_price bigint,
+    lowest_price_30d bigint,
+    properties jsonb NOT NULL DEFAULT '{}',
+    deleted boolean NOT NULL DEFAULT false,
+    updated_at bigint NOT NULL,
+    last_seen_at bigint NOT NULL,
+    change_seq bigint NOT NULL,
+    feeds text COLLATE "C",
+    PRIMARY KEY (tenant_id, sku)
+) PARTITION BY HASH (tenant_id);
+CREATE INDEX catalog_products_by_main_sku ON catalog_products (tenant_id, main_sku, sku);
+CREATE TABLE catalog_changes (
+    tenant_id bigint NOT NULL REFERENCES tenants(id),
+    seq bigint GENERATED ALWAYS AS IDENTITY,
+    started_at bigint NOT NULL,
+    listed boolean NOT NULL DEFAULT false,
+    PRIMARY KEY (tenant_id, seq)
+);
+CREATE TABLE catalog_change_skus (
+    tenant_id bigint NOT NULL,
+    seq bigint NOT NULL,
+    sku text COLLATE "C" NOT NULL,
+    PRIMARY KEY (tenant_id, seq, sku)
+) PARTITION BY HASH (tenant_id);
+CREATE TABLE price_history (
+    tenant_id bigint NOT NULL,
+    sku text COLLATE "C" NOT NULL,
+    since bigint NOT NULL,
+    price bigint NOT NULL,
+    PRIMARY KEY (tenant_id, sku, since)
+) PARTITION BY HASH (tenant_id);
+DO $$
+BEGIN
+    FOR i IN 0..15 LOOP
+        EXECUTE format('CREATE TABLE catalog_products_%s PARTITION OF catalog_products FOR VALUES WITH (MODULUS 16, REMAINDER %s) '
+                       'WITH (fillfactor = 80)', i, i);
+        EXECUTE format('CREATE TABLE catalog_change_skus_%s PARTITION OF catalog_change_skus FOR VALUES WITH (MODULUS 16, REMAINDER %s)', i, i);
+        EXECUTE format('CREATE TABLE price_history_%s PARTITION OF price_history FOR VALUES WITH (MODULUS 16, REMAINDER %s)', i, i);
+    END LOOP;
+END $$;
+)sql"},
         // 3: content (templates, custom and photo sets, generations, what was learned), category
         // mappings, image facts and the fleet view's feed states (docs/adr/0088).
         {3, R"sql(
@@ -252,6 +317,153 @@ CREATE TRIGGER feed_states_on_insert AFTER INSERT ON feed_imports
     FOR EACH ROW WHEN (NEW.status IN ('applied', 'failed')) EXECUTE FUNCTION feed_states_on_finish();
 CREATE TRIGGER feed_states_on_update AFTER UPDATE OF status ON feed_imports
     FOR EACH ROW WHEN (NEW.status IN ('applied', 'failed') AND OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION feed_states_on_finish();
+)sql"},
+        // 4: interaction events, claims on orders, the ledger (issue 24, docs/adr/0089). Only the
+        // rows attribution reads are kept one by one: clicks and add-to-carts, in daily partitions
+        // dropped whole past the longest attribution window; views (most events) are counters per
+        // tenant, day and group. No foreign keys on these write-heavy tables: tenants are never deleted.
+        {4, R"sql(
+-- One sequence orders interactions and claims by arrival within a tenant ("did the click come
+-- before the order?"). Values are taken only under the tenant's ordering lock, so a tenant's
+-- sequence order is its commit order and a `sequence > cursor` reader skips nothing (PgEventStore).
+CREATE SEQUENCE event_sequence AS bigint;
+CREATE TABLE interactions (
+    tenant_id bigint NOT NULL,
+    sequence bigint NOT NULL,
+    received_at bigint NOT NULL,                 -- Unix seconds, the server's clock: the partition key
+    type text NOT NULL CHECK (type IN ('click', 'add-to-cart')),
+    cid text COLLATE "C" NOT NULL,
+    sid text COLLATE "C",
+    widget text COLLATE "C" NOT NULL,
+    touchpoint text COLLATE "C" NOT NULL,
+    sku text COLLATE "C",
+    set_id text COLLATE "C",
+    test_group text COLLATE "C",
+    variant text COLLATE "C",
+    client_time bigint,
+    PRIMARY KEY (tenant_id, sequence, received_at)
+) PARTITION BY RANGE (received_at);
+CREATE INDEX interactions_by_cid ON interactions (tenant_id, cid, sequence);
+CREATE TABLE event_counts (
+    tenant_id bigint NOT NULL,
+    day bigint NOT NULL,                         -- Unix seconds at 00:00 UTC
+    widget text COLLATE "C" NOT NULL,
+    touchpoint text COLLATE "C" NOT NULL,
+    test_group text COLLATE "C" NOT NULL,        -- '': none
+    variant text COLLATE "C" NOT NULL,
+    views bigint NOT NULL DEFAULT 0,
+    clicks bigint NOT NULL DEFAULT 0,
+    add_to_carts bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (tenant_id, day, widget, touchpoint, test_group, variant)
+);
+-- One row per order id a tenant has claims on: its first browser claim is the purchase
+-- co-purchase learning reads.
+CREATE TABLE orders (
+    tenant_id bigint NOT NULL,
+    order_id text COLLATE "C" NOT NULL,
+    purchase bigint,                             -- the first browser claim's sequence; NULL: only the shop's word so far
+    received_at bigint NOT NULL,
+    PRIMARY KEY (tenant_id, order_id)
+);
+CREATE UNIQUE INDEX orders_purchases ON orders (tenant_id, purchase) WHERE purchase IS NOT NULL;
+CREATE TABLE order_claims (
+    tenant_id bigint NOT NULL,
+    sequence bigint NOT NULL,
+    order_id text COLLATE "C" NOT NULL,
+    cid text COLLATE "C",
+    received_at bigint NOT NULL,
+    shop text CHECK (shop IN ('confirmed', 'rejected')),  -- NULL: a browser's claim
+    claim_key text COLLATE "C" NOT NULL,
+    confirms_claim bigint,
+    PRIMARY KEY (tenant_id, sequence),
+    FOREIGN KEY (tenant_id, order_id) REFERENCES orders (tenant_id, order_id)
+);
+CREATE UNIQUE INDEX order_claims_browser_once ON order_claims (tenant_id, order_id, claim_key) WHERE shop IS NULL;
+CREATE INDEX order_claims_by_order ON order_claims (tenant_id, order_id, sequence);
+CREATE TABLE order_lines (
+    tenant_id bigint NOT NULL,
+    claim bigint NOT NULL,
+    line integer NOT NULL,
+    sku text COLLATE "C" NOT NULL,
+    amount bigint NOT NULL,
+    price bigint NOT NULL,                       -- gross unit price in cents
+    PRIMARY KEY (tenant_id, claim, line)
+);
+CREATE TABLE attribution_cursors (
+    tenant_id bigint PRIMARY KEY,
+    sequence bigint NOT NULL                     -- the tenant's claims up to here are booked
+);
+CREATE TABLE ledger (
+    entry bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    tenant_id bigint NOT NULL,
+    kind text NOT NULL CHECK (kind IN ('sale', 'return', 'reversal')),
+    order_event bigint NOT NULL,                 -- the claim
+    order_id text COLLATE "C" NOT NULL,
+    line bigint NOT NULL,
+    sku text COLLATE "C" NOT NULL,
+    main_sku text COLLATE "C" NOT NULL,
+    amount bigint NOT NULL,
+    price bigint NOT NULL,
+    revenue bigint NOT NULL,
+    commission bigint NOT NULL,
+    rate_bp bigint NOT NULL,
+    attributed boolean NOT NULL,
+    reason text,
+    interaction bigint,
+    interaction_type text,
+    widget text COLLATE "C",
+    touchpoint text COLLATE "C",
+    set_id text COLLATE "C",
+    test_group text COLLATE "C",
+    variant text COLLATE "C",
+    interaction_at bigint,
+    ordered_at bigint NOT NULL,
+    booked_at bigint NOT NULL,
+    return_id text COLLATE "C",
+    claim_source text NOT NULL DEFAULT 'browser',
+    claim_status text NOT NULL DEFAULT 'claimed',
+    CHECK ((kind = 'return') = (return_id IS NOT NULL))
+);
+CREATE UNIQUE INDEX ledger_sale_once ON ledger (tenant_id, order_event, line) WHERE kind = 'sale';
+CREATE UNIQUE INDEX ledger_reversal_once ON ledger (tenant_id, order_event, line) WHERE kind = 'reversal';
+CREATE UNIQUE INDEX ledger_return_once ON ledger (tenant_id, return_id, line) WHERE kind = 'return';
+CREATE INDEX ledger_by_order ON ledger (tenant_id, order_id, entry);
+CREATE INDEX ledger_by_time ON ledger (tenant_id, booked_at, entry);
+CREATE TABLE ledger_quarantine (
+    tenant_id bigint NOT NULL,
+    order_event bigint NOT NULL,
+    line bigint NOT NULL,
+    order_id text COLLATE "C" NOT NULL,
+    sku text COLLATE "C" NOT NULL,
+    amount bigint NOT NULL,
+    price bigint NOT NULL,
+    reason text NOT NULL,
+    at bigint NOT NULL,                          -- the claim's arrival
+    PRIMARY KEY (tenant_id, order_event, line)
+);
+CREATE INDEX ledger_quarantine_by_time ON ledger_quarantine (tenant_id, at);
+-- The fleet view's traffic and commission per tenant and UTC month (docs/adr/0066), counted as
+-- events are stored and entries booked.
+CREATE TABLE tenant_months (
+    month integer NOT NULL,                      -- YYYYMM, UTC
+    tenant_id bigint NOT NULL,
+    widget_events bigint NOT NULL DEFAULT 0,
+    purchases bigint NOT NULL DEFAULT 0,
+    commission bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (month, tenant_id)
+);
+)sql"},
+        // 5: set-preview drafts shared by every node (docs/adr/0091). 2-4 are the catalog, content
+        // and event stores' (helpers' branches of issue 24).
+        {5, R"sql(
+CREATE TABLE set_previews (
+    token_hash text COLLATE "C" PRIMARY KEY,
+    tenant_id bigint NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+    draft text NOT NULL,
+    created_at bigint NOT NULL,
+    expires_at bigint NOT NULL
+);
+CREATE INDEX set_previews_expiry ON set_previews (expires_at);
 )sql"},
     };
     return all;

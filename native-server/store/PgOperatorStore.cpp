@@ -1,5 +1,7 @@
 #include "store/PgOperatorStore.hpp"
 
+#include <algorithm>
+
 namespace svc {
 
 Result<OperatorAccount> PgOperatorStore::createOperator(const std::string& email, const std::string& passwordHash, int64_t now) {
@@ -155,6 +157,43 @@ Result<std::optional<OperatorSession>> PgOperatorStore::findSession(const std::s
 
 Status PgOperatorStore::deleteSession(const std::string& tokenHash) {
     return update("delete operator session", "DELETE FROM operator_sessions WHERE token_hash = $1", {tokenHash});
+}
+
+Status PgOperatorStore::putSetPreview(const std::string& tokenHash, const SetPreviewDraft& draft, int64_t now, int64_t maxLive) {
+    return database_.withConnection([&](PgConnection& connection) -> Status {
+        return connection.inTransaction("put set preview", [&]() -> Status {
+            if (auto expired = connection.execute("put set preview: drop expired", "DELETE FROM set_previews WHERE expires_at <= $1", {now});
+                !expired) {
+                return expired.error();
+            }
+            // Room for this one: the oldest live drafts beyond maxLive - 1 go.
+            if (auto oldest = connection.execute("put set preview: evict the oldest",
+                                                 "DELETE FROM set_previews WHERE token_hash IN "
+                                                 "(SELECT token_hash FROM set_previews ORDER BY created_at DESC, token_hash OFFSET $1)",
+                                                 {std::max<int64_t>(maxLive - 1, 0)});
+                !oldest) {
+                return oldest.error();
+            }
+            auto inserted = connection.execute(
+                "put set preview",
+                "INSERT INTO set_previews(token_hash, tenant_id, draft, created_at, expires_at) VALUES ($1, $2, $3, $4, $5) "
+                "ON CONFLICT (token_hash) DO UPDATE SET tenant_id = excluded.tenant_id, draft = excluded.draft, "
+                "created_at = excluded.created_at, expires_at = excluded.expires_at",
+                {tokenHash, draft.tenantId, draft.draftJson, now, draft.expiresAt});
+            if (!inserted) return inserted.error();
+            return Status::success();
+        });
+    });
+}
+
+Result<std::optional<SetPreviewDraft>> PgOperatorStore::findSetPreview(const std::string& tokenHash, int64_t now) {
+    return database_.withConnection([&](PgConnection& connection) -> Result<std::optional<SetPreviewDraft>> {
+        auto found = connection.execute("find set preview", "SELECT tenant_id, draft, expires_at FROM set_previews WHERE token_hash = $1 AND expires_at > $2",
+                                        {tokenHash, now});
+        if (!found) return found.error();
+        if (found->rows() == 0) return std::optional<SetPreviewDraft>{};
+        return std::optional<SetPreviewDraft>{SetPreviewDraft{found->integer(0, 0), found->text(0, 1), found->integer(0, 2)}};
+    });
 }
 
 Status PgOperatorStore::deleteExpiredSessions(int64_t now) {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace svc {
 
@@ -25,6 +26,23 @@ public:
     // SQL NULL when absent ("leave the column as it is" in COALESCE($n, column)).
     PgParam(const std::optional<std::string>& text) : text_(text.value_or("")), null_(!text) {}  // NOLINT
     PgParam(const std::optional<int64_t>& value) : text_(value ? std::to_string(*value) : ""), null_(!value) {}  // NOLINT
+
+    // A text[] value ($1::text[]) in the array's own text form: every element quoted, with its
+    // quotes and backslashes escaped, so any text (commas, braces, "NULL") stays one element.
+    static PgParam textArray(const std::vector<std::string>& items) {
+        std::string literal = "{";
+        for (const auto& item : items) {
+            if (literal.size() > 1) literal += ',';
+            literal += '"';
+            for (char c : item) {
+                if (c == '"' || c == '\\') literal += '\\';
+                literal += c;
+            }
+            literal += '"';
+        }
+        literal += '}';
+        return PgParam(literal);
+    }
 
     const std::string& text() const { return text_; }
     bool isNull() const { return null_; }

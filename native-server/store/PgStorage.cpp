@@ -1,7 +1,5 @@
 #include "store/PgStorage.hpp"
 
-#include <stdexcept>
-
 #include "store/PgMigrations.hpp"
 
 namespace svc {
@@ -23,19 +21,16 @@ Result<std::unique_ptr<PgStorage>> PgStorage::open(const std::string& url, const
     storage->pullSources_ = std::make_unique<PgPullSourceStore>(*storage->database_);
     storage->shopRegistrations_ = std::make_unique<PgShopRegistrationStore>(*storage->database_);
     storage->imports_ = std::make_unique<PgFeedImportStore>(*storage->database_, *storage->leases_, clock);
+    storage->catalog_ = std::make_unique<PgCatalogStore>(*storage->database_, clock);
+    storage->priceHistory_ = std::make_unique<PgPriceHistoryStore>(*storage->database_);
     storage->content_ = std::make_unique<PgContentStore>(*storage->database_, clock);
     storage->categoryMappings_ = std::make_unique<PgCategoryMappingStore>(*storage->database_);
     storage->imageFacts_ = std::make_unique<PgImageFactStore>(*storage->database_);
     storage->fleet_ = std::make_unique<PgFleetStore>(*storage->database_);
+    storage->events_ = std::make_unique<PgEventStore>(*storage->database_);
+    storage->ledger_ = std::make_unique<PgLedgerStore>(*storage->database_);
+    storage->metrics_ = std::make_unique<PgMetricsReader>(*storage->database_);
     return storage;
-}
-
-std::vector<std::string> PgStorage::missingStores() {
-    return {"catalog", "events", "ledger", "priceHistory", "metrics"};
-}
-
-void PgStorage::missing(const char* store) {
-    throw std::logic_error(std::string("storage: postgres: the ") + store + " store has no PostgreSQL class yet (issue 24)");
 }
 
 }  // namespace svc

@@ -1,11 +1,9 @@
 #include "store/SqliteEventStore.hpp"
 
-#include <sodium.h>
-
 #include <algorithm>
-#include <array>
 #include <limits>
 
+#include "store/ClaimKeys.hpp"
 #include "store/Migrations.hpp"
 #include "tracking/OrderSettlement.hpp"
 
@@ -22,28 +20,6 @@ enum Column : int {
     kTenant = 1, kType, kReceivedAt, kCid, kOrderId, kWidget, kTouchpoint, kSku, kSetId, kTestGroup, kVariant, kClientTime, kSid,
     kShop, kClaimKey, kConflicting, kConfirmsClaim
 };
-
-// A short digest of what a claim says: the unique index finds an exact repeat by it.
-std::string digest(const std::string& text) {
-    static const bool ready = sodium_init() >= 0;
-    (void)ready;
-    std::array<unsigned char, 16> bytes{};
-    crypto_generichash(bytes.data(), bytes.size(), reinterpret_cast<const unsigned char*>(text.data()), text.size(), nullptr, 0);
-    std::string hex(bytes.size() * 2 + 1, '\0');
-    sodium_bin2hex(hex.data(), hex.size(), bytes.data(), bytes.size());
-    hex.pop_back();
-    return hex;
-}
-
-std::string browserClaimKey(const std::optional<std::string>& cid, const std::vector<OrderLine>& lines) {
-    return digest("browser\n" + claimContent(cid, lines));
-}
-
-std::string shopWordKey(const OrderConfirmation& word) {
-    std::string text = "shop\n" + std::string(claimSourceName(word.source)) + "\n" + (word.claim ? std::to_string(*word.claim) : "-") +
-                       "\n" + claimContent(word.cid, word.lines);
-    return digest(text);
-}
 
 }  // namespace
 
@@ -133,7 +109,7 @@ Result<SqliteEventStore::Classification> SqliteEventStore::classify(int64_t tena
         // Stored before claims had keys (events migration 3): compare what it says.
         auto old = loadClaim(earlier.sequence);
         if (!old) return old.error();
-        if (browserClaimKey(old->cid, old->lines) == key) return Classification{AppendOutcome::Duplicate};
+        if (ClaimKeys::browser(old->cid, old->lines) == key) return Classification{AppendOutcome::Duplicate};
     }
     if (browser.size() >= kMaxBrowserClaimsPerOrder) return Classification{AppendOutcome::TooManyClaims};
     if (!browser.empty()) return Classification{AppendOutcome::Conflict, true};
@@ -194,7 +170,7 @@ Result<std::vector<std::vector<AppendOutcome>>> SqliteEventStore::append(std::sp
             insertEvent.bind(kTenant, request.tenantId).bind(kReceivedAt, receivedAt).bind(kConflicting, int64_t{0});
             AppendOutcome outcome = AppendOutcome::Stored;
             if (const auto* purchase = std::get_if<PurchaseEvent>(&event)) {
-                std::string key = browserClaimKey(purchase->cid, purchase->lines);
+                std::string key = ClaimKeys::browser(purchase->cid, purchase->lines);
                 auto classified = classify(request.tenantId, *purchase, key);
                 if (!classified) return classified.error();
                 outcome = classified->outcome;
@@ -269,7 +245,7 @@ Result<ShopWordOutcome> SqliteEventStore::recordShopWord(int64_t tenantId, const
         word.lines = claim->lines;
         word.cid = claim->cid;
     }
-    std::string key = shopWordKey(word);
+    std::string key = ClaimKeys::shopWord(word);
     {
         auto latest = writer_->prepare(
             "SELECT sequence, claim_key FROM events WHERE tenant_id = ? AND order_id = ? AND shop IS NOT NULL ORDER BY sequence DESC LIMIT 1");

@@ -1,5 +1,7 @@
 #include "store/SqliteOperatorStore.hpp"
 
+#include <algorithm>
+
 namespace svc {
 
 Result<std::unique_ptr<SqliteOperatorStore>> SqliteOperatorStore::open(const std::string& mainDatabasePath) {
@@ -101,6 +103,41 @@ Status SqliteOperatorStore::deleteSession(const std::string& tokenHash) {
     if (!statement) return statement.error();
     statement->bind(1, tokenHash);
     return statement->run();
+}
+
+Status SqliteOperatorStore::putSetPreview(const std::string& tokenHash, const SetPreviewDraft& draft, int64_t now, int64_t maxLive) {
+    std::lock_guard lock(mutex_);
+    auto transaction = SqliteTransaction::begin(*db_);
+    if (!transaction) return transaction.error();
+    {
+        auto expired = db_->prepare("DELETE FROM set_previews WHERE expires_at <= ?");
+        if (!expired) return expired.error();
+        expired->bind(1, now);
+        if (auto status = expired->run(); !status) return status;
+        // Room for this one: the oldest live drafts beyond maxLive - 1 go.
+        auto oldest = db_->prepare(
+            "DELETE FROM set_previews WHERE token_hash IN "
+            "(SELECT token_hash FROM set_previews ORDER BY created_at DESC, token_hash LIMIT -1 OFFSET ?)");
+        if (!oldest) return oldest.error();
+        oldest->bind(1, std::max<int64_t>(maxLive - 1, 0));
+        if (auto status = oldest->run(); !status) return status;
+        auto insert = db_->prepare("INSERT OR REPLACE INTO set_previews(token_hash, tenant_id, draft, created_at, expires_at) VALUES (?, ?, ?, ?, ?)");
+        if (!insert) return insert.error();
+        insert->bind(1, tokenHash).bind(2, draft.tenantId).bind(3, draft.draftJson).bind(4, now).bind(5, draft.expiresAt);
+        if (auto status = insert->run(); !status) return status;
+    }
+    return transaction->commit();
+}
+
+Result<std::optional<SetPreviewDraft>> SqliteOperatorStore::findSetPreview(const std::string& tokenHash, int64_t now) {
+    std::lock_guard lock(mutex_);
+    auto query = db_->prepare("SELECT tenant_id, draft, expires_at FROM set_previews WHERE token_hash = ? AND expires_at > ?");
+    if (!query) return query.error();
+    query->bind(1, tokenHash).bind(2, now);
+    auto row = query->step();
+    if (!row) return row.error();
+    if (!*row) return std::optional<SetPreviewDraft>{};
+    return std::optional<SetPreviewDraft>{SetPreviewDraft{query->integer(0), query->text(1), query->integer(2)}};
 }
 
 Status SqliteOperatorStore::deleteExpiredSessions(int64_t now) {

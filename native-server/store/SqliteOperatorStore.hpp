@@ -44,6 +44,8 @@ public:
     Result<std::optional<OperatorSession>> findSession(const std::string& tokenHash, int64_t now) override;
     Status deleteSession(const std::string& tokenHash) override;
     Status deleteExpiredSessions(int64_t now) override;
+    Status putSetPreview(const std::string& tokenHash, const SetPreviewDraft& draft, int64_t now, int64_t maxLive) override;
+    Result<std::optional<SetPreviewDraft>> findSetPreview(const std::string& tokenHash, int64_t now) override;
 
 private:
     explicit SqliteOperatorStore(std::unique_ptr<SqliteDatabase> db) : db_(std::move(db)) {}

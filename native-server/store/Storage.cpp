@@ -11,12 +11,10 @@ Result<std::unique_ptr<Storage>> Storage::open(const std::string& location, cons
     std::string dataDir = location.rfind(kSqlite, 0) == 0 ? location.substr(kSqlite.size()) : location;
     if (dataDir.empty()) return Error::invalidArgument("storage: no data dir given (a path, or sqlite:PATH)");
     if (location.rfind("postgres://", 0) == 0 || location.rfind("postgresql://", 0) == 0) {
-        // Refused until every store has a PostgreSQL class: a server must not start on half a
-        // backend (docs/adr/0086). The URL is not repeated: it may hold a password.
-        std::string missing;
-        for (const auto& store : PgStorage::missingStores()) missing += (missing.empty() ? "" : ", ") + store;
-        return Error::invalidArgument("storage: PostgreSQL is not complete in this build (issue 24): the stores " + missing +
-                                      " have no PostgreSQL class yet; use a data dir");
+        // Errors never repeat the URL: it may hold a password.
+        auto storage = PgStorage::open(location, clock);
+        if (!storage) return storage.error();
+        return std::unique_ptr<Storage>(std::move(*storage));
     }
     if (location.find("://") != std::string::npos && location.rfind(kSqlite, 0) != 0) {
         return Error::invalidArgument("storage: '" + location.substr(0, location.find("://") + 3) +

@@ -23,6 +23,7 @@ public:
     // is refused from now on.
     Result<std::string> rotateSecret(int64_t tenantId);
     Result<std::optional<Tenant>> findByApiId(const std::string& apiId) { return store_.findByApiId(apiId); }
+    Result<std::optional<Tenant>> findById(int64_t tenantId) { return store_.findById(tenantId); }
 
 private:
     TenantStore& store_;

@@ -10,6 +10,8 @@
 // - an unknown e-mail, id or token hash is nullopt (find*) or NotFound (deleteOperator), never an error of another kind.
 // - listOperators is oldest first (creation time, then id).
 // - findSession finds only sessions whose expiresAt is after `now`.
+// - findSetPreview finds only drafts whose expiresAt is after `now`; putSetPreview keeps at most
+//   `maxLive` live drafts, the oldest going first, and drops expired ones.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -45,6 +47,14 @@ struct OperatorSession {
     int64_t expiresAt = 0;
 };
 
+// A draft custom set an operator previews before saving it (docs/adr/0091): kept in storage, not
+// in one server's memory, so that a preview URL made through one node opens on any node.
+struct SetPreviewDraft {
+    int64_t tenantId = 0;
+    std::string draftJson;  // the draft as sets/SetJson writes a custom set
+    int64_t expiresAt = 0;  // unix seconds
+};
+
 class OperatorStore {
 public:
     virtual ~OperatorStore() = default;
@@ -77,6 +87,9 @@ public:
     virtual Result<std::optional<OperatorSession>> findSession(const std::string& tokenHash, int64_t now) = 0;
     virtual Status deleteSession(const std::string& tokenHash) = 0;
     virtual Status deleteExpiredSessions(int64_t now) = 0;
+    // Keeps a draft under its token's hash (a flood of drafts evicts the oldest, never grows).
+    virtual Status putSetPreview(const std::string& tokenHash, const SetPreviewDraft& draft, int64_t now, int64_t maxLive) = 0;
+    virtual Result<std::optional<SetPreviewDraft>> findSetPreview(const std::string& tokenHash, int64_t now) = 0;
 };
 
 }  // namespace svc

@@ -6,101 +6,30 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
-#include <nlohmann/json.hpp>
-
-#include "ChildProcess.hpp"
 #include "PullTestSupport.hpp"
+#include "support/S3TestServer.hpp"
 #include "support/Skip.hpp"
 
 using namespace svc;
 
 namespace {
 
-std::string readText(const std::string& path) {
-    std::ifstream file(path);
-    std::stringstream text;
-    text << file.rdbuf();
-    return text.str();
-}
-
 const Credentials kKeys{"SVCTESTKEY", "svc-test-secret-7", ""};
-
-struct S3Object {
-    std::string bucket;
-    std::string key;
-    std::string bytes;
-    std::string contentType;
-    std::string contentEncoding;
-};
-
-class S3Server {
-public:
-    S3Server(const test::TempDir& dir, const std::vector<S3Object>& objects) {
-        std::string module = std::string(SVC_SOURCE_DIR) + "/e2e/node_modules/s3rver";
-        if (!std::filesystem::exists("/usr/bin/node")) {
-            why = "node is not installed (scripts/install-deps.sh installs it)";
-            return;
-        }
-        if (!std::filesystem::exists(module)) {
-            why = module + " is missing (scripts/install-deps.sh runs npm ci in e2e/)";
-            return;
-        }
-        nlohmann::json manifest{{"accessKey", kKeys.username}, {"secretKey", kKeys.password}, {"privateBuckets", {"private-feeds"}}};
-        manifest["objects"] = nlohmann::json::array();
-        int number = 0;
-        for (const auto& object : objects) {
-            std::string file = dir.file("object-" + std::to_string(++number), object.bytes);
-            manifest["objects"].push_back({{"bucket", object.bucket}, {"key", object.key}, {"file", file}, {"contentType", object.contentType}});
-            if (!object.contentEncoding.empty()) manifest["objects"].back()["contentEncoding"] = object.contentEncoding;
-        }
-        std::string out = dir.path() + "/s3-server.out";
-        process = std::make_unique<test::ChildProcess>(
-            std::vector<std::string>{"/usr/bin/node", std::string(SVC_SOURCE_DIR) + "/tests/tools/s3-test-server.js", module,
-                                     dir.path() + "/s3-data", dir.file("s3-manifest.json", manifest.dump())},
-            out);
-        for (int attempt = 0; attempt < 250 && !process->hasExited(); ++attempt) {
-            std::string said = readText(out);
-            if (said.rfind("listening ", 0) == 0) {
-                port = std::stoi(said.substr(10));
-                return;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-        why = "tests/tools/s3-test-server.js did not start";
-        process.reset();
-    }
-    ~S3Server() {
-        if (process) {
-            process->kill(SIGTERM);
-            process->wait();
-        }
-    }
-    bool running() const { return process != nullptr; }
-    std::string endpoint() const { return "http://127.0.0.1:" + std::to_string(port); }
-    std::string url(const std::string& bucket, const std::string& key) const {
-        return "s3://" + bucket + "/" + key + "?region=eu-central-1&endpoint=" + endpoint();
-    }
-
-    std::string why;
-    int port = 0;
-    std::unique_ptr<test::ChildProcess> process;
-};
 
 }  // namespace
 
 TEST_CASE("S3 pulls: signed private objects, anonymous public ones, the format by Content-Type, failures named" *
-          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, std::filesystem::exists("/usr/bin/node") && std::filesystem::exists(SVC_SOURCE_DIR "/e2e/node_modules/s3rver"),
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, svc::test::S3TestServer::installed(),
                            "S3 pull test: node or e2e/node_modules/s3rver is missing (scripts/install-deps.sh installs node and runs npm ci in e2e/)")) {
     test::PullFixture pulls;
-    S3Server s3(pulls.dir, {
-                               {"private-feeds", "daily/feed.csv", test::feedOfSkus({"A", "B"}), "text/csv", ""},
-                               {"private-feeds", "stock.csv", test::gzipText(test::feedOfSkus({"A", "B", "C"})), "text/csv", "gzip"},
-                               {"private-feeds", "feed.json", "{\"sku\": \"A\"}", "application/json", ""},
-                               {"public-feeds", "feed.csv", test::feedOfSkus({"A", "B", "C", "P"}), "text/csv; charset=utf-8", ""},
-                           });
+    test::S3TestServer s3(pulls.dir.path(), kKeys.username, kKeys.password, {"private-feeds"},
+                          {
+                              {"private-feeds", "daily/feed.csv", test::feedOfSkus({"A", "B"}), "text/csv", ""},
+                              {"private-feeds", "stock.csv", test::gzipText(test::feedOfSkus({"A", "B", "C"})), "text/csv", "gzip"},
+                              {"private-feeds", "feed.json", "{\"sku\": \"A\"}", "application/json", ""},
+                              {"public-feeds", "feed.csv", test::feedOfSkus({"A", "B", "C", "P"}), "text/csv; charset=utf-8", ""},
+                          });
     if (!s3.running()) {
         SVC_SKIP(test::SkipReason::DependencyInstalledByScripts, "S3 pull test: " << s3.why);
     }

@@ -104,4 +104,33 @@ TEST_CASE("OperatorStore: sessions are found until they expire; a new password e
     });
 }
 
+TEST_CASE("OperatorStore: set previews are found until they expire, by any process; the oldest go past the limit") {
+    forEachBackend([](Backend& backend) {
+        OperatorStore& operators = backend.storage->operators();
+        Tenant tenant = newTenant(*backend.storage, "previews");
+        for (const auto& text : hostileStrings()) {
+            REQUIRE(operators.putSetPreview("hash-" + std::to_string(text.size()), SetPreviewDraft{tenant.id, text, 500}, 100, 50));
+            auto found = operators.findSetPreview("hash-" + std::to_string(text.size()), 100);
+            REQUIRE(found);
+            REQUIRE(*found);
+            CHECK((*found)->draftJson == text);
+            CHECK((*found)->tenantId == tenant.id);
+        }
+        // Another node (another Storage on the same backend) opens what this one stored.
+        auto other = backend.openAnother();
+        CHECK(other->operators().findSetPreview("hash-3000", 499).value().has_value());
+        CHECK_FALSE(other->operators().findSetPreview("hash-3000", 500).value().has_value());
+        CHECK_FALSE(other->operators().findSetPreview("unknown", 100).value().has_value());
+        // Past maxLive the oldest live drafts go; the newest maxLive stay.
+        for (int draft = 0; draft < 5; ++draft) {
+            REQUIRE(operators.putSetPreview("bounded-" + std::to_string(draft), SetPreviewDraft{tenant.id, "{}", 10'000}, 200 + draft, 3));
+        }
+        std::vector<std::string> live;
+        for (int draft = 0; draft < 5; ++draft) {
+            if (operators.findSetPreview("bounded-" + std::to_string(draft), 300).value()) live.push_back(std::to_string(draft));
+        }
+        CHECK(live == std::vector<std::string>{"2", "3", "4"});
+    });
+}
+
 }  // namespace svc::contract

@@ -59,7 +59,8 @@ private:
 inline const std::set<std::string>& postgresStores() {
     static const std::set<std::string> stores{"LeaseStore", "TenantStore", "OperatorKeyStore", "OperatorStore", "WidgetSettingsStore",
                                                   "PullSourceStore", "ShopRegistrationStore", "FeedImportStore",
-                                                  "ContentStore", "CategoryMappingStore", "ImageFactStore"};
+                                                  "CatalogStore", "PriceHistoryStore", "ContentStore", "CategoryMappingStore", "ImageFactStore",
+                                                  "FleetStore", "EventStore", "LedgerStore", "MetricsReader"};
     return stores;
 }
 
