@@ -270,6 +270,7 @@ void ImageBot::workLoop(int index) {
                 if (tenant != visuals_.end()) tenant->second[job.url] = visualOf(*outcome.facts);  // else loaded on first use
             }
         }
+        // Lease expiries are whole seconds: other nodes wait out the pause to within one.
         if (outcome.pauseHost) holdHostSlots(job.host, owner, clock_.nowSeconds() + (outcome.retryDelayMs + 999) / 1000);
         else (void)leases_.release(*slot, owner);
         lock.lock();
