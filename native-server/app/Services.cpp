@@ -1,5 +1,7 @@
 #include "app/Services.hpp"
 
+#include <cstdlib>
+
 #include "log/Log.hpp"
 #include "security/CursorTags.hpp"
 
@@ -44,9 +46,26 @@ Services::Services(Storage& storage, const ServerKeys& keys, const ServerOptions
     worker_.start();
     attributor_.start();
     if (imageBot_) imageBot_->start();
+    // On a cluster every node learns at once what another changed; the poll of the content
+    // generations stays as the fallback (and covers notifications lost while reconnecting).
+    if (!options.databaseUrl.empty()) {
+        changes_ = std::make_unique<PgChangeListener>(options.databaseUrl, [this](const std::string& channel, const std::string& payload) {
+            if (channel == "svc_content" || channel.empty()) contentIndex_.pollNow();
+            if (channel == "svc_settings") {
+                char* end = nullptr;
+                long long tenantId = std::strtoll(payload.c_str(), &end, 10);
+                if (end && *end == '\0') {
+                    std::lock_guard lock(settingsMutex_);
+                    for (const auto& subscriber : settingsSubscribers_) subscriber(tenantId);
+                }
+            }
+        });
+        changes_->start();
+    }
 }
 
 Services::~Services() {
+    if (changes_) changes_->stop();
     if (imageBot_) imageBot_->stop();
     attributor_.stop();
     worker_.stop();

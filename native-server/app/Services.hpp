@@ -4,7 +4,10 @@
 // benchmarks. It owns the background workers (content index rebuilds, the import worker, the
 // attributor, the image bot): they start when it is built and stop when it is destroyed, after
 // the HTTP server that uses them.
+#include <functional>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 #include "feed/CatalogChanged.hpp"
 #include "feed/FeedImportService.hpp"
@@ -20,6 +23,7 @@
 #include "recommend/WidgetContentService.hpp"
 #include "security/ServerKeys.hpp"
 #include "store/BlobStores.hpp"
+#include "store/PgChangeListener.hpp"
 #include "store/Storage.hpp"
 #include "tenant/TenantService.hpp"
 #include "tracking/AttributionCatalog.hpp"
@@ -52,6 +56,12 @@ public:
     ImportWorker& worker() { return worker_; }
     Attributor& attributor() { return attributor_; }
     ImageBot* imageBot() { return imageBot_.get(); }  // null when off or when it could not open
+    // Called with a tenant id when another node changed that tenant's record or widget settings
+    // (PostgreSQL only).
+    void onSettingsChanged(std::function<void(int64_t tenantId)> subscriber) {
+        std::lock_guard lock(settingsMutex_);
+        settingsSubscribers_.push_back(std::move(subscriber));
+    }
 
 private:
     // First: everything below reports into it until destroyed.
@@ -70,6 +80,10 @@ private:
     AttributionCatalog attributionCatalog_;
     Attributor attributor_;
     std::unique_ptr<ImageBot> imageBot_;
+    std::mutex settingsMutex_;  // the listener's thread reads the subscribers while ApiServer adds one
+    std::vector<std::function<void(int64_t)>> settingsSubscribers_;
+    // Last: stopped first, so no notification reaches a service being destroyed.
+    std::unique_ptr<PgChangeListener> changes_;
 };
 
 }  // namespace svc

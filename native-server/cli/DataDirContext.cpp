@@ -2,6 +2,7 @@
 
 #include "app/SystemClock.hpp"
 #include "cli/DatabaseUrlOption.hpp"
+#include "net/CredentialCipher.hpp"
 
 namespace svc {
 
@@ -13,6 +14,9 @@ Result<DataDirContext> DataDirContext::open(const std::string& dataDir, const st
     auto keys = ServerKeys::loadOrCreate(dataDir);
     if (!keys) return keys.error();
     context.keys = *keys;
+    // The whole key set of a node, made by whichever command runs first: an operator copies
+    // <data-dir>/keys/ to every node of a cluster (docs/operations.md), the credentials key included.
+    if (auto credentials = CredentialCipher::loadOrCreate(dataDir); !credentials) return credentials.error();
     context.files = std::make_unique<EncryptedFileBlobStore>(dataDir + "/uploads", context.keys->fileEncryptionKey());
     context.imports = std::make_unique<FeedImportService>(context.storage->catalog(), context.storage->imports(), *context.files,
                                                            context.storage->clock());

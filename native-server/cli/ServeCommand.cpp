@@ -162,8 +162,8 @@ int ServeCommand::run() {
         if (!parsed) return CliOutput::fail(parsed.error());
         metricsAddress = *parsed;
     }
-    // One server per data dir: a second one would split traffic between two copies of the
-    // in-memory state (sessions, drafts, rate limits) and race the background workers.
+    // One server per data dir: a second one on the same SQLite files would split the per-node
+    // limits and race the background workers. A cluster gives each node a data dir of its own.
     auto dataDirLock = DataDirLock::acquire(dataDir_);
     if (!dataDirLock) return CliOutput::fail(dataDirLock.error());
     auto storage = Storage::open(DatabaseUrlOption::storageLocation(dataDir_, databaseUrl_), systemClock());
@@ -177,6 +177,7 @@ int ServeCommand::run() {
     options.publicUrl = publicUrl;
     options.dataDir = dataDir_;
     options.blobBucket = blobBucket;
+    options.databaseUrl = databaseUrl_;
     options.assetsDir = assetsDir_;
     options.threads = threads_;
     options.connections = connectionLimits_.limits();

@@ -74,6 +74,8 @@ ApiServer::ApiServer(ServerOptions options, Services& services)
     Storage& storage = storage_;
     if (services.imageBot()) thumbnailRoutes_ = std::make_unique<ThumbnailRoutes>(services.tenants(), *services.imageBot());
     presentation_ = std::make_unique<WidgetPresentation>(storage.widgetSettings());
+    // A save on another node of a cluster shows here at once too, not after the cache's ttl.
+    services.onSettingsChanged([this](int64_t tenantId) { presentation_->forget(tenantId); });
     contentAnswer_ = std::make_unique<ContentAnswer>(services.recommendations(), *presentation_, services.imageBot());
     shopRoutes_ = std::make_unique<ShopRoutes>(services.tenants(), storage.shopRegistrations(), storage.clock(), options_.shops);
     auto accounts = std::make_unique<OperatorAccounts>(storage.operators(), storage.clock(), options_.console.passwordCost,

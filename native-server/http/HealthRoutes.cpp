@@ -13,16 +13,20 @@ void HealthRoutes::registerOn(httplib::Server& server) {
         response.set_header("Cache-Control", "no-store");
         response.set_content(R"({"status":"ok"})", "application/json");
     });
-    // Ready: storage answers and every enabled tenant's content is loaded; 503 while starting and draining.
+    // Ready: every enabled tenant's content is loaded; 503 while starting and draining. Storage
+    // that stopped answering after that does not make the node unready: it still answers
+    // shoppers from memory (a balancer that took every node out would answer nobody; ADR 0091),
+    // and says so in "storage". /healthz is the check that fails then.
     server.Get("/readyz", [this](const httplib::Request&, httplib::Response& response) {
         response.set_header("Cache-Control", "no-store");
         std::string notReady = notReady_();
-        auto probe = tenants_.findByApiId("");
-        if (notReady.empty() && probe) return response.set_content(R"({"status":"ready"})", "application/json");
+        bool storage = static_cast<bool>(tenants_.findByApiId(""));
+        if (notReady.empty()) {
+            return response.set_content(nlohmann::json{{"status", "ready"}, {"storage", storage ? "ok" : "unavailable"}}.dump(), "application/json");
+        }
         response.status = 503;
         response.set_header("Retry-After", "1");
-        std::string status = !probe ? "storage unavailable" : notReady;
-        response.set_content(nlohmann::json{{"status", status}}.dump(), "application/json");
+        response.set_content(nlohmann::json{{"status", notReady}}.dump(), "application/json");
     });
     // With a listener of its own, /metrics is not on the public port at all (404 there).
     if (metricsHere_) {

@@ -29,6 +29,9 @@ struct ServerOptions {
     std::string dataDir;
     // Blobs in a bucket every node shares instead of the data dir (`serve --blob-url`, docs/adr/0090).
     std::optional<S3BlobBucket> blobBucket;
+    // The PostgreSQL database of a cluster (--database-url), when the stores are there: the node
+    // LISTENs for what other nodes change (ADR 0091). Empty: the data dir's SQLite.
+    std::string databaseUrl;
     std::string assetsDir;  // holds sdk/, loader/, web-demo/
     int threads = 64;  // workers for requests whose head has arrived (docs/adr/0057)
     ConnectionLimits connections;  // slow clients, idle keep-alive, per-address limits (docs/adr/0057)

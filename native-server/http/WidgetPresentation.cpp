@@ -17,7 +17,13 @@ Result<std::shared_ptr<const WidgetSettings>> WidgetPresentation::settingsOf(int
         if (found != cache_.end() && found->second.expires > now) return found->second.settings;
     }
     auto loaded = store_.load(tenantId);
-    if (!loaded) return loaded.error();
+    if (!loaded) {
+        // The database is away for a moment: the settings last read keep the widgets as they were.
+        std::lock_guard lock(mutex_);
+        auto found = cache_.find(tenantId);
+        if (loaded.error().code == ErrorCode::Unavailable && found != cache_.end()) return found->second.settings;
+        return loaded.error();
+    }
     auto settings = std::make_shared<const WidgetSettings>(std::move(*loaded));
     std::lock_guard lock(mutex_);
     cache_[tenantId] = {settings, now + ttl_};

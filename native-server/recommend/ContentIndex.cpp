@@ -64,6 +64,14 @@ void ContentIndex::contentChanged(int64_t tenantId) {
     wake_.notify_all();
 }
 
+void ContentIndex::pollNow() {
+    {
+        std::lock_guard lock(mutex_);
+        pollRequested_ = true;
+    }
+    wake_.notify_all();
+}
+
 void ContentIndex::catalogChanged(int64_t tenantId, CatalogChange change) {
     // Kept for a tenant whose content exists (a first build reads everything anyway) and
     // only while bounded: a change not kept only means that the next build scans.
@@ -345,8 +353,10 @@ std::set<int64_t> ContentIndex::changedTenants(const std::map<int64_t, int64_t>&
 void ContentIndex::run() {
     std::unique_lock lock(mutex_);
     while (!stopping_) {
-        wake_.wait_for(lock, std::chrono::milliseconds(options_.pollMilliseconds), [this] { return stopping_ || !pending_.empty(); });
+        wake_.wait_for(lock, std::chrono::milliseconds(options_.pollMilliseconds),
+                       [this] { return stopping_ || pollRequested_ || !pending_.empty(); });
         if (stopping_) break;
+        pollRequested_ = false;
         busy_ = true;
         lock.unlock();
         // Changes made by any process (CLI imports, authoring) show as new generations.

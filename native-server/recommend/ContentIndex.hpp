@@ -61,6 +61,9 @@ public:
     // reads just those articles by key, unless an import it was not told of (another
     // process's) came in between; then it scans the catalog's change stamps.
     void catalogChanged(int64_t tenantId, CatalogChange change);
+    // Checks the content generations now instead of at the next poll: another node said it
+    // changed something (PostgreSQL NOTIFY, ADR 0091). What this node built already is not rebuilt.
+    void pollNow();
     // How the tenant's last build read the catalog (for tests and the bench).
     enum class CatalogRead { None, Everything, ChangedByScan, ChangedByKey };
     CatalogRead lastCatalogRead(int64_t tenantId);
@@ -154,6 +157,7 @@ private:
     // "Learned up to" as last stored (ADR 0074): reported for tenants not loaded since the start.
     std::map<int64_t, ContentStore::LearnedUpTo> storedLearned_;
     bool stopping_ = false;
+    bool pollRequested_ = false;
     bool busy_ = false;
     std::condition_variable wake_;
     std::condition_variable idle_;

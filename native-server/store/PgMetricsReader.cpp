@@ -35,20 +35,12 @@ Result<std::vector<PullSourceFigures>> PgMetricsReader::pullSources() {
 
 Result<std::vector<PushedFeedFigures>> PgMetricsReader::pushedFeeds() {
     return database_.withConnection([&](PgConnection& connection) -> Result<std::vector<PushedFeedFigures>> {
-        // Each pushed feed's newest finished import and newest applied one, found through
-        // feed_imports_by_feed from the feeds that have imports (SQLite keeps them in feed_states:
-        // on PostgreSQL that table comes with PgFleetStore).
+        // One row per feed that ever finished an import (feed_states, kept by a trigger: ADR 0066,
+        // 0088), without the pulled ones: bounded by the tenants' feeds, never by the import history.
         auto found = connection.execute(
             "metrics: pushed feeds",
-            "SELECT t.api_id, feeds.feed, "
-            "coalesce((SELECT f.finished_at FROM feed_imports f WHERE f.tenant_id = feeds.tenant_id AND f.feed = feeds.feed "
-            "AND f.status IN ('applied', 'failed') ORDER BY f.id DESC LIMIT 1), 0), "
-            "coalesce((SELECT max(f.finished_at) FROM feed_imports f WHERE f.tenant_id = feeds.tenant_id AND f.feed = feeds.feed "
-            "AND f.status = 'applied'), 0) "
-            "FROM (SELECT DISTINCT tenant_id, feed FROM feed_imports WHERE status IN ('applied', 'failed')) feeds "
-            "JOIN tenants t ON t.id = feeds.tenant_id "
-            "WHERE NOT EXISTS (SELECT 1 FROM pull_sources p WHERE p.tenant_id = feeds.tenant_id AND p.feed = feeds.feed) "
-            "ORDER BY t.api_id, feeds.feed");
+            "SELECT t.api_id, s.feed, s.last_finished_at, s.last_applied_at FROM feed_states s JOIN tenants t ON t.id = s.tenant_id "
+            "WHERE NOT EXISTS (SELECT 1 FROM pull_sources p WHERE p.tenant_id = s.tenant_id AND p.feed = s.feed) ORDER BY t.api_id, s.feed");
         if (!found) return found.error();
         std::vector<PushedFeedFigures> feeds;
         for (int row = 0; row < found->rows(); ++row) {

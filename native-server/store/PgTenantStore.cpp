@@ -42,12 +42,28 @@ Result<Tenant> PgTenantStore::create(const Tenant& tenant) {
 }
 
 Result<std::optional<Tenant>> PgTenantStore::findByApiId(const std::string& apiId) {
-    return database_.withConnection([&](PgConnection& connection) -> Result<std::optional<Tenant>> {
+    if (auto cached = byApiId_.find(apiId)) return std::optional<Tenant>{*cached};
+    uint64_t readAt = byApiId_.generation();
+    auto read = database_.withConnection([&](PgConnection& connection) -> Result<std::optional<Tenant>> {
         auto found = connection.execute("find tenant by API ID", "SELECT " SVC_TENANT_COLUMNS " FROM tenants WHERE api_id = $1", {apiId});
         if (!found) return found.error();
         if (found->rows() == 0) return std::optional<Tenant>{};
         return std::optional<Tenant>{readTenant(*found, 0)};
     });
+    std::lock_guard lock(lastKnownMutex_);
+    if (!read) {
+        auto known = lastKnown_.find(apiId);
+        if (read.error().code == ErrorCode::Unavailable && known != lastKnown_.end()) return std::optional<Tenant>{known->second};
+        return read;
+    }
+    if (!*read) {
+        lastKnown_.erase(apiId);
+    } else {
+        if (lastKnown_.size() >= kMaxLastKnown) lastKnown_.clear();
+        lastKnown_[apiId] = **read;
+        byApiId_.put(**read, readAt);
+    }
+    return read;
 }
 
 Result<std::optional<Tenant>> PgTenantStore::findById(int64_t tenantId) {
@@ -74,6 +90,7 @@ Status PgTenantStore::update(const char* purpose, const char* sql, std::initiali
         // Announced to every node (svc_settings), whose caches of tenants drop the changed one.
         auto updated = connection.execute(purpose, PgChangeNotifications::announcingSettings(sql, "id").c_str(), params);
         if (!updated) return updated.error();
+        byApiId_.clear();
         return Status::success();
     });
 }

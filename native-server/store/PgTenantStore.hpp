@@ -1,9 +1,17 @@
 #pragma once
-// TenantStore on PostgreSQL (docs/adr/0086). Unlike SqliteTenantStore it keeps no cache of
-// tenants by API ID: another node may change a tenant, and the cache's invalidation across nodes
-// (LISTEN/NOTIFY, issue 24) is not built yet.
+// TenantStore on PostgreSQL (docs/adr/0086). Lookups by API ID (one per shopper request) are
+// cached for 2 s as on SQLite (TenantCache: cleared by this node's writes; another node's write
+// shows within the ttl). The last answer per API ID is also kept beyond that: while the database
+// is unreachable (Unavailable), a lookup answers with it, so shoppers' content keeps coming from
+// memory through a database restart or failover (ADR 0091). Bounded: past kMaxLastKnown API IDs
+// that memory starts again.
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
 #include "core/Clock.hpp"
 #include "store/PgDatabase.hpp"
+#include "store/TenantCache.hpp"
 #include "store/TenantStore.hpp"
 
 namespace svc {
@@ -23,11 +31,16 @@ public:
     Status setDisabled(int64_t tenantId, bool disabled) override;
     Status setSecretHash(int64_t tenantId, const std::string& secretHash) override;
 
+    static constexpr size_t kMaxLastKnown = 100'000;
+
 private:
     Status update(const char* purpose, const char* sql, std::initializer_list<PgParam> params);
 
     PgDatabase& database_;
     const Clock& clock_;
+    TenantCache byApiId_{std::chrono::seconds(2), 10000};
+    std::mutex lastKnownMutex_;
+    std::unordered_map<std::string, Tenant> lastKnown_;  // API ID -> the tenant as last read
 };
 
 }  // namespace svc

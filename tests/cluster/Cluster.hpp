@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cluster/LoggedProcess.hpp"
+#include "support/S3TestServer.hpp"
 #include "support/ThrowawayPostgres.hpp"
 
 namespace svc::cluster {
@@ -42,10 +43,12 @@ inline int freePort() {
 
 inline bool haproxyInstalled() { return std::system("command -v haproxy >/dev/null 2>&1") == 0; }
 inline bool postgresInstalled() { return svc::test::ThrowawayPostgres::binDir().has_value(); }
+inline bool s3rverInstalled() { return svc::test::S3TestServer::installed(); }
 
 // One SQL statement on the cluster's server (the suite's own checks: counts, not svc's work).
 inline nlohmann::json queryRows(const std::string& url, const std::string& sql) {
     PGconn* connection = PQconnectdb(url.c_str());
+    PQsetNoticeProcessor(connection, [](void*, const char*) {}, nullptr);  // DROP ... CASCADE lists every table
     if (PQstatus(connection) != CONNECTION_OK) {
         std::string message = PQerrorMessage(connection);
         PQfinish(connection);
@@ -72,8 +75,13 @@ inline nlohmann::json queryRows(const std::string& url, const std::string& sql) 
 struct ClusterOptions {
     int nodes = 3;
     bool balancer = true;
+    // A bucket on s3rver for every node's blobs (--blob-url): uploads, held imports, set photos.
+    bool sharedBlobs = false;
     std::vector<std::string> extraServeArguments;
 };
+
+inline constexpr const char* kBlobAccessKey = "cluster-access-key";
+inline constexpr const char* kBlobSecretKey = "cluster-secret-key-0123456789";
 
 class Cluster {
 public:
@@ -92,11 +100,19 @@ public:
             std::filesystem::create_directories(nodeDir(node));
             ports_.push_back(freePort());
         }
+        balancerPort_ = freePort();
         nodes_.resize(options_.nodes);
+        if (options_.sharedBlobs) {
+            std::filesystem::create_directories(root_ + "/s3");
+            blobs_ = std::make_unique<svc::test::S3TestServer>(root_ + "/s3", kBlobAccessKey, kBlobSecretKey, std::vector<std::string>{"svc-blobs"},
+                                                               std::vector<svc::test::S3TestObject>{});
+            if (!blobs_->running()) throw std::runtime_error("cluster: no S3 server: " + blobs_->why);
+        }
     }
     ~Cluster() {
         balancer_.reset();
         for (auto& node : nodes_) node.reset();
+        blobs_.reset();
         try {
             queryRows(serverUrl_, "DROP DATABASE IF EXISTS " + database_ + " WITH (FORCE)");
         } catch (const std::exception&) {  // the test has failed already
@@ -133,15 +149,25 @@ public:
         return process.logTail(1 << 20);
     }
 
-    // The keys every node must share (a node's own data dir, copied as an operator copies them).
+    // The demo shop's pages and pictures (`demo setup` writes them into the first node's data dir).
+    void shareDemoFiles() {
+        for (int node = 1; node < options_.nodes; ++node) {
+            std::filesystem::copy(nodeDir(0) + "/demo", nodeDir(node) + "/demo",
+                                  std::filesystem::copy_options::recursive | std::filesystem::copy_options::overwrite_existing);
+        }
+    }
+
+    // The keys every node must share (<data-dir>/keys/, copied from the first node as an operator
+    // copies them; docs/operations.md "Run a cluster").
     void shareKeys() {
-        for (const auto& entry : std::filesystem::directory_iterator(nodeDir(0))) {
-            if (!entry.is_regular_file() || entry.path().extension() != ".key") continue;
+        if (!std::filesystem::exists(nodeDir(0) + "/keys")) run({"operator-key", "list"});
+        for (const auto& entry : std::filesystem::directory_iterator(nodeDir(0) + "/keys")) {
             for (int node = 1; node < options_.nodes; ++node) {
-                std::filesystem::copy_file(entry.path(), nodeDir(node) + "/" + entry.path().filename().string(),
-                                           std::filesystem::copy_options::overwrite_existing);
-                std::filesystem::permissions(nodeDir(node) + "/" + entry.path().filename().string(), std::filesystem::perms::owner_read |
-                                                                                                         std::filesystem::perms::owner_write);
+                std::filesystem::create_directories(nodeDir(node) + "/keys");
+                std::filesystem::permissions(nodeDir(node) + "/keys", std::filesystem::perms::owner_all);
+                std::string target = nodeDir(node) + "/keys/" + entry.path().filename().string();
+                std::filesystem::copy_file(entry.path(), target, std::filesystem::copy_options::overwrite_existing);
+                std::filesystem::permissions(target, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
             }
         }
     }
@@ -151,7 +177,15 @@ public:
                                            databaseUrl_,      "--listen",       "127.0.0.1:" + std::to_string(ports_[node]),
                                            "--assets-dir",    SVC_ASSETS_DIR,   "--trusted-proxy", "127.0.0.1/32"};
         for (const auto& extra : options_.extraServeArguments) arguments.push_back(extra);
-        nodes_[node] = std::make_unique<LoggedProcess>(arguments, nodeDir(node) + ".log");
+        std::map<std::string, std::string> environment;
+        if (blobs_) {
+            arguments.push_back("--blob-url");
+            arguments.push_back("s3://svc-blobs/cluster?region=us-east-1&endpoint=" + blobs_->endpoint());
+            // The credentials as an operator gives them: in the environment, not on the command line.
+            environment["SVC_S3_ACCESS_KEY_ID"] = kBlobAccessKey;
+            environment["SVC_S3_SECRET_ACCESS_KEY"] = kBlobSecretKey;
+        }
+        nodes_[node] = std::make_unique<LoggedProcess>(arguments, nodeDir(node) + ".log", environment);
         if (!nodes_[node]->started()) throw std::runtime_error("cluster: cannot start node " + std::to_string(node));
     }
     void startAllNodes() {
@@ -178,7 +212,6 @@ public:
 
     // haproxy with the shipped configuration; waits until it sees every node up.
     void startBalancer() {
-        balancerPort_ = freePort();
         int statsPort = freePort();
         std::map<std::string, std::string> environment{{"SVC_LB_BIND", "127.0.0.1:" + std::to_string(balancerPort_)},
                                                         {"SVC_LB_STATS", "127.0.0.1:" + std::to_string(statsPort)}};
@@ -192,13 +225,17 @@ public:
             environment);
         auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
         auto stats = client("http://127.0.0.1:" + std::to_string(statsPort));
+        stats.set_url_encode(false);  // "/;csv" as it is, not "/%3Bcsv"
+        std::string seen;
         while (std::chrono::steady_clock::now() < deadline) {
             if (balancer_->hasExited()) throw std::runtime_error("cluster: haproxy exited: " + balancer_->logTail());
-            // The stats page's CSV: one line per server, its status in column 18.
-            if (auto response = stats.Get("/;csv"); response && response->status == 200 && upServers(response->body) >= 2 * options_.nodes) return;
+            // The stats page's CSV: one line per server with its status.
+            auto response = stats.Get("/;csv");
+            seen = response ? std::to_string(response->status) + " " + response->body : "no answer: " + httplib::to_string(response.error());
+            if (response && response->status == 200 && upServers(response->body) >= 2 * options_.nodes) return;
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
         }
-        throw std::runtime_error("cluster: haproxy did not see the nodes up: " + balancer_->logTail());
+        throw std::runtime_error("cluster: haproxy did not see the nodes up: " + balancer_->logTail() + "\nstats: " + seen.substr(0, 3000));
     }
 
     // Everything: keys and a first tenant made through the CLI (the database migrated by it), the
@@ -233,6 +270,7 @@ private:
     int commands_ = 0;
     std::vector<std::unique_ptr<LoggedProcess>> nodes_;
     std::unique_ptr<LoggedProcess> balancer_;
+    std::unique_ptr<svc::test::S3TestServer> blobs_;
 };
 
 }  // namespace svc::cluster

@@ -7,9 +7,12 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <regex>
 #include <thread>
 
 #include "cluster/Cluster.hpp"
+#include "server/LoopbackFeedServer.hpp"
+#include "support/TestImages.hpp"
 #include "support/Skip.hpp"
 
 namespace svc::cluster {
@@ -19,6 +22,7 @@ using nlohmann::json;
 
 const char* const kNoPostgres = "PostgreSQL is not installed (scripts/install-deps.sh installs it)";
 const char* const kNoHaproxy = "haproxy is not installed (scripts/install-deps.sh installs it)";
+const char* const kNoS3rver = "node or e2e/node_modules/s3rver is missing (scripts/install-deps.sh installs node and runs npm ci in e2e/)";
 constexpr const char* kOperatorEmail = "ops@example.com";
 constexpr const char* kOperatorPassword = "correct horse battery staple";
 
@@ -86,7 +90,7 @@ TEST_CASE("cluster: an operator signs in through the balancer, works on every no
         std::ofstream file(feedPath, std::ios::binary);
         file << feed;
     }
-    cluster.run({"feed", "import", "--api-id", tenant["apiId"], "--file", feedPath, "--delimiter", ";", "--identifier", "sku"});
+    cluster.run({"feed", "import", feedPath, "--api-id", tenant["apiId"]});
     std::string apiId = tenant["apiId"];
     auto preview = cluster.node(0).Post("/operator/api/tenants/" + apiId + "/sets/previews", session.headers(),
                                         json{{"title", "Draft look"}, {"skus", {"TEE-M", "JEANS-32"}}}.dump(), "application/json");
@@ -223,7 +227,7 @@ TEST_CASE("cluster: kill -9 of a node under event load through the balancer lose
                                                    "FROM orders o JOIN order_claims c USING (tenant_id, order_id) GROUP BY o.tenant_id, o.order_id, o.purchase");
     std::map<std::string, std::pair<int, int>> claims;  // order id -> claims, lines of its purchase
     for (const auto& row : stored) claims[row[0]] = {std::stoi(row[1].get<std::string>()), std::stoi(row[2].get<std::string>())};
-    INFO("acknowledged " << load.acknowledgedOrders.size() << " orders, in doubt " << load.inDoubtOrders.size());
+    MESSAGE("acknowledged " << load.acknowledgedOrders.size() << " orders, " << load.inDoubtOrders.size() << " in doubt (the kill's)");
     for (const auto& id : load.acknowledgedOrders) {
         CAPTURE(id);
         REQUIRE(claims.count(id) == 1);  // not lost
@@ -238,6 +242,268 @@ TEST_CASE("cluster: kill -9 of a node under event load through the balancer lose
     int64_t counted = std::stoll(views[0][0].get<std::string>());
     CHECK(counted >= load.acknowledgedViews);
     CHECK(counted <= load.acknowledgedViews + load.inDoubtViews);
+}
+
+namespace {
+
+// A shop's feed pushed as a shop does it (docs/api: POST /feeds/uploads, then PUT to the signed
+// URL), all through one node; the import's id.
+int64_t pushFeed(httplib::Client client, const json& tenant, const std::string& csv) {
+    httplib::Headers credentials{{"x-api-id", tenant["apiId"].get<std::string>()}, {"x-api-secret", tenant["apiSecret"].get<std::string>()}};
+    std::string request = json{{"identifier", "sku"}, {"format", {{"type", "csv"}, {"options", {{"delimiter", ";"}}}}}, {"delta", false}}.dump();
+    auto upload = client.Post("/feeds/uploads", credentials, request, "application/json");
+    REQUIRE(upload);
+    INFO(upload->body);
+    REQUIRE(upload->status == 200);
+    json signed_ = json::parse(upload->body);
+    std::string url = signed_["url"];
+    httplib::Headers headers;
+    std::string contentType;
+    for (const auto& [name, value] : signed_["headers"].items()) {
+        if (name == "content-type") contentType = value;
+        else headers.emplace(name, value.get<std::string>());
+    }
+    auto put = client.Put(url.substr(url.find("/feeds/")), headers, csv, contentType.c_str());
+    REQUIRE(put);
+    INFO(put->body);
+    REQUIRE(put->status == 200);
+    return json::parse(put->body)["importId"].get<int64_t>();
+}
+
+// The import's record once it is no longer queued or running, read through `client`.
+json finishedImport(httplib::Client client, const json& tenant, int64_t importId) {
+    httplib::Headers credentials{{"x-api-id", tenant["apiId"].get<std::string>()}, {"x-api-secret", tenant["apiSecret"].get<std::string>()}};
+    for (int attempt = 0; attempt < 600; ++attempt) {
+        auto response = client.Get("/feeds/imports/" + std::to_string(importId), credentials);
+        REQUIRE(response);
+        REQUIRE(response->status == 200);
+        json record = json::parse(response->body);
+        if (record["status"] != "queued" && record["status"] != "running") return record;
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    FAIL("import " << importId << " did not finish");
+    return {};
+}
+
+std::string teeFeed(const std::vector<int>& tees) {
+    std::string csv = "sku;main-sku;name;stock;retail-price;deeplink;image;category-path\n";
+    for (int tee : tees) {
+        std::string id = "TEE" + std::to_string(tee);
+        csv += id + "-M;" + id + ";Tee " + std::to_string(tee) + ";5;1990;https://shop.example/" + id + ";https://shop.example/" + id +
+               ".jpg;Men > Shirts\n";
+    }
+    return csv;
+}
+
+json graphqlProduct(httplib::Client client, const std::string& apiId, const std::string& id) {
+    auto response = client.Post("/graphql", {{"x-api-id", apiId}}, json{{"query", "{ product(id: \"" + id + "\") { id name } }"}}.dump(),
+                                "application/json");
+    if (!response || response->status != 200) return nullptr;
+    return json::parse(response->body)["data"]["product"];
+}
+
+// How long until `check` holds (polled every 50 ms), or nullopt after `limit`.
+template <typename Check>
+std::optional<double> secondsUntil(Check check, std::chrono::seconds limit = std::chrono::seconds(10)) {
+    auto start = std::chrono::steady_clock::now();
+    while (std::chrono::steady_clock::now() - start < limit) {
+        if (check()) return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+TEST_CASE("cluster: a feed pushed through node A is answered by B and C within 5 s; a held import is confirmed on B" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres) *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, s3rverInstalled(), kNoS3rver)) {
+    Cluster cluster({.nodes = 3, .balancer = false, .sharedBlobs = true, .extraServeArguments = {"--no-image-bot"}});
+    json tenant = createTenant(cluster, "Shop A");
+    std::string apiId = tenant["apiId"];
+    cluster.shareKeys();
+    cluster.start();
+    // B and C have served the tenant before the push: they hold its (empty) content in memory.
+    for (int node : {1, 2}) CHECK(graphqlProduct(cluster.node(node), apiId, "TEE2").is_null());
+
+    int64_t first = pushFeed(cluster.node(0), tenant, teeFeed({1, 2, 3, 4}));
+    auto applied = finishedImport(cluster.node(0), tenant, first);
+    CHECK(applied["status"] == "applied");
+    for (int node : {1, 2}) {
+        CAPTURE(node);
+        auto took = secondsUntil([&] { return !graphqlProduct(cluster.node(node), apiId, "TEE2").is_null(); });
+        REQUIRE(took);
+        CHECK(*took < 5.0);
+        MESSAGE("node " << node << " answered the pushed feed " << *took << " s after the import was applied");
+        // The SDK's content answer on that node knows the new products too.
+        auto content = cluster.node(node).Get("/" + apiId + "/content?w=SIMILAR&t=product&s=TEE1-M&i=");
+        REQUIRE(content);
+        CHECK(content->status == 200);
+        CHECK(content->body.find("TEE") != std::string::npos);
+    }
+
+    // A full feed that would delete three of four products is held (the tenant's delete limit),
+    // its file kept in the bucket: node B confirms it.
+    int64_t shrinking = pushFeed(cluster.node(0), tenant, teeFeed({1}));
+    auto held = finishedImport(cluster.node(0), tenant, shrinking);
+    REQUIRE(held["status"] == "held");
+    httplib::Headers credentials{{"x-api-id", apiId}, {"x-api-secret", tenant["apiSecret"].get<std::string>()}};
+    auto confirmed = cluster.node(1).Post("/feeds/imports/" + std::to_string(shrinking) + "/confirm", credentials, "", "application/json");
+    REQUIRE(confirmed);
+    INFO(confirmed->body);
+    CHECK(confirmed->status / 100 == 2);
+    CHECK(finishedImport(cluster.node(1), tenant, shrinking)["status"] == "applied");
+    auto gone = secondsUntil([&] { return graphqlProduct(cluster.node(2), apiId, "TEE2").is_null(); });
+    REQUIRE(gone);
+    CHECK(*gone < 5.0);
+}
+
+TEST_CASE("cluster: a set photo uploaded through node A is served by node B" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres) *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, s3rverInstalled(), kNoS3rver)) {
+    Cluster cluster({.nodes = 2, .balancer = false, .sharedBlobs = true, .extraServeArguments = {"--no-image-bot"}});
+    cluster.run({"operator", "create", "--email", kOperatorEmail}, {{"SVC_OPERATOR_PASSWORD", kOperatorPassword}});
+    json tenant = createTenant(cluster, "Shop A");
+    std::string apiId = tenant["apiId"];
+    cluster.shareKeys();
+    cluster.start();
+    Session session = signIn(cluster.node(0));
+    std::string jpeg = svc::test::productJpeg(64, 48, 7);
+    auto uploaded = cluster.node(0).Post("/operator/api/tenants/" + apiId + "/sets/photos", session.headers(), jpeg, "image/jpeg");
+    REQUIRE(uploaded);
+    INFO(uploaded->body);
+    REQUIRE(uploaded->status == 201);
+    std::string path = json::parse(uploaded->body)["path"];
+    auto served = cluster.node(1).Get(path);
+    REQUIRE(served);
+    CHECK(served->status == 200);
+    CHECK(served->get_header_value("Content-Type") == "image/jpeg");
+    CHECK(served->body.size() > 100);
+    // Nothing of it is on either node's disk: the bucket holds it.
+    for (int node = 0; node < 2; ++node) {
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(cluster.nodeDir(node))) {
+            CHECK(entry.path().string().find("photos") == std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("cluster: a due pull source is fetched once across three nodes, and its import applied once" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres)) {
+    svc::test::LoopbackFeedServer shop;
+    shop.setFeed(teeFeed({1, 2, 3}), "\"v1\"");
+    Cluster cluster({.nodes = 3, .balancer = false,
+                     .extraServeArguments = {"--no-image-bot", "--outbound-allow", "127.0.0.1:" + std::to_string(shop.port)}});
+    json tenant = createTenant(cluster, "Shop A");
+    std::string apiId = tenant["apiId"];
+    // Due at once: every node's scheduler ticks when it starts, so all three try to claim it together.
+    cluster.run({"feed", "source", "add", "--api-id", apiId, "--url", shop.url("/feed.csv")});
+    cluster.shareKeys();
+    cluster.start();
+    auto applied = secondsUntil([&] { return !graphqlProduct(cluster.node(2), apiId, "TEE3").is_null(); }, std::chrono::seconds(20));
+    REQUIRE(applied);
+    // Every node has ticked by now (each ticks at start); give a late claim time to show.
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    CHECK(shop.feedRequests.load() == 1);
+    auto imports = queryRows(cluster.databaseUrl(), "SELECT status, count(*) FROM feed_imports GROUP BY status");
+    REQUIRE(imports.size() == 1);
+    CHECK(imports[0][0] == "applied");
+    CHECK(imports[0][1] == "1");
+}
+
+TEST_CASE("cluster: while PostgreSQL is unreachable content answers from memory and events are refused, never acknowledged" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres)) {
+    Cluster cluster({.nodes = 2, .balancer = false, .extraServeArguments = {"--no-image-bot"}});
+    json tenant = createTenant(cluster, "Shop A");
+    std::string apiId = tenant["apiId"];
+    std::string feedPath = cluster.nodeDir(0) + "/feed.csv";
+    {
+        std::ofstream file(feedPath, std::ios::binary);
+        file << teeFeed({1, 2, 3, 4});
+    }
+    cluster.run({"feed", "import", feedPath, "--api-id", apiId});
+    cluster.shareKeys();
+    cluster.start();
+    const std::string contentPath = "/" + apiId + "/content?w=SIMILAR&t=product&s=TEE1-M&i=";
+    auto before = cluster.node(1).Get(contentPath);
+    REQUIRE(before);
+    REQUIRE(before->status == 200);
+    json event{{"events", {view(1)}}};
+    REQUIRE(cluster.node(1).Post("/events", {{"x-api-id", apiId}}, event.dump(), "application/json")->status == 200);
+    auto counted = [&] { return queryRows(cluster.databaseUrl(), "SELECT coalesce(sum(views), 0) FROM event_counts")[0][0].get<std::string>(); };
+    CHECK(counted() == "1");
+
+    // The database goes away for the nodes: no new connection, every open one ended.
+    std::string database = cluster.databaseUrl().substr(cluster.databaseUrl().rfind('/') + 1);
+    const std::string server = cluster.databaseUrl().substr(0, cluster.databaseUrl().rfind('/') + 1) + "postgres";
+    queryRows(server, "ALTER DATABASE " + database + " ALLOW_CONNECTIONS false");
+    queryRows(server, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + database + "'");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        auto during = cluster.node(1).Get(contentPath);
+        REQUIRE(during);
+        CHECK(during->status == 200);
+        CHECK(during->body == before->body);
+    }
+    auto refused = cluster.node(1).Post("/events", {{"x-api-id", apiId}}, event.dump(), "application/json");
+    REQUIRE(refused);
+    CHECK(refused->status == 503);
+    auto ready = cluster.node(1).Get("/readyz");
+    REQUIRE(ready);
+    CHECK(ready->status == 200);
+    CHECK(json::parse(ready->body)["storage"] == "unavailable");
+    CHECK(cluster.node(1).Get("/healthz")->status == 503);
+
+    // Back: events are taken again, and only the acknowledged ones were stored.
+    queryRows(server, "ALTER DATABASE " + database + " ALLOW_CONNECTIONS true");
+    auto accepted = secondsUntil([&] {
+        auto response = cluster.node(1).Post("/events", {{"x-api-id", apiId}}, event.dump(), "application/json");
+        return response && response->status == 200;
+    });
+    REQUIRE(accepted);
+    CHECK(counted() == "2");
+    CHECK(json::parse(cluster.node(1).Get("/readyz")->body)["storage"] == "ok");
+}
+
+// The SDK's browser specs (Playwright, Chromium) against the cluster through haproxy: the demo
+// shop and tenant made by the CLI on the database, the specs' own CLI calls reaching it through
+// SVC_DATABASE_URL. Specs that read SQLite files directly (white-box checks of the single-host
+// backend) are not in the list.
+TEST_CASE("cluster: the SDK's browser specs pass against three nodes through the balancer" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres) *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, haproxyInstalled(), kNoHaproxy) *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, s3rverInstalled(), kNoS3rver)) {
+    Cluster cluster({.nodes = 3, .balancer = true, .sharedBlobs = true, .extraServeArguments = {"--no-image-bot"}});
+    json demo = json::parse(cluster.run({"demo", "setup", "--assets-dir", SVC_ASSETS_DIR}));
+    cluster.run({"operator", "create", "--email", kOperatorEmail}, {{"SVC_OPERATOR_PASSWORD", kOperatorPassword}});
+    cluster.shareKeys();
+    cluster.shareDemoFiles();
+    cluster.start();
+    json target{{"baseURL", cluster.balancerUrl()}, {"apiId", demo["apiId"]},          {"firstSku", demo["firstSku"]},
+                {"dataDir", cluster.nodeDir(0)},  {"operatorEmail", kOperatorEmail}, {"operatorPassword", kOperatorPassword}};
+    std::vector<std::string> specs{"sdk-consent",   "sdk-demo-mode", "sdk-failures", "sdk-loading",   "sdk-page-changes",
+                                   "sdk-size",      "sdk-strict-csp", "sdk-touchpoints", "sdk-types",  "shop-page",
+                                   "similar-widget", "set-widgets",   "product-cards", "widget-custom-events", "storage"};
+    std::vector<std::string> arguments{"npx", "playwright", "test", "--reporter=line", "--workers=2"};
+    for (const auto& spec : specs) arguments.push_back("tests/" + spec + ".spec.js");
+    std::string log = cluster.nodeDir(0) + "/../playwright.log";
+    std::string e2eDir = std::string(SVC_SOURCE_DIR) + "/e2e";
+    // npx runs in e2e/: a child of a process started there (sh -c cd ... && exec ...).
+    std::string command;
+    for (const auto& argument : arguments) command += " '" + argument + "'";
+    LoggedProcess playwright({"/bin/sh", "-c", "cd '" + e2eDir + "' && exec" + command}, log,
+                             {{"SVC_E2E_TARGET", target.dump()},
+                              {"SVC_DATABASE_URL", cluster.databaseUrl()},
+                              {"SVC_SERVER", SVC_SERVER_BINARY}});  // --reporter=line: the main suite's result file is left alone
+    REQUIRE(playwright.started());
+    int status = playwright.wait();
+    std::string output = playwright.logTail(6000);
+    INFO(output);
+    CHECK(status == 0);
+    // The line reporter's summary: "  64 passed (1.4m)", and "  N failed" only when some did.
+    std::smatch passed;
+    REQUIRE(std::regex_search(output, passed, std::regex(R"(\n\s+(\d+) passed)")));
+    CHECK(std::stoi(passed[1]) >= 60);
+    CHECK_FALSE(std::regex_search(output, std::regex(R"(\n\s+\d+ failed)")));
 }
 
 }  // namespace svc::cluster

@@ -1,6 +1,8 @@
 // The MetricsReader contract (shared/store/MetricsReader.hpp) on every backend.
 #include "StoreBackends.hpp"
 
+#include <tuple>
+
 namespace svc::contract {
 
 TEST_CASE("MetricsReader: an empty storage answers zeros and empty lists") {
@@ -53,6 +55,42 @@ TEST_CASE("MetricsReader: pull sources are listed by API ID, then feed; queued i
         auto queue = backend.storage->metrics().importQueue().value();
         CHECK(queue.queued == 1);
         CHECK(queue.oldestQueuedAt == 42);
+    });
+}
+
+TEST_CASE("MetricsReader: pushed feeds are the feeds with finished imports and no pull source, each with its newest finish and application") {
+    forEachBackend([](Backend& backend) {
+        Storage& storage = *backend.storage;
+        Tenant a = newTenant(storage, "A");
+        auto finish = [&](const std::string& feed, ImportStatus status, int64_t finishedAt) {
+            FeedImportRecord record;
+            record.tenantId = a.id;
+            record.feed = feed;
+            record.source = "push";
+            record.createdAt = finishedAt - 1;
+            auto id = storage.imports().create(record);
+            REQUIRE_MESSAGE(id, (id ? "" : id.error().message));
+            record.id = *id;
+            record.status = status;
+            record.finishedAt = finishedAt;
+            REQUIRE(storage.imports().update(record));
+        };
+        finish("default", ImportStatus::Applied, 100);
+        finish("second", ImportStatus::Failed, 200);
+        finish("pulled", ImportStatus::Applied, 250);
+        PullSource source;
+        source.tenantId = a.id;
+        source.feed = "pulled";
+        source.url = "https://shop.example/f.csv";
+        source.intervalSeconds = 3600;
+        REQUIRE(storage.pullSources().add(source));
+        finish("default", ImportStatus::Failed, 300);  // a failure after the last application
+
+        auto feeds = storage.metrics().pushedFeeds();
+        REQUIRE_MESSAGE(feeds, (feeds ? "" : feeds.error().message));
+        std::vector<std::tuple<std::string, std::string, int64_t, int64_t>> seen;
+        for (const auto& feed : *feeds) seen.emplace_back(feed.apiId, feed.feed, feed.lastFinishedAt, feed.lastAppliedAt);
+        CHECK(seen == decltype(seen){{a.apiId, "default", 300, 100}, {a.apiId, "second", 200, 0}});
     });
 }
 
