@@ -9,6 +9,18 @@ const repoRoot = path.resolve(__dirname, "..");
 const serverBinary = process.env.SVC_SERVER || path.join(repoRoot, "build", "bin", "svc-server");
 
 module.exports = async function globalSetup() {
+  // A deployment started by someone else (the cluster suite: three nodes behind haproxy,
+  // tests/cluster/): its URL, demo tenant and operator as JSON; nothing is started or stopped here.
+  if (process.env.SVC_E2E_TARGET) {
+    const target = JSON.parse(process.env.SVC_E2E_TARGET);
+    process.env.SVC_BASE_URL = target.baseURL;
+    process.env.SVC_API_ID = target.apiId;
+    process.env.SVC_FIRST_SKU = target.firstSku;
+    process.env.SVC_DATA_DIR = target.dataDir;
+    process.env.SVC_OPERATOR_EMAIL = target.operatorEmail;
+    process.env.SVC_OPERATOR_PASSWORD = target.operatorPassword;
+    return async () => {};
+  }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-e2e-"));
   const setup = JSON.parse(execFileSync(serverBinary, ["demo", "setup", "--data-dir", dataDir], { encoding: "utf8" }));
   // The console's first operator, made the way an operator does (docs/operations.md, Console).

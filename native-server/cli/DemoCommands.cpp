@@ -3,6 +3,7 @@
 #include "app/DemoSetup.hpp"
 #include "cli/CliOutput.hpp"
 #include "cli/DataDirContext.hpp"
+#include "cli/DatabaseUrlOption.hpp"
 
 namespace svc {
 
@@ -10,14 +11,15 @@ DemoCommands::DemoCommands(CLI::App& app, const std::string& defaultAssetsDir) :
     auto* demo = app.add_subcommand("demo", "The demo shop");
     demo->require_subcommand(1);
     setup_ = demo->add_subcommand("setup", "Create the demo tenant, generate the demo catalog and import it");
-    setup_->add_option("--data-dir", dataDir_, "Data directory")->required();
+    setup_->add_option("--data-dir", dataDir_, "Data directory (the demo shop's pages and pictures are written here)")->required();
+    DatabaseUrlOption::addTo(*setup_, databaseUrl_);
     setup_->add_option("--assets-dir", assetsDir_, "Directory with content-pool/ (the default set templates)")->capture_default_str();
 }
 
 bool DemoCommands::parsed() const { return setup_->parsed(); }
 
 int DemoCommands::run() {
-    auto context = DataDirContext::open(dataDir_);
+    auto context = DataDirContext::open(dataDir_, databaseUrl_);
     if (!context) return CliOutput::fail(context.error());
     auto result = setupDemo(*context->storage, *context->imports, dataDir_, assetsDir_ + "/content-pool/fashion.json");
     if (!result) return CliOutput::fail(result.error());

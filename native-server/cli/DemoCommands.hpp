@@ -17,6 +17,7 @@ public:
 private:
     CLI::App* setup_ = nullptr;
     std::string dataDir_;
+    std::string databaseUrl_;  // --database-url: the stores in PostgreSQL
     std::string assetsDir_;
 };
 

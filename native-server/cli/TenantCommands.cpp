@@ -42,7 +42,7 @@ TenantCommands::TenantCommands(CLI::App& app) {
             throw CLI::ValidationError(errors.front().message);
         }
     });
-    widgets_.addTo(*tenant, dataDir_);
+    widgets_.addTo(*tenant, dataDir_, databaseUrl_);
 }
 
 bool TenantCommands::parsed() const { return create_->parsed() || configure_->parsed() || widgets_.parsed(); }

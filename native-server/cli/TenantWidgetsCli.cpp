@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/DatabaseUrlOption.hpp"
 #include "text/BoundedJson.hpp"
 
 namespace svc {
@@ -42,9 +43,10 @@ nlohmann::ordered_json settingsJson(const std::string& apiId, const WidgetSettin
 
 }  // namespace
 
-void TenantWidgetsCli::addTo(CLI::App& tenantCommand, std::string& dataDir) {
+void TenantWidgetsCli::addTo(CLI::App& tenantCommand, std::string& dataDir, std::string& databaseUrl) {
     widgets_ = tenantCommand.add_subcommand("widgets", "Widget presentation: language rule, country (price rules) and CSS; prints the settings");
     widgets_->add_option("--data-dir", dataDir, "Data directory")->required();
+    DatabaseUrlOption::addTo(*widgets_, databaseUrl);
     widgets_->add_option("--api-id", apiId_, "The tenant's API ID")->required();
     widgets_->add_option("--language-rule", languageRule_,
                          "How a page's language is found: html-lang (<html lang>), path-segment (/de/...) or fixed");
@@ -58,6 +60,7 @@ void TenantWidgetsCli::addTo(CLI::App& tenantCommand, std::string& dataDir) {
 
     texts_ = tenantCommand.add_subcommand("texts", "Set (or --remove) the tenant's widget texts of one language from a JSON file");
     texts_->add_option("--data-dir", dataDir, "Data directory")->required();
+    DatabaseUrlOption::addTo(*texts_, databaseUrl);
     texts_->add_option("--api-id", apiId_, "The tenant's API ID")->required();
     texts_->add_option("--language", language_, "Language code, e.g. de")->required();
     auto* file = texts_->add_option("FILE", textsFile_, "JSON object of text key to text, e.g. {\"addToCart\": \"Ajouter\"}");

@@ -17,7 +17,7 @@ class TenantWidgetsCli {
 public:
     // Adds the subcommands to `tenantCommand`; their --data-dir goes to `dataDir`, which
     // the caller opens the storage from.
-    void addTo(CLI::App& tenantCommand, std::string& dataDir);
+    void addTo(CLI::App& tenantCommand, std::string& dataDir, std::string& databaseUrl);
     bool parsed() const;
     // Runs the parsed subcommand; the process exit code.
     int run(Storage& storage);

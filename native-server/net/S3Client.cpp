@@ -115,7 +115,7 @@ Error S3Client::refusal(const std::string& what, const std::string& key, const A
     std::string message = "blob store: " + what + " " + key + " in bucket " + bucket_.bucket + ": the bucket answered " +
                           std::to_string(answer.status) + (code.empty() ? "" : " (" + code + ")");
     if (answer.status == 404) return Error::notFound(message);
-    if (answer.status == 401 || answer.status == 403) return Error::permissionDenied(message);
+    // A refused signature is the operator's configuration, not the caller's permission: the service is unavailable.
     return Error::unavailable(message);
 }
 

@@ -29,9 +29,8 @@ Result<S3BlobBucket> BlobStores::parseUrl(const std::string& url, S3Credentials 
     }
     auto location = S3Location::parse(url, field);
     if (!location) return location.error();
-    if (credentials.accessKeyId.empty() && credentials.secretAccessKey.empty()) {
-        credentials = {environment("AWS_ACCESS_KEY_ID"), environment("AWS_SECRET_ACCESS_KEY")};
-    }
+    if (credentials.accessKeyId.empty()) credentials.accessKeyId = environment("AWS_ACCESS_KEY_ID");
+    if (credentials.secretAccessKey.empty()) credentials.secretAccessKey = environment("AWS_SECRET_ACCESS_KEY");
     if (credentials.accessKeyId.empty() || credentials.secretAccessKey.empty()) {
         return Error::invalidArgument(field + ": the bucket's credentials are missing: set --s3-access-key-id and --s3-secret-access-key "
                                       "(better SVC_S3_ACCESS_KEY_ID and SVC_S3_SECRET_ACCESS_KEY, or AWS_ACCESS_KEY_ID and "

@@ -25,7 +25,7 @@ struct S3BlobBucket {
 class BlobStores {
 public:
     // `--blob-url s3://bucket/prefix?region=...&endpoint=...` with its credentials; errors name the
-    // option and never repeat the secret. Empty credentials: AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY.
+    // option and never repeat the secret. A credential not given: AWS_ACCESS_KEY_ID or AWS_SECRET_ACCESS_KEY.
     static Result<S3BlobBucket> parseUrl(const std::string& url, S3Credentials credentials);
 
     BlobStores(const std::string& dataDir, const std::optional<S3BlobBucket>& bucket, const Key256& key);

@@ -42,6 +42,8 @@ Result<Tenant> PgTenantStore::create(const Tenant& tenant) {
 }
 
 Result<std::optional<Tenant>> PgTenantStore::findByApiId(const std::string& apiId) {
+    if (auto cached = byApiId_.find(apiId)) return std::optional<Tenant>{*cached};
+    uint64_t readAt = byApiId_.generation();
     auto read = database_.withConnection([&](PgConnection& connection) -> Result<std::optional<Tenant>> {
         auto found = connection.execute("find tenant by API ID", "SELECT " SVC_TENANT_COLUMNS " FROM tenants WHERE api_id = $1", {apiId});
         if (!found) return found.error();
@@ -59,6 +61,7 @@ Result<std::optional<Tenant>> PgTenantStore::findByApiId(const std::string& apiI
     } else {
         if (lastKnown_.size() >= kMaxLastKnown) lastKnown_.clear();
         lastKnown_[apiId] = **read;
+        byApiId_.put(**read, readAt);
     }
     return read;
 }
@@ -87,6 +90,7 @@ Status PgTenantStore::update(const char* purpose, const char* sql, std::initiali
         // Announced to every node (svc_settings), whose caches of tenants drop the changed one.
         auto updated = connection.execute(purpose, PgChangeNotifications::announcingSettings(sql, "id").c_str(), params);
         if (!updated) return updated.error();
+        byApiId_.clear();
         return Status::success();
     });
 }

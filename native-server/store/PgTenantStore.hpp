@@ -1,15 +1,17 @@
 #pragma once
-// TenantStore on PostgreSQL (docs/adr/0086). Every lookup reads the database (another node may
-// have changed the tenant a moment ago), but the last answer per API ID is kept: while the
-// database is unreachable (Unavailable), a lookup answers with it, so shoppers' content keeps
-// coming from memory through a database restart or failover (ADR 0091). Bounded: past
-// kMaxLastKnown API IDs the memory starts again.
+// TenantStore on PostgreSQL (docs/adr/0086). Lookups by API ID (one per shopper request) are
+// cached for 2 s as on SQLite (TenantCache: cleared by this node's writes; another node's write
+// shows within the ttl). The last answer per API ID is also kept beyond that: while the database
+// is unreachable (Unavailable), a lookup answers with it, so shoppers' content keeps coming from
+// memory through a database restart or failover (ADR 0091). Bounded: past kMaxLastKnown API IDs
+// that memory starts again.
 #include <mutex>
 #include <string>
 #include <unordered_map>
 
 #include "core/Clock.hpp"
 #include "store/PgDatabase.hpp"
+#include "store/TenantCache.hpp"
 #include "store/TenantStore.hpp"
 
 namespace svc {
@@ -36,6 +38,7 @@ private:
 
     PgDatabase& database_;
     const Clock& clock_;
+    TenantCache byApiId_{std::chrono::seconds(2), 10000};
     std::mutex lastKnownMutex_;
     std::unordered_map<std::string, Tenant> lastKnown_;  // API ID -> the tenant as last read
 };

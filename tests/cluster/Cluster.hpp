@@ -100,6 +100,7 @@ public:
             std::filesystem::create_directories(nodeDir(node));
             ports_.push_back(freePort());
         }
+        balancerPort_ = freePort();
         nodes_.resize(options_.nodes);
         if (options_.sharedBlobs) {
             std::filesystem::create_directories(root_ + "/s3");
@@ -146,6 +147,14 @@ public:
         int status = process.wait();
         if (status != 0) throw std::runtime_error("cluster: " + arguments[1] + " exited " + std::to_string(status) + ": " + process.logTail());
         return process.logTail(1 << 20);
+    }
+
+    // The demo shop's pages and pictures (`demo setup` writes them into the first node's data dir).
+    void shareDemoFiles() {
+        for (int node = 1; node < options_.nodes; ++node) {
+            std::filesystem::copy(nodeDir(0) + "/demo", nodeDir(node) + "/demo",
+                                  std::filesystem::copy_options::recursive | std::filesystem::copy_options::overwrite_existing);
+        }
     }
 
     // The keys every node must share (<data-dir>/keys/, copied from the first node as an operator
@@ -203,7 +212,6 @@ public:
 
     // haproxy with the shipped configuration; waits until it sees every node up.
     void startBalancer() {
-        balancerPort_ = freePort();
         int statsPort = freePort();
         std::map<std::string, std::string> environment{{"SVC_LB_BIND", "127.0.0.1:" + std::to_string(balancerPort_)},
                                                         {"SVC_LB_STATS", "127.0.0.1:" + std::to_string(statsPort)}};

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <regex>
 #include <thread>
 #include <tuple>
 
@@ -465,6 +466,105 @@ TEST_CASE("cluster: while PostgreSQL is unreachable content answers from memory 
     CHECK(json::parse(cluster.node(1).Get("/readyz")->body)["storage"] == "ok");
 }
 
+// The SDK's browser specs (Playwright, Chromium) against the cluster through haproxy: the demo
+// shop and tenant made by the CLI on the database, the specs' own CLI calls reaching it through
+// SVC_DATABASE_URL. Specs that read SQLite files directly (white-box checks of the single-host
+// backend) are not in the list.
+TEST_CASE("cluster: the SDK's browser specs pass against three nodes through the balancer" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres) *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, haproxyInstalled(), kNoHaproxy) *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, s3rverInstalled(), kNoS3rver)) {
+    Cluster cluster({.nodes = 3, .balancer = true, .sharedBlobs = true, .extraServeArguments = {"--no-image-bot"}});
+    json demo = json::parse(cluster.run({"demo", "setup", "--assets-dir", SVC_ASSETS_DIR}));
+    cluster.run({"operator", "create", "--email", kOperatorEmail}, {{"SVC_OPERATOR_PASSWORD", kOperatorPassword}});
+    cluster.shareKeys();
+    cluster.shareDemoFiles();
+    cluster.start();
+    json target{{"baseURL", cluster.balancerUrl()}, {"apiId", demo["apiId"]},          {"firstSku", demo["firstSku"]},
+                {"dataDir", cluster.nodeDir(0)},  {"operatorEmail", kOperatorEmail}, {"operatorPassword", kOperatorPassword}};
+    std::vector<std::string> specs{"sdk-consent",   "sdk-demo-mode", "sdk-failures", "sdk-loading",   "sdk-page-changes",
+                                   "sdk-size",      "sdk-strict-csp", "sdk-touchpoints", "sdk-types",  "shop-page",
+                                   "similar-widget", "set-widgets",   "product-cards", "widget-custom-events", "storage"};
+    std::vector<std::string> arguments{"npx", "playwright", "test", "--reporter=line", "--workers=2"};
+    for (const auto& spec : specs) arguments.push_back("tests/" + spec + ".spec.js");
+    std::string log = cluster.nodeDir(0) + "/../playwright.log";
+    std::string e2eDir = std::string(SVC_SOURCE_DIR) + "/e2e";
+    // npx runs in e2e/: a child of a process started there (sh -c cd ... && exec ...).
+    std::string command;
+    for (const auto& argument : arguments) command += " '" + argument + "'";
+    LoggedProcess playwright({"/bin/sh", "-c", "cd '" + e2eDir + "' && exec" + command}, log,
+                             {{"SVC_E2E_TARGET", target.dump()},
+                              {"SVC_DATABASE_URL", cluster.databaseUrl()},
+                              {"SVC_SERVER", SVC_SERVER_BINARY}});  // --reporter=line: the main suite's result file is left alone
+    REQUIRE(playwright.started());
+    int status = playwright.wait();
+    std::string output = playwright.logTail(6000);
+    INFO(output);
+    CHECK(status == 0);
+    // The line reporter's summary: "  64 passed (1.4m)", and "  N failed" only when some did.
+    std::smatch passed;
+    REQUIRE(std::regex_search(output, passed, std::regex(R"(\n\s+(\d+) passed)")));
+    CHECK(std::stoi(passed[1]) >= 60);
+    CHECK_FALSE(std::regex_search(output, std::regex(R"(\n\s+\d+ failed)")));
+}
+
+TEST_CASE("cluster: killing the node that runs a pulled import requeues it once; another node applies it from the bucket" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres) *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, s3rverInstalled(), kNoS3rver)) {
+    // Large enough that the import is still running when the test sees it and kills its node.
+    constexpr int kRows = 150'000;
+    std::string csv = "sku;main-sku;name;stock;retail-price;deeplink;image;category-path\n";
+    csv.reserve(kRows * 110);
+    for (int row = 0; row < kRows; ++row) {
+        std::string id = "P" + std::to_string(row);
+        csv += id + "-M;" + id + ";Product " + id + ";5;1990;https://shop.example/" + id + ";https://shop.example/" + id + ".jpg;Men > Shirts\n";
+    }
+    svc::test::LoopbackFeedServer shop;
+    shop.setFeed(csv, "\"v1\"");
+    Cluster cluster({.nodes = 3, .balancer = false, .sharedBlobs = true,
+                     .extraServeArguments = {"--no-image-bot", "--outbound-allow", "127.0.0.1:" + std::to_string(shop.port)}});
+    json tenant = createTenant(cluster, "Shop A");
+    std::string apiId = tenant["apiId"];
+    cluster.run({"feed", "source", "add", "--api-id", apiId, "--url", shop.url("/feed.csv")});
+    cluster.shareKeys();
+    cluster.start();
+
+    // The node running the import holds the lease import/<id>, named host/pid/token.
+    std::string importId;
+    int runner = -1;
+    auto running = secondsUntil(
+        [&] {
+            auto rows = queryRows(cluster.databaseUrl(), "SELECT i.id, l.owner FROM feed_imports i JOIN leases l ON l.name = 'import/' || i.id "
+                                                         "WHERE i.status = 'running'");
+            if (rows.empty()) return false;
+            importId = rows[0][0];
+            std::string owner = rows[0][1];
+            int pid = std::stoi(owner.substr(owner.find('/') + 1));
+            for (int node = 0; node < 3; ++node) {
+                if (cluster.process(node).pid() == pid) runner = node;
+            }
+            return runner >= 0;
+        },
+        std::chrono::seconds(30));
+    REQUIRE(running);
+    cluster.killNode(runner);
+    MESSAGE("killed node " << runner << " while it ran import " << importId);
+    auto applied = secondsUntil(
+        [&] {
+            auto rows = queryRows(cluster.databaseUrl(), "SELECT status FROM feed_imports WHERE id = " + importId);
+            return !rows.empty() && rows[0][0] == "applied";
+        },
+        std::chrono::seconds(90));
+    REQUIRE(applied);
+    MESSAGE("applied by another node " << *applied << " s after the kill");
+    // One import, run again (not a second one), from the body kept in the bucket: the shop's
+    // server was asked once.
+    CHECK(queryRows(cluster.databaseUrl(), "SELECT count(*) FROM feed_imports")[0][0] == "1");
+    CHECK(shop.feedRequests.load() == 1);
+    CHECK(queryRows(cluster.databaseUrl(), "SELECT count(*) FROM catalog_products WHERE NOT deleted")[0][0] == std::to_string(kRows));
+
+namespace {
+
 // The cluster's leader (docs/adr/0092): the node holding the lease "leader", named by its process.
 int leaderNode(Cluster& cluster, int nodes) {
     auto rows = queryRows(cluster.databaseUrl(), "SELECT owner FROM leases WHERE name = 'leader' AND expires_at > extract(epoch FROM now())::bigint");
@@ -475,6 +575,8 @@ int leaderNode(Cluster& cluster, int nodes) {
     }
     return -1;
 }
+
+}  // namespace
 
 TEST_CASE("cluster: one of three nodes leads and purchases are booked once; after kill -9 of the leader another node books within the lease time" *
           svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres)) {

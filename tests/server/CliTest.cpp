@@ -548,3 +548,32 @@ TEST_CASE("CLI: serve --public-url is checked at start from the command line, SV
     server.kill(SIGTERM);
     CHECK(server.wait() == 0);
 }
+
+// A cluster operator's shell works on the cluster's database from any node (docs/adr/0091): every
+// command that opens storage takes --database-url (and SVC_DATABASE_URL) beside --data-dir; the
+// data-dir-only commands (backup, restore, migrate) do not pretend to.
+TEST_CASE("CLI: every command that opens storage takes --database-url; a wrong one is refused without its password") {
+    Cli cli;
+    const std::vector<std::vector<std::string>> storageCommands{
+        {"serve"},          {"tenant", "create"},     {"tenant", "configure"}, {"tenant", "widgets"},       {"tenant", "texts"},
+        {"feed", "import"}, {"feed", "validate"},     {"feed", "history"},     {"feed", "source", "add"},   {"feed", "source", "list"},
+        {"feed", "source", "remove"}, {"feed", "source", "run"}, {"sets", "import"}, {"sets", "list"}, {"content-pool", "list"},
+        {"operator", "create"}, {"operator", "password"}, {"operator-key", "list"}, {"report", "summary"}, {"demo", "setup"}};
+    for (auto command : storageCommands) {
+        std::string name;
+        for (const auto& word : command) name += word + " ";
+        CAPTURE(name);
+        command.push_back("--help");
+        auto help = cli.run(command);
+        CHECK(help.exitCode == 0);
+        CHECK(help.out.find("--database-url") != std::string::npos);
+    }
+    for (const std::vector<std::string>& command : {std::vector<std::string>{"backup", "--help"}, {"migrate", "--help"}}) {
+        CHECK(cli.run(command).out.find("--database-url") == std::string::npos);
+    }
+    auto unreachable = cli.run({"tenant", "create", "--data-dir", cli.dir.path(), "--name", "X", "--database-url",
+                                "postgres://svc:hunter2-secret@127.0.0.1:1/svc?connect_timeout=2"});
+    CHECK(unreachable.exitCode == 1);
+    CHECK(unreachable.err.find("postgres: connect") != std::string::npos);
+    CHECK(unreachable.err.find("hunter2-secret") == std::string::npos);
+}
