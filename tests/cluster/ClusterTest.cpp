@@ -562,6 +562,7 @@ TEST_CASE("cluster: killing the node that runs a pulled import requeues it once;
     CHECK(queryRows(cluster.databaseUrl(), "SELECT count(*) FROM feed_imports")[0][0] == "1");
     CHECK(shop.feedRequests.load() == 1);
     CHECK(queryRows(cluster.databaseUrl(), "SELECT count(*) FROM catalog_products WHERE NOT deleted")[0][0] == std::to_string(kRows));
+}
 
 namespace {
 
