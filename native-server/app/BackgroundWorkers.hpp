@@ -20,13 +20,20 @@ struct BackgroundWorker {
     std::string_view why;
 };
 
-inline constexpr std::array<BackgroundWorker, 7> kBackgroundWorkers{{
+inline constexpr std::array<BackgroundWorker, 10> kBackgroundWorkers{{
+    {"leader election", WorkerPlacement::EveryNode, "",
+     "each node tries for the lease leader (app/LeaderElection) every 3 s; the holder renews it, a dead holder's lapses after 15 s"},
     {"import worker", WorkerPlacement::ClaimedWork, "lease import/<id> (ImportLeases) after claimNextQueued",
      "an import applies a feed to the shared catalog once; a dead owner's import is requeued"},
     {"pull scheduler", WorkerPlacement::ClaimedWork, "PullSourceStore::claimDue moves next_run_at by the pull's lease",
      "a feed is fetched once per interval, whichever node is free"},
-    {"attributor", WorkerPlacement::ClaimedWork, "lease attributor (with a shared backend); SQLite: the ledger's cursor moves in the booking's transaction",
-     "purchases are booked into the ledger once"},
+    {"attributor", WorkerPlacement::ClaimedWork,
+     "lease leader: only the leader's background pass books; a report's or return's catch-up books on its own node",
+     "purchases are booked into the ledger once: a booking is idempotent (the ledger's keys, a cursor that never moves back), so a catch-up beside the leader's pass costs work, never a double entry"},
+    {"retention of interactions", WorkerPlacement::ClaimedWork, "lease leader, once a day",
+     "PostgreSQL drops the day partitions past the longest attribution window once; SQLite keeps its events (its reports count them)"},
+    {"session and draft expiry", WorkerPlacement::ClaimedWork, "lease leader, every 5 minutes",
+     "expired operator sessions and set previews are deleted from the shared tables once, whoever made them"},
     {"image bot", WorkerPlacement::EveryNode, "",
      "thumbnails are files on the node; facts are upserted by (tenant, url), so two nodes fetching one image write the same row"},
     {"content index rebuilds", WorkerPlacement::EveryNode, "", "each node serves from its own in-memory snapshot"},

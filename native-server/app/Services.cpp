@@ -4,8 +4,15 @@
 
 #include "log/Log.hpp"
 #include "security/CursorTags.hpp"
+#include "store/LeaseOwner.hpp"
 
 namespace svc {
+namespace {
+
+constexpr int64_t kExpirySweepSeconds = 300;
+constexpr int64_t kRetentionSeconds = 86400;
+
+}  // namespace
 
 Services::Services(Storage& storage, const ServerKeys& keys, const ServerOptions& options)
     : storage_(storage),
@@ -20,6 +27,7 @@ Services::Services(Storage& storage, const ServerKeys& keys, const ServerOptions
       imports_(storage.catalog(), storage.imports(), blobs_.uploads(), storage.clock()),
       worker_(imports_, storage.imports(), storage.tenants(), storage.clock()),
       attributionCatalog_(storage.catalog(), storage.content(), &recommendations_),
+      leader_(storage.leases(), storage.clock(), LeaseOwner::ofThisProcess()),
       attributor_(storage.ledger(), storage.tenants(), attributionCatalog_, storage.clock()) {
     if (options.imageBot) {
         ImageBotOptions botOptions = *options.imageBot;
@@ -42,9 +50,22 @@ Services::Services(Storage& storage, const ServerKeys& keys, const ServerOptions
     contentIndex_.setLowestPrices([&prices = storage.priceHistory()](int64_t tenantId, const std::vector<std::string>& skus) {
         return prices.lowestBeforeCurrentPrice(tenantId, skus);
     });
+    // What must happen once for the whole cluster runs on its leader (docs/adr/0092).
+    leader_.addJob({"expire operator sessions and set previews", kExpirySweepSeconds, [&storage] {
+                        int64_t now = storage.clock().nowSeconds();
+                        if (auto status = storage.operators().deleteExpiredSessions(now); !status) return status;
+                        return storage.operators().deleteExpiredSetPreviews(now);
+                    }});
+    leader_.addJob({"retention of interactions", kRetentionSeconds, [&storage]() -> Status {
+                        auto dropped = storage.events().dropExpiredInteractions(storage.clock().nowSeconds());
+                        if (!dropped) return dropped.error();
+                        if (*dropped > 0) Log::info("leader: retention dropped " + std::to_string(*dropped) + " day(s) of interactions");
+                        return Status::success();
+                    }});
+    leader_.start();
     contentIndex_.start();
     worker_.start();
-    attributor_.start();
+    attributor_.start(2000, [this] { return leader_.leading(); });
     if (imageBot_) imageBot_->start();
     // On a cluster every node learns at once what another changed; the poll of the content
     // generations stays as the fallback (and covers notifications lost while reconnecting).
@@ -68,6 +89,7 @@ Services::~Services() {
     if (changes_) changes_->stop();
     if (imageBot_) imageBot_->stop();
     attributor_.stop();
+    leader_.stop();  // released: another node takes over at its next round, not after the lease's time
     worker_.stop();
     contentIndex_.stop();
 }

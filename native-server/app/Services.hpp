@@ -2,13 +2,14 @@
 // The composition root (docs/adr/0079): the long-lived services of one svc process, built once
 // from storage, keys and the serve options, and used by `serve`, the server tests and the
 // benchmarks. It owns the background workers (content index rebuilds, the import worker, the
-// attributor, the image bot): they start when it is built and stop when it is destroyed, after
-// the HTTP server that uses them.
+// attributor, the image bot, the cluster's leader and its jobs): they start when it is built and
+// stop when it is destroyed, after the HTTP server that uses them.
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
 
+#include "app/LeaderElection.hpp"
 #include "feed/CatalogChanged.hpp"
 #include "feed/FeedImportService.hpp"
 #include "feed/ImportWorker.hpp"
@@ -55,6 +56,7 @@ public:
     FeedImportService& imports() { return imports_; }
     ImportWorker& worker() { return worker_; }
     Attributor& attributor() { return attributor_; }
+    LeaderElection& leader() { return leader_; }
     ImageBot* imageBot() { return imageBot_.get(); }  // null when off or when it could not open
     // Called with a tenant id when another node changed that tenant's record or widget settings
     // (PostgreSQL only).
@@ -78,6 +80,7 @@ private:
     FeedImportService imports_;
     ImportWorker worker_;
     AttributionCatalog attributionCatalog_;
+    LeaderElection leader_;  // before the attributor: its passes ask it
     Attributor attributor_;
     std::unique_ptr<ImageBot> imageBot_;
     std::mutex settingsMutex_;  // the listener's thread reads the subscribers while ApiServer adds one

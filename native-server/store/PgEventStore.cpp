@@ -451,6 +451,14 @@ Result<std::vector<PurchaseOrder>> PgEventStore::purchasesSince(int64_t tenantId
     });
 }
 
+Result<size_t> PgEventStore::dropExpiredInteractions(int64_t now) {
+    auto cutoff = retentionCutoff(now);
+    if (!cutoff) return cutoff.error();
+    auto dropped = dropInteractionsBefore(*cutoff);
+    if (!dropped) return dropped.error();
+    return dropped->size();
+}
+
 Result<int64_t> PgEventStore::retentionCutoff(int64_t now) {
     return database_.withConnection([&](PgConnection& connection) -> Result<int64_t> {
         auto longest = connection.execute("read the longest attribution window", "SELECT coalesce(max(attribution_window_days), 0) FROM tenants");

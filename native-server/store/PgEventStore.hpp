@@ -29,10 +29,11 @@ public:
     Result<ShopWordOutcome> recordShopWord(int64_t tenantId, const std::string& orderId, const OrderConfirmation& word,
                                            int64_t receivedAt) override;
     Result<std::vector<PurchaseOrder>> purchasesSince(int64_t tenantId, int64_t afterSequence, size_t limit) override;
+    Result<size_t> dropExpiredInteractions(int64_t now) override;
 
     // Retention: drops whole daily partitions of interactions that ended at or before `cutoff`
-    // (Unix seconds), no row-by-row DELETE; the dropped partitions' names. The cluster's leader
-    // calls it (once a day) with retentionCutoff(now); views' counters and claims are kept.
+    // (Unix seconds), no row-by-row DELETE; the dropped partitions' names. dropExpiredInteractions
+    // (the cluster's leader, once a day) calls it with retentionCutoff(now); views' counters and claims are kept.
     Result<std::vector<std::string>> dropInteractionsBefore(int64_t cutoff);
     // The start of the UTC day one day more than the longest attribution window of any tenant
     // before `now`: no interaction older than that can earn commission any more.

@@ -200,4 +200,8 @@ Status PgOperatorStore::deleteExpiredSessions(int64_t now) {
     return update("delete expired operator sessions", "DELETE FROM operator_sessions WHERE expires_at <= $1", {now});
 }
 
+Status PgOperatorStore::deleteExpiredSetPreviews(int64_t now) {
+    return update("delete expired set previews", "DELETE FROM set_previews WHERE expires_at <= $1", {now});
+}
+
 }  // namespace svc

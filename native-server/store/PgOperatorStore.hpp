@@ -28,6 +28,7 @@ public:
     Status deleteExpiredSessions(int64_t now) override;
     Status putSetPreview(const std::string& tokenHash, const SetPreviewDraft& draft, int64_t now, int64_t maxLive) override;
     Result<std::optional<SetPreviewDraft>> findSetPreview(const std::string& tokenHash, int64_t now) override;
+    Status deleteExpiredSetPreviews(int64_t now) override;
 
 private:
     Status update(const char* purpose, const char* sql, std::initializer_list<PgParam> params);

@@ -268,6 +268,11 @@ Result<ShopWordOutcome> SqliteEventStore::recordShopWord(int64_t tenantId, const
     return ShopWordOutcome{sequence, true};
 }
 
+// One process, one file: SQLite has no day partitions to drop, and its reports count views and
+// clicks from these very rows (SqliteLedgerStore::eventCounts), so a DELETE here would rewrite
+// past reports. Its retention stays what it was: none (docs/adr/0092).
+Result<size_t> SqliteEventStore::dropExpiredInteractions(int64_t) { return size_t{0}; }
+
 Result<std::vector<PurchaseOrder>> SqliteEventStore::purchasesSince(int64_t tenantId, int64_t afterSequence, size_t limit) {
     std::lock_guard lock(readMutex_);
     // The orders first (LIMIT counts orders, not lines), then their lines.

@@ -21,6 +21,7 @@ public:
     Result<ShopWordOutcome> recordShopWord(int64_t tenantId, const std::string& orderId, const OrderConfirmation& word,
                                            int64_t receivedAt) override;
     Result<std::vector<PurchaseOrder>> purchasesSince(int64_t tenantId, int64_t afterSequence, size_t limit) override;
+    Result<size_t> dropExpiredInteractions(int64_t now) override;
 
 private:
     struct Statements {

@@ -148,6 +148,14 @@ Status SqliteOperatorStore::deleteExpiredSessions(int64_t now) {
     return statement->run();
 }
 
+Status SqliteOperatorStore::deleteExpiredSetPreviews(int64_t now) {
+    std::lock_guard lock(mutex_);
+    auto statement = db_->prepare("DELETE FROM set_previews WHERE expires_at <= ?");
+    if (!statement) return statement.error();
+    statement->bind(1, now);
+    return statement->run();
+}
+
 Status SqliteOperatorStore::recordSignIn(int64_t operatorId, int64_t now) {
     std::lock_guard lock(mutex_);
     auto statement = db_->prepare("UPDATE operators SET failed_sign_ins = 0, locked_until = 0, last_sign_in_at = ? WHERE id = ?");

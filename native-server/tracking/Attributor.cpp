@@ -72,12 +72,12 @@ struct Attributor::Booking {
 
 Attributor::~Attributor() { stop(); }
 
-void Attributor::start(int intervalMs) {
-    thread_ = std::thread([this, intervalMs] {
+void Attributor::start(int intervalMs, std::function<bool()> mayBook) {
+    thread_ = std::thread([this, intervalMs, mayBook = std::move(mayBook)] {
         std::unique_lock lock(stateMutex_);
         while (!stopping_) {
             lock.unlock();
-            (void)catchUp();  // a failed tenant is retried by the next pass; nothing is half booked
+            if (!mayBook || mayBook()) (void)catchUp();  // a failed tenant is retried by the next pass; nothing is half booked
             lock.lock();
             wake_.wait_for(lock, std::chrono::milliseconds(intervalMs), [this] { return stopping_; });
         }

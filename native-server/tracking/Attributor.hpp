@@ -9,6 +9,7 @@
 // or one tenant holds can stop the booking of any other (docs/adr/0055).
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -44,8 +45,10 @@ public:
         : ledger_(ledger), tenants_(tenants), catalog_(catalog), clock_(clock) {}
     ~Attributor();
 
-    // Starts the background passes (every `intervalMs`).
-    void start(int intervalMs = 2000);
+    // Starts the background passes (every `intervalMs`), each only when `mayBook` says so (the
+    // cluster's leader books, docs/adr/0092; none: always). catchUp stays open to every node: a
+    // booking is idempotent (LedgerStore), so a report's catch-up beside the leader's pass books nothing twice.
+    void start(int intervalMs = 2000, std::function<bool()> mayBook = {});
     void stop();
     // Books every tenant's claims stored so far. A tenant whose booking fails (its store or its
     // contract) is retried by the next pass and holds up no other; the first failure is returned.

@@ -62,6 +62,11 @@ public:
     // a reader never sees a gap fill in later, so the last sequence returned is a cursor that
     // misses nothing.
     virtual Result<std::vector<PurchaseOrder>> purchasesSince(int64_t tenantId, int64_t afterSequence, size_t limit) = 0;
+    // Retention, run by the cluster's leader once a day (docs/adr/0092): drops the interactions
+    // (clicks, add-to-carts) no tenant's attribution window can reach from `now` any more, never
+    // one that can still earn; claims, orders and the ledger stay. How many units went (PostgreSQL:
+    // day partitions). SQLite keeps every event (0): its reports count views and clicks from those rows.
+    virtual Result<size_t> dropExpiredInteractions(int64_t now) = 0;
 };
 
 }  // namespace svc

@@ -12,6 +12,8 @@
 // - findSession finds only sessions whose expiresAt is after `now`.
 // - findSetPreview finds only drafts whose expiresAt is after `now`; putSetPreview keeps at most
 //   `maxLive` live drafts, the oldest going first, and drops expired ones.
+// - deleteExpiredSessions and deleteExpiredSetPreviews remove the rows whose expiresAt <= `now`
+//   (the cluster's leader sweeps both; docs/adr/0092), and only those.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -90,6 +92,7 @@ public:
     // Keeps a draft under its token's hash (a flood of drafts evicts the oldest, never grows).
     virtual Status putSetPreview(const std::string& tokenHash, const SetPreviewDraft& draft, int64_t now, int64_t maxLive) = 0;
     virtual Result<std::optional<SetPreviewDraft>> findSetPreview(const std::string& tokenHash, int64_t now) = 0;
+    virtual Status deleteExpiredSetPreviews(int64_t now) = 0;
 };
 
 }  // namespace svc

@@ -9,7 +9,9 @@
 #include <mutex>
 #include <regex>
 #include <thread>
+#include <tuple>
 
+#include "app/LeaderElection.hpp"
 #include "cluster/Cluster.hpp"
 #include "server/LoopbackFeedServer.hpp"
 #include "support/TestImages.hpp"
@@ -557,6 +559,81 @@ TEST_CASE("cluster: killing the node that runs a pushed import requeues it once;
     CHECK(importId == std::to_string(pushed));
     CHECK(queryRows(cluster.databaseUrl(), "SELECT count(*) FROM feed_imports")[0][0] == "1");
     CHECK(queryRows(cluster.databaseUrl(), "SELECT count(*) FROM catalog_products WHERE NOT deleted")[0][0] == std::to_string(kRows));
+}
+
+namespace {
+
+// The cluster's leader (docs/adr/0092): the node holding the lease "leader", named by its process.
+int leaderNode(Cluster& cluster, int nodes) {
+    auto rows = queryRows(cluster.databaseUrl(), "SELECT owner FROM leases WHERE name = 'leader' AND expires_at > extract(epoch FROM now())::bigint");
+    if (rows.empty()) return -1;
+    std::string owner = rows[0][0];
+    for (int node = 0; node < nodes; ++node) {
+        if (!cluster.process(node).hasExited() && owner.find("/" + std::to_string(cluster.process(node).pid()) + "/") != std::string::npos) return node;
+    }
+    return -1;
+}
+
+}  // namespace
+
+TEST_CASE("cluster: one of three nodes leads and purchases are booked once; after kill -9 of the leader another node books within the lease time" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres)) {
+    Cluster cluster({.nodes = 3, .balancer = false,
+                     .extraServeArguments = {"--events-rate-limit", "0", "--purchase-rate-limit", "0", "--visitor-purchase-rate-limit", "0",
+                                             "--no-image-bot"}});
+    json tenant = createTenant(cluster, "Shop A");
+    std::string apiId = tenant["apiId"];
+    std::string feedPath = cluster.nodeDir(0) + "/feed.csv";
+    {
+        std::ofstream file(feedPath, std::ios::binary);
+        file << teeFeed({1, 2});
+    }
+    cluster.run({"feed", "import", feedPath, "--api-id", apiId});
+    cluster.shareKeys();
+    cluster.start();
+
+    // Each order through another node; every other one has a click on its SKU before it.
+    auto post = [&](int node, const json& event) {
+        auto response = cluster.node(node).Post("/events", {{"x-api-id", apiId}}, json{{"events", {event}}}.dump(), "application/json");
+        REQUIRE(response);
+        REQUIRE(response->status == 200);
+    };
+    int orders = 0;
+    auto shop = [&](int node, bool clicked) {
+        std::string cid = "cid-" + std::to_string(++orders);
+        if (clicked) post(node, {{"type", "click"}, {"cid", cid}, {"widget", "SIMILAR"}, {"touchpoint", "product"}, {"sku", "TEE1-M"}});
+        post(node, {{"type", "purchase"}, {"customerid", "anonymous"}, {"orderid", "O-" + std::to_string(orders)}, {"cid", cid},
+                    {"products", {{{"sku", "TEE1-M"}, {"amount", 1}, {"price", 1990}}}}});
+    };
+    // Sales booked, distinct order lines among them, attributed ones.
+    auto booked = [&] {
+        auto rows = queryRows(cluster.databaseUrl(), "SELECT count(*), count(DISTINCT (order_id, line)), count(*) FILTER (WHERE attributed) "
+                                                     "FROM ledger WHERE kind = 'sale'");
+        return std::tuple<int, int, int>{std::stoi(rows[0][0].get<std::string>()), std::stoi(rows[0][1].get<std::string>()),
+                                         std::stoi(rows[0][2].get<std::string>())};
+    };
+
+    int leader = -1;
+    REQUIRE(secondsUntil([&] { return (leader = leaderNode(cluster, 3)) >= 0; }));
+    for (int order = 0; order < 30; ++order) shop(order % 3, order % 2 == 0);
+    auto allBooked = secondsUntil([&] { return std::get<0>(booked()) >= 30; });
+    REQUIRE(allBooked);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // another pass of every node's attributor
+    CHECK(booked() == std::tuple<int, int, int>{30, 30, 15});
+    CHECK(leaderNode(cluster, 3) == leader);  // it kept the lease by renewing it
+
+    cluster.killNode(leader);
+    auto killed = std::chrono::steady_clock::now();
+    int survivor = (leader + 1) % 3;
+    for (int order = 0; order < 10; ++order) shop(order % 2 == 0 ? survivor : (leader + 2) % 3, order % 2 == 0);
+    auto takenOver = secondsUntil([&] { return std::get<0>(booked()) >= 40; }, std::chrono::seconds(LeaderElection::kTtlSeconds + 3));
+    REQUIRE(takenOver);
+    MESSAGE("after kill -9 of the leader (node " << leader << ") new purchases were booked "
+                                                  << std::chrono::duration<double>(std::chrono::steady_clock::now() - killed).count() << " s later");
+    CHECK(booked() == std::tuple<int, int, int>{40, 40, 20});
+    int next = leaderNode(cluster, 3);
+    CHECK(next >= 0);
+    CHECK(next != leader);
 }
 
 }  // namespace svc::cluster

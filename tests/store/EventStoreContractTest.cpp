@@ -195,4 +195,34 @@ TEST_CASE("EventStore: hostile order ids, visitors and SKUs and extreme money ar
     });
 }
 
+TEST_CASE("EventStore: retention drops no interaction an attribution window can still reach; on PostgreSQL the older days go") {
+    forEachBackend([](Backend& backend) {
+        Storage& storage = *backend.storage;
+        Tenant tenant = newTenant(storage, "retention");  // the default window: 30 days
+        const int64_t now = 1'750'000'000;
+        const int64_t old = now - 60 * 86'400;     // past any window
+        const int64_t recent = now - 29 * 86'400;  // inside the window: may still earn
+        REQUIRE(appendOne(storage.events(), tenant.id, {clickOf("visitor", "OLD")}, old)[0] == AppendOutcome::Stored);
+        REQUIRE(appendOne(storage.events(), tenant.id, {clickOf("visitor", "RECENT")}, recent)[0] == AppendOutcome::Stored);
+        REQUIRE(appendOne(storage.events(), tenant.id, {purchaseOf("O-old", "visitor")}, old)[0] == AppendOutcome::Stored);
+        auto dropped = storage.events().dropExpiredInteractions(now);
+        REQUIRE_MESSAGE(dropped, (dropped ? "" : dropped.error().message));
+        std::vector<std::string> left;
+        for (const auto& interaction : storage.ledger().interactions(tenant.id, "visitor", std::numeric_limits<int64_t>::max(), 0).value()) {
+            left.push_back(interaction.sku);
+        }
+        if (backend.name == "postgres") {
+            CHECK(*dropped > 0);
+            CHECK(left == std::vector<std::string>{"RECENT"});
+        } else {
+            // SQLite's reports count views and clicks from these rows: it keeps them all.
+            CHECK(*dropped == 0);
+            CHECK(left == std::vector<std::string>{"OLD", "RECENT"});
+        }
+        // The claim stays whatever its age: co-purchase learning and the ledger read it.
+        CHECK(orderIds(storage.events().purchasesSince(tenant.id, 0, 10).value()) == std::vector<std::string>{"O-old"});
+        CHECK(storage.events().dropExpiredInteractions(now).value() == 0);  // nothing left to drop
+    });
+}
+
 }  // namespace svc::contract

@@ -133,4 +133,23 @@ TEST_CASE("OperatorStore: set previews are found until they expire, by any proce
     });
 }
 
+TEST_CASE("OperatorStore: the expiry sweeps delete the sessions and set previews expired by `now`, and only those") {
+    forEachBackend([](Backend& backend) {
+        OperatorStore& operators = backend.storage->operators();
+        Tenant tenant = newTenant(*backend.storage, "sweeps");
+        auto account = operators.createOperator("sweep@example.com", "h", 0).value();
+        REQUIRE(operators.createSession({"ends-200", account.id, "", "csrf", 100, 200}));
+        REQUIRE(operators.createSession({"ends-201", account.id, "", "csrf", 100, 201}));
+        REQUIRE(operators.putSetPreview("draft-200", SetPreviewDraft{tenant.id, "{}", 200}, 100, 50));
+        REQUIRE(operators.putSetPreview("draft-201", SetPreviewDraft{tenant.id, "{}", 201}, 100, 50));
+        REQUIRE(operators.deleteExpiredSessions(200));
+        REQUIRE(operators.deleteExpiredSetPreviews(200));
+        // Read as of an earlier moment: a row still stored would be found; a swept one is gone.
+        CHECK(operators.findSession("ends-200", 150).value() == std::nullopt);
+        CHECK(operators.findSession("ends-201", 150).value() != std::nullopt);
+        CHECK_FALSE(operators.findSetPreview("draft-200", 150).value().has_value());
+        CHECK(operators.findSetPreview("draft-201", 150).value().has_value());
+    });
+}
+
 }  // namespace svc::contract
