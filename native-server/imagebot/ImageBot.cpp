@@ -15,6 +15,7 @@
 #include "image/DominantColors.hpp"
 #include "image/ImageCodec.hpp"
 #include "image/PerceptualHash.hpp"
+#include "store/LeaseOwner.hpp"
 #include "store/PrivateFiles.hpp"
 
 namespace svc {
@@ -72,6 +73,7 @@ ImageBot::ImageBot(ImageBotOptions options, CatalogStore& catalog, TenantStore& 
       facts_(facts),
       fetcher_(std::move(fetcher)),
       userAgent_("svc-imagebot/1.0 (+" + options_.infoUrl + ")"),
+      owner_(LeaseOwner::ofThisProcess()),
       policy_(options_.politeness) {}
 
 ImageBot::~ImageBot() { stop(); }
@@ -237,16 +239,16 @@ void ImageBot::workLoop(int index) {
         if (outcome.facts) {
             (outcome.facts->ok() ? succeeded_ : failed_)++;
             // Not saved: the next scan fetches it again.
-            if (facts_.save(*outcome.facts) && outcome.facts->ok()) {
-                std::unique_lock visuals(visualsMutex_);
-                auto tenant = visuals_.find(job.tenantId);
-                if (tenant != visuals_.end()) tenant->second[job.url] = visualOf(*outcome.facts);  // else loaded on first use
-            }
+            if (facts_.save(*outcome.facts) && outcome.facts->ok()) remember(*outcome.facts);
+            // After the save: a node that claims the URL next finds it settled.
+            (void)facts_.releaseFetch(job.tenantId, job.url, owner_);
+        } else if (outcome.settled && outcome.settled->ok()) {
+            remember(*outcome.settled);
         }
         lock.lock();
         policy_.release(job.host);
         --inFlight_;
-        if (outcome.facts) {
+        if (outcome.facts || outcome.skipped) {
             pending_.erase({job.tenantId, job.url});
         } else {
             ++retries_;
@@ -318,7 +320,23 @@ ImageFacts ImageBot::failure(const Job& job, long httpStatus, std::string reason
     return facts;
 }
 
+void ImageBot::remember(const ImageFacts& facts) {
+    std::unique_lock visuals(visualsMutex_);
+    auto tenant = visuals_.find(facts.tenantId);
+    if (tenant != visuals_.end()) tenant->second[facts.url] = visualOf(facts);  // else loaded on first use
+}
+
 ImageBot::Outcome ImageBot::process(const Job& job, const std::string& bodyPath) {
+    // Nodes sharing a database fetch each URL once (issue 24): the claim's holder fetches, the
+    // others drop the job; a later scan finds the holder's facts, or a dead holder's claim expired.
+    int64_t claimedAt = clock_.nowSeconds();
+    auto claimed = facts_.claimFetch(job.tenantId, job.url, owner_, claimedAt, options_.fetchClaimSeconds);
+    if (!claimed || !*claimed) return Outcome{.skipped = true};
+    // Queued before another node's facts were saved: claimed only after that node released it.
+    if (auto known = facts_.find(job.tenantId, job.url); known && *known && ((*known)->ok() || (*known)->nextAttemptAt > claimedAt)) {
+        (void)facts_.releaseFetch(job.tenantId, job.url, owner_);
+        return Outcome{.skipped = true, .settled = std::move(**known)};
+    }
     // The fetcher also speaks FTP (feeds); images are web resources.
     std::string scheme = job.url.substr(0, job.url.find(':'));
     std::transform(scheme.begin(), scheme.end(), scheme.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -387,7 +405,36 @@ Result<ImageFacts> ImageBot::analyse(const Job& job, const FetchResponse& respon
     return facts;
 }
 
+Result<std::optional<std::string>> ImageBot::readThumbnail(int64_t tenantId, const std::string& thumbKey) const {
+    if (!options_.thumbnails) {
+        std::ifstream file(thumbnailPath(tenantId, thumbKey), std::ios::binary);
+        if (!file) return std::optional<std::string>();
+        std::ostringstream bytes;
+        bytes << file.rdbuf();
+        return std::optional<std::string>(bytes.str());
+    }
+    auto reader = options_.thumbnails->open(std::to_string(tenantId) + "-" + thumbKey + ".jpg");
+    if (!reader) {
+        if (reader.error().code == ErrorCode::NotFound) return std::optional<std::string>();
+        return reader.error();
+    }
+    std::string jpeg;
+    char buffer[64 * 1024];
+    for (;;) {
+        auto got = (*reader)->read(buffer, sizeof buffer);
+        if (!got) return got.error();
+        if (*got == 0) return std::optional<std::string>(std::move(jpeg));
+        jpeg.append(buffer, *got);
+    }
+}
+
 Status ImageBot::writeThumbnail(int64_t tenantId, const std::string& key, const std::string& jpeg) const {
+    if (options_.thumbnails) {
+        auto writer = options_.thumbnails->create(std::to_string(tenantId) + "-" + key + ".jpg");
+        if (!writer) return writer.error();
+        if (auto wrote = (*writer)->write(jpeg); !wrote) return wrote;
+        return (*writer)->commit();
+    }
     std::string finalPath = thumbnailPath(tenantId, key);
     std::error_code error = PrivateFiles::createDirectories(std::filesystem::path(finalPath).parent_path().string());
     if (error) return Error::unavailable("thumbnail " + finalPath + ": " + error.message());

@@ -27,6 +27,7 @@
 #include "store/ImageFactStore.hpp"
 #include "net/OutboundFetcher.hpp"
 #include "net/PoliteFetchPolicy.hpp"
+#include "store/BlobStore.hpp"
 #include "store/CatalogStore.hpp"
 #include "store/TenantStore.hpp"
 
@@ -34,6 +35,9 @@ namespace svc {
 
 struct ImageBotOptions {
     std::string dataDir;
+    // Where thumbnails live when nodes share them (`serve --blob-url`, docs/adr/0090): blobs
+    // <tenantId>-<thumbKey>.jpg; null: <dataDir>/thumbs/tenant-<id>/<thumbKey>.jpg.
+    BlobStore* thumbnails = nullptr;
     std::string infoUrl;                 // in the User-Agent: "svc-imagebot/1.0 (+<infoUrl>)"
     std::vector<std::string> allowList;  // the operator's SSRF guard exceptions (AddressPolicy)
     int workers = 4;
@@ -44,6 +48,9 @@ struct ImageBotOptions {
     int thumbnailQuality = 80;
     int64_t failedRetrySeconds = 6 * 3600;  // a failed URL is tried again after this
     std::chrono::milliseconds rescanInterval{std::chrono::minutes(5)};
+    // How long a fetch stays this node's (ImageFactStore::claimFetch), renewed by each attempt:
+    // longer than an attempt may take, short enough that a dead node's images are soon taken over.
+    int64_t fetchClaimSeconds = 120;
 };
 
 class ImageBot {
@@ -60,6 +67,8 @@ public:
 
     ImageFactStore& facts() { return facts_; }
     std::string thumbnailPath(int64_t tenantId, const std::string& thumbKey) const;
+    // The thumbnail's JPEG, or nothing when there is none (yet), from wherever thumbnails live.
+    Result<std::optional<std::string>> readThumbnail(int64_t tenantId, const std::string& thumbKey) const;
     const std::string& userAgent() const { return userAgent_; }
     static std::string thumbKeyOf(const std::string& url);  // hex SHA-256
     // What content answers use of a fetched image: its pHash, and the key of svc's thumbnail to show
@@ -99,6 +108,9 @@ private:
         std::optional<ImageFacts> facts;  // set: done (ok or failed)
         int64_t retryDelayMs = 0;
         bool pauseHost = false;  // the server asked for the wait (Retry-After): the whole host waits
+        // Not fetched: another node holds the claim, or has settled the URL already (`settled`).
+        bool skipped = false;
+        std::optional<ImageFacts> settled;
     };
 
     ImageBot(ImageBotOptions options, CatalogStore& catalog, TenantStore& tenants, ImageFactStore& facts, const Clock& clock,
@@ -110,6 +122,7 @@ private:
     ImageFacts failure(const Job& job, long httpStatus, std::string reason) const;
     Result<ImageFacts> analyse(const Job& job, const FetchResponse& response, const std::string& bytes);
     Status writeThumbnail(int64_t tenantId, const std::string& key, const std::string& jpeg) const;
+    void remember(const ImageFacts& facts);
     static int64_t steadyMs();
 
     ImageBotOptions options_;
@@ -119,6 +132,7 @@ private:
     ImageFactStore& facts_;
     std::unique_ptr<OutboundFetcher> fetcher_;
     std::string userAgent_;
+    const std::string& owner_;  // of fetch claims: this process
 
     mutable std::mutex mutex_;
     std::condition_variable wake_;     // workers: a job or a free slot

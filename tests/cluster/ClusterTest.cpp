@@ -12,6 +12,7 @@
 
 #include "cluster/Cluster.hpp"
 #include "server/LoopbackFeedServer.hpp"
+#include "server/LoopbackImageServer.hpp"
 #include "support/TestImages.hpp"
 #include "support/Skip.hpp"
 
@@ -504,6 +505,61 @@ TEST_CASE("cluster: the SDK's browser specs pass against three nodes through the
     REQUIRE(std::regex_search(output, passed, std::regex(R"(\n\s+(\d+) passed)")));
     CHECK(std::stoi(passed[1]) >= 60);
     CHECK_FALSE(std::regex_search(output, std::regex(R"(\n\s+\d+ failed)")));
+}
+
+TEST_CASE("cluster: each product image is fetched once across three nodes, and a thumbnail made by one node is served by the others" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres) *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, s3rverInstalled(), kNoS3rver)) {
+    constexpr int kImages = 4;
+    svc::test::LoopbackImageServer images;
+    // Slow answers: every node's bot has the URLs queued while another node is still fetching them.
+    images.setDelay(std::chrono::milliseconds(300));
+    std::string csv = "sku;main-sku;name;stock;retail-price;deeplink;image;category-path\n";
+    for (int tee = 1; tee <= kImages; ++tee) {
+        std::string id = "TEE" + std::to_string(tee);
+        images.put("/" + id + ".jpg", svc::test::productJpeg(800, 600, tee));
+        csv += id + "-M;" + id + ";Tee;5;1990;https://shop.example/" + id + ";" + images.url("/" + id + ".jpg") + ";Men > Shirts\n";
+    }
+    Cluster cluster({.nodes = 3, .balancer = false, .sharedBlobs = true,
+                     .extraServeArguments = {"--outbound-allow", "127.0.0.1:" + std::to_string(images.port)}});
+    json tenant = createTenant(cluster, "Shop A");
+    std::string apiId = tenant["apiId"];
+    cluster.shareKeys();
+    cluster.start();
+    // Every node learns of the import and scans the tenant's images at about the same time.
+    REQUIRE(finishedImport(cluster.node(0), tenant, pushFeed(cluster.node(0), tenant, csv))["status"] == "applied");
+    auto fetched = secondsUntil(
+        [&] { return queryRows(cluster.databaseUrl(), "SELECT count(*) FROM image_facts WHERE status = 'ok'")[0][0] == std::to_string(kImages); },
+        std::chrono::seconds(12));
+    REQUIRE(fetched);
+    MESSAGE("the three nodes had fetched the " << kImages << " images " << *fetched << " s after the import");
+    std::this_thread::sleep_for(std::chrono::seconds(1));  // a second fetch would show by now
+    for (int tee = 1; tee <= kImages; ++tee) {
+        CAPTURE(tee);
+        CHECK(images.requests("/TEE" + std::to_string(tee) + ".jpg") == 1);
+    }
+    CHECK(queryRows(cluster.databaseUrl(), "SELECT count(*) FROM image_fetch_claims")[0][0] == "0");  // released once saved
+
+    // Each thumbnail was made by one node and is in the bucket: all three serve the same bytes.
+    auto keys = queryRows(cluster.databaseUrl(), "SELECT thumb_key FROM image_facts");
+    REQUIRE(keys.size() == static_cast<size_t>(kImages));
+    for (const auto& row : keys) {
+        std::string path = "/" + apiId + "/thumbs/" + row[0].get<std::string>() + ".jpg";
+        CAPTURE(path);
+        std::string first;
+        for (int node = 0; node < 3; ++node) {
+            auto served = cluster.node(node).Get(path);
+            REQUIRE(served);
+            CHECK(served->status == 200);
+            CHECK(served->get_header_value("Content-Type") == "image/jpeg");
+            if (node == 0) first = served->body;
+            else CHECK(served->body == first);
+        }
+        CHECK(first.size() > 100);
+    }
+    for (int node = 0; node < 3; ++node) {
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(cluster.nodeDir(node))) CHECK(entry.path().extension() != ".jpg");
+    }
 }
 
 }  // namespace svc::cluster
