@@ -105,12 +105,12 @@ private:
         int64_t notBeforeMs = 0;
     };
     struct Outcome {
-        std::optional<ImageFacts> facts;  // set: done (ok or failed)
+        std::optional<ImageFacts> facts{};  // set: done (ok or failed)
         int64_t retryDelayMs = 0;
         bool pauseHost = false;  // the server asked for the wait (Retry-After): the whole host waits
         // Not fetched: another node holds the claim, or has settled the URL already (`settled`).
         bool skipped = false;
-        std::optional<ImageFacts> settled;
+        std::optional<ImageFacts> settled{};
     };
 
     ImageBot(ImageBotOptions options, CatalogStore& catalog, TenantStore& tenants, ImageFactStore& facts, const Clock& clock,
