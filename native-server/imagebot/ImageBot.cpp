@@ -251,7 +251,8 @@ void ImageBot::workLoop(int index) {
         if (outcome.facts || outcome.skipped) {
             pending_.erase({job.tenantId, job.url});
         } else {
-            ++retries_;
+            if (outcome.heldElsewhere) --job.attempt;
+            else ++retries_;
             int64_t until = steadyMs() + outcome.retryDelayMs;
             if (outcome.pauseHost) policy_.pauseHost(job.host, until);
             job.notBeforeMs = until;
@@ -320,6 +321,11 @@ ImageFacts ImageBot::failure(const Job& job, long httpStatus, std::string reason
     return facts;
 }
 
+namespace {
+// How soon a node looks again at an image another node is fetching.
+constexpr int64_t kHeldRecheckMs = 2'000;
+}  // namespace
+
 void ImageBot::remember(const ImageFacts& facts) {
     std::unique_lock visuals(visualsMutex_);
     auto tenant = visuals_.find(facts.tenantId);
@@ -328,10 +334,10 @@ void ImageBot::remember(const ImageFacts& facts) {
 
 ImageBot::Outcome ImageBot::process(const Job& job, const std::string& bodyPath) {
     // Nodes sharing a database fetch each URL once (issue 24): the claim's holder fetches, the
-    // others drop the job; a later scan finds the holder's facts, or a dead holder's claim expired.
+    // others look again later and take the holder's facts (or the claim, when its holder died).
     int64_t claimedAt = clock_.nowSeconds();
     auto claimed = facts_.claimFetch(job.tenantId, job.url, owner_, claimedAt, options_.fetchClaimSeconds);
-    if (!claimed || !*claimed) return Outcome{.skipped = true};
+    if (!claimed || !*claimed) return Outcome{.retryDelayMs = kHeldRecheckMs, .heldElsewhere = true};
     // Queued before another node's facts were saved: claimed only after that node released it.
     if (auto known = facts_.find(job.tenantId, job.url); known && *known && ((*known)->ok() || (*known)->nextAttemptAt > claimedAt)) {
         (void)facts_.releaseFetch(job.tenantId, job.url, owner_);

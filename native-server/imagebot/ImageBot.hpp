@@ -108,9 +108,12 @@ private:
         std::optional<ImageFacts> facts{};  // set: done (ok or failed)
         int64_t retryDelayMs = 0;
         bool pauseHost = false;  // the server asked for the wait (Retry-After): the whole host waits
-        // Not fetched: another node holds the claim, or has settled the URL already (`settled`).
+        // Not fetched: another node settled the URL already (its facts in `settled`)...
         bool skipped = false;
         std::optional<ImageFacts> settled{};
+        // ... or holds its claim: looked at again after retryDelayMs, to learn its facts (content
+        // answers here use them) or to take over the claim once it expired. No attempt spent.
+        bool heldElsewhere = false;
     };
 
     ImageBot(ImageBotOptions options, CatalogStore& catalog, TenantStore& tenants, ImageFactStore& facts, const Clock& clock,
