@@ -513,7 +513,7 @@ TEST_CASE("cluster: each product image is fetched once across three nodes, and a
     constexpr int kImages = 4;
     svc::test::LoopbackImageServer images;
     // Slow answers: every node's bot has the URLs queued while another node is still fetching them.
-    images.setDelay(std::chrono::milliseconds(300));
+    images.setDelay(std::chrono::milliseconds(1000));
     std::string csv = "sku;main-sku;name;stock;retail-price;deeplink;image;category-path\n";
     for (int tee = 1; tee <= kImages; ++tee) {
         std::string id = "TEE" + std::to_string(tee);
@@ -534,6 +534,9 @@ TEST_CASE("cluster: each product image is fetched once across three nodes, and a
     cluster.run({"feed", "import", feedPath, "--api-id", apiId});
     cluster.shareKeys();
     cluster.start();
+    // Asked before the images are in: each node reads the tenant's (few) image facts into memory now.
+    const std::string contentPath = "/" + apiId + "/content?w=SIMILAR&t=product&s=TEE1-M&i=";
+    for (int node = 0; node < 3; ++node) REQUIRE(cluster.node(node).Get(contentPath));
     auto fetched = secondsUntil(
         [&] { return queryRows(cluster.databaseUrl(), "SELECT count(*) FROM image_facts WHERE status = 'ok'")[0][0] == std::to_string(kImages); },
         std::chrono::seconds(12));
@@ -565,6 +568,18 @@ TEST_CASE("cluster: each product image is fetched once across three nodes, and a
     }
     for (int node = 0; node < 3; ++node) {
         for (const auto& entry : std::filesystem::recursive_directory_iterator(cluster.nodeDir(node))) CHECK(entry.path().extension() != ".jpg");
+    }
+    // Every node's content answers show the thumbnails, those of images another node fetched too.
+    for (int node = 0; node < 3; ++node) {
+        CAPTURE(node);
+        std::string body;
+        auto shown = secondsUntil([&] {
+            auto content = cluster.node(node).Get(contentPath);
+            body = content ? content->body : "";
+            return body.find("/" + apiId + "/thumbs/") != std::string::npos && body.find(images.url("/TEE")) == std::string::npos;
+        }, std::chrono::seconds(5));
+        INFO(body);
+        CHECK(shown);
     }
 }
 
