@@ -28,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -543,13 +544,18 @@ struct Options {
     uint64_t rows = 1000000;
     bool keep = false;
     std::string server = std::string(SVC_BUILD_BIN_DIR) + "/svc-server";
+    // PostgreSQL instead of the data dir's SQLite (issue 24): svc-server gets --database-url, the floor is psql's \copy.
+    std::string databaseUrl = [] {
+        const char* url = std::getenv("SVC_BENCH_DATABASE_URL");
+        return std::string(url ? url : "");
+    }();
 };
 
 void printHelp() {
     std::cout <<
         R"(bench-feed-import: svc-server's feed import against the sqlite3 shell's .import (the floor)
 
-Usage: bench-feed-import [--rows N] [--keep] [--server PATH]
+Usage: bench-feed-import [--rows N] [--keep] [--server PATH] [--database-url URL]
 
 Generates a deterministic fashion-shop feed (25 columns, ';'-separated, every value quoted, ~5 sizes per main SKU)
 into a temporary directory under /tmp, then times in one run:
@@ -564,9 +570,12 @@ Options:
   --keep         keep the temporary directory (feeds, databases, outputs)
   --server PATH  svc-server binary (default )"
               << SVC_BUILD_BIN_DIR << R"(/svc-server)
+  --database-url URL  import into PostgreSQL (a schema of its own, dropped afterwards; also SVC_BENCH_DATABASE_URL):
+                 svc-server runs with --database-url, and the floor (a) is psql's \copy of the feed into a bare table
+                 (FORMAT csv, one text column per feed column, no key), PostgreSQL's own COPY
   --help         this text
 
-Needs the sqlite3 shell (Debian package sqlite3) on PATH. Exit status: 0 when every step ran (PASS or FAIL is a
+Needs the sqlite3 shell (Debian package sqlite3) on PATH, or psql (postgresql-client) with --database-url. Exit status: 0 when every step ran (PASS or FAIL is a
 measurement), 1 when a step failed to run, 2 on a bad command line.
 )";
 }
@@ -593,6 +602,8 @@ int parseOptions(int argc, char** argv, Options& options) {
             }
             options.rows = std::stoull(text);
             if (options.rows < 100) throw std::invalid_argument("--rows: at least 100 (the delta is 1% of the rows)");
+        } else if (arg == "--database-url" || arg.rfind("--database-url=", 0) == 0) {
+            options.databaseUrl = arg == "--database-url" ? value("--database-url") : arg.substr(15);
         } else if (arg == "--server" || arg.rfind("--server=", 0) == 0) {
             options.server = arg == "--server" ? value("--server") : arg.substr(9);
         } else {
@@ -603,16 +614,38 @@ int parseOptions(int argc, char** argv, Options& options) {
 }
 
 int run(const Options& options) {
+    const bool postgres = !options.databaseUrl.empty();
     std::string sqlite3 = findInPath("sqlite3");
-    if (sqlite3.empty()) throw StepFailure("the sqlite3 shell is not on PATH (Debian package sqlite3)");
+    if (sqlite3.empty() && !postgres) throw StepFailure("the sqlite3 shell is not on PATH (Debian package sqlite3)");
+    std::string psql = postgres ? findInPath("psql") : "";
+    if (postgres && psql.empty()) throw StepFailure("psql is not on PATH (Debian package postgresql-client)");
 
     TempDir temp = createTempDir("bench-feed-import", options.keep);
     const std::string& dir = temp.path;
     std::vector<std::string> notes;
     std::string server = privateServerCopy(options.server, dir);
 
-    std::string sqliteVersion = lastLines(runChild("sqlite3-version", {sqlite3, "--version"}, dir).out, 1);
+    std::string sqliteVersion = postgres ? "" : lastLines(runChild("sqlite3-version", {sqlite3, "--version"}, dir).out, 1);
     sqliteVersion = sqliteVersion.substr(0, sqliteVersion.find(' '));
+    // PostgreSQL: a schema of this run's own (the server may hold other data), dropped at the end.
+    const std::string schema = "bench_feed_import_" + std::to_string(::getpid());
+    const std::string schemaUrl =
+        options.databaseUrl + (options.databaseUrl.find('?') == std::string::npos ? "?" : "&") + "options=-c%20search_path%3D" + schema;
+    auto psqlRun = [&](const std::string& step, const std::string& url, const std::string& command) {
+        ChildRun run = runChild(step, {psql, "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", url, "-c", command}, dir);
+        if (!run.err.empty() && run.err.find("ERROR") != std::string::npos) throw StepFailure(step + ": " + lastLines(run.err, 3));
+        return run;
+    };
+    struct DropSchema {
+        std::function<void()> drop;
+        ~DropSchema() {
+            if (drop) drop();
+        }
+    } dropSchema;
+    if (postgres) {
+        psqlRun("pg-create-schema", options.databaseUrl, "CREATE SCHEMA " + schema);
+        dropSchema.drop = [&] { (void)runChild("pg-drop-schema", {psql, "-X", "-q", options.databaseUrl, "-c", "DROP SCHEMA " + schema + " CASCADE"}, dir); };
+    }
 
     // Feeds (~2.1x the full feed), the floor's database (~1x) and svc's data dir with its WAL (~3x).
     uint64_t needBytes = options.rows * 560 * 6;
@@ -640,11 +673,25 @@ int run(const Options& options) {
         script << ");\nBEGIN;\n.mode csv\n.separator \";\"\n.import --skip 1 \"" << feeds.full << "\" t\nCOMMIT;\n";
         if (!script) throw StepFailure("cannot write " + floorScript);
     }
-    progress("(a) sqlite3 .import");
-    ChildRun floor = runChild("a-sqlite3-import", {sqlite3, "-bail", "-batch", floorDb}, dir, floorScript);
-    progressDone(floor);
-    if (!floor.err.empty()) notes.push_back("(a) sqlite3 wrote to stderr: " + lastLines(floor.err, 3));
-    {
+    ChildRun floor;
+    if (postgres) {
+        std::string table = "CREATE TABLE t(";
+        for (size_t i = 0; i < kColumnCount; ++i) table += std::string(i ? ", " : "") + '"' + std::string(kColumns[i]) + "\" text";
+        psqlRun("a-pg-create-table", schemaUrl, table + ")");
+        progress("(a) psql \\copy");
+        floor = psqlRun("a-pg-copy", schemaUrl, "\\copy t FROM '" + feeds.full + "' (FORMAT csv, HEADER true, DELIMITER ';')");
+        progressDone(floor);
+        std::string count = psqlRun("a-pg-count", schemaUrl, "SELECT count(*) FROM t").out;
+        if (count.substr(0, count.find('\n')) != std::to_string(feeds.rows)) {
+            throw StepFailure("(a) psql \\copy: the table holds " + count + " rows, expected " + std::to_string(feeds.rows));
+        }
+    } else {
+        progress("(a) sqlite3 .import");
+        floor = runChild("a-sqlite3-import", {sqlite3, "-bail", "-batch", floorDb}, dir, floorScript);
+        progressDone(floor);
+    }
+    if (!floor.err.empty()) notes.push_back("(a) the floor wrote to stderr: " + lastLines(floor.err, 3));
+    if (!postgres) {
         ChildRun count = runChild("a-sqlite3-count", {sqlite3, "-batch", floorDb, "SELECT count(*) FROM t;"}, dir);
         std::string text = count.out.substr(0, count.out.find('\n'));
         if (text != std::to_string(feeds.rows)) {
@@ -654,14 +701,21 @@ int run(const Options& options) {
 
     // (b) Full import into a fresh data dir.
     std::string dataDir = dir + "/svc-data";
-    ChildRun created = runChild("b-tenant-create", {server, "tenant", "create", "--data-dir", dataDir, "--name", "bench"}, dir);
+    std::vector<std::string> storage{"--data-dir", dataDir};
+    if (postgres) storage.insert(storage.end(), {"--database-url", schemaUrl});
+    std::vector<std::string> createArgs{server, "tenant", "create"};
+    createArgs.insert(createArgs.end(), storage.begin(), storage.end());
+    createArgs.insert(createArgs.end(), {"--name", "bench"});
+    ChildRun created = runChild("b-tenant-create", createArgs, dir);
     auto tenant = parseJsonOutput("tenant create", created);
     if (!tenant.contains("apiId") || !tenant["apiId"].is_string()) {
         throw StepFailure("tenant create: no apiId in its output: " + lastLines(created.out, 5));
     }
     std::string apiId = tenant["apiId"].get<std::string>();
     auto importArgs = [&](const std::string& file, bool isDelta) {
-        std::vector<std::string> args{server, "feed", "import", "--data-dir", dataDir, "--api-id", apiId};
+        std::vector<std::string> args{server, "feed", "import"};
+        args.insert(args.end(), storage.begin(), storage.end());
+        args.insert(args.end(), {"--api-id", apiId});
         if (isDelta) args.push_back("--delta");
         args.push_back(file);
         return args;
@@ -714,7 +768,7 @@ int run(const Options& options) {
               << kColumnCount << " columns, " << fixed(mib(feeds.fullBytes), 0) << " MiB ("
               << fixed(static_cast<double>(feeds.fullBytes) / static_cast<double>(feeds.rows), 0) << " bytes/row); delta "
               << withThousands(feeds.deltaRows) << " rows; generated in " << fixed(feeds.seconds, 1) << " s\n";
-    std::cout << padRight("(a) sqlite3 .import (floor)", label) << secs(floor.seconds) << "   1.00x\n";
+    std::cout << padRight(postgres ? "(a) psql \\copy (floor)" : "(a) sqlite3 .import (floor)", label) << secs(floor.seconds) << "   1.00x\n";
     std::cout << padRight("(b) svc full import", label) << secs(fullRun.seconds) << "   " << padRight(fixed(ratioB, 2) + "x of (a)", 15)
               << " target <= 1.5x   " << passFail(ratioB <= 1.5) << "\n";
     std::cout << padRight("(c) svc delta import, 1% rows", label) << secs(deltaRun.seconds) << "   "
@@ -729,8 +783,9 @@ int run(const Options& options) {
         return "user " + fixed(r.userSeconds, 2) + " s, sys " + fixed(r.systemSeconds, 2) + " s, waiting " +
                fixed(std::max(0.0, r.seconds - r.userSeconds - r.systemSeconds), 2) + " s";
     };
-    std::cout << "  (a)  CPU: " << cpu(floor) << "; peak RSS " << fixed(floor.maxRssKiB / 1024.0, 0) << " MiB; database "
-              << fixed(mib(floorDbBytes), 0) << " MiB\n";
+    // PostgreSQL's work is in the server, not in the psql or svc-server processes these figures are about.
+    std::cout << "  (a)  CPU: " << cpu(floor) << "; peak RSS " << fixed(floor.maxRssKiB / 1024.0, 0) << " MiB"
+              << (postgres ? std::string(" (psql; the server's CPU is not counted)") : "; database " + fixed(mib(floorDbBytes), 0) + " MiB") << "\n";
     std::cout << "  (b)  CPU: " << cpu(fullRun) << "; data dir " << fixed(mib(svcDbBytes), 0) << " MiB after (c2)\n";
     std::cout << "  (c)  CPU: " << cpu(deltaRun) << "\n";
     std::cout << "  (c2) CPU: " << cpu(changedRun) << "\n";
@@ -738,8 +793,14 @@ int run(const Options& options) {
     std::cout << "  (c)  report: " << countsLine(deltaReport) << "\n";
     std::cout << "  (c2) report: " << countsLine(changedReport) << " (" << withThousands(feeds.changedRows)
               << " rows differ from the catalog after (c))\n";
-    std::cout << "  (a) ran: " << sqlite3 << " -bail -batch floor.sqlite3 < floor-import.sql  (sqlite3 " << sqliteVersion << ")\n";
-    {
+    if (postgres) {
+        std::cout << "  (a) ran: psql URL -c \"\\copy t FROM 'feed-full.csv' (FORMAT csv, HEADER true, DELIMITER ';')\"  (t: "
+                  << kColumnCount << " text columns, no key, in schema " << schema << ")\n";
+        std::cout << "  (b), (c), (c2) ran with --database-url URL (schema " << schema << "), the data dir holding only keys\n";
+    } else {
+        std::cout << "  (a) ran: " << sqlite3 << " -bail -batch floor.sqlite3 < floor-import.sql  (sqlite3 " << sqliteVersion << ")\n";
+    }
+    if (!postgres) {
         std::ifstream script(floorScript);
         std::string line;
         while (std::getline(script, line)) {

@@ -25,7 +25,7 @@ Services::Services(Storage& storage, const ServerKeys& keys, const ServerOptions
         ImageBotOptions botOptions = *options.imageBot;
         if (botOptions.dataDir.empty()) botOptions.dataDir = options.dataDir;
         botOptions.thumbnails = blobs_.thumbnails();
-        if (auto bot = ImageBot::open(std::move(botOptions), storage.catalog(), storage.tenants(), storage.imageFacts(), storage.clock())) {
+        if (auto bot = ImageBot::open(std::move(botOptions), storage.catalog(), storage.tenants(), storage.imageFacts(), storage.leases(), storage.clock())) {
             imageBot_ = std::move(*bot);
         } else {
             Log::warn("image bot off: " + bot.error().message);

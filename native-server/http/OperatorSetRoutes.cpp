@@ -11,6 +11,7 @@
 #include "http/HttpJson.hpp"
 #include "recommend/WidgetContentService.hpp"
 #include "sets/SetJson.hpp"
+#include "text/BoundedJson.hpp"
 #include "text/StringUtil.hpp"
 #include "widget/ContentRequest.hpp"
 
@@ -272,7 +273,10 @@ std::optional<OperatorSetRoutes::Preview> OperatorSetRoutes::previewOf(const std
     if (!found || !*found) return std::nullopt;  // a storage failure shows as an expired preview: the operator makes another
     auto tenant = tenants_.findById((*found)->tenantId);
     if (!tenant || !*tenant) return std::nullopt;
-    auto draft = customSetFromJson(nlohmann::json::parse((*found)->draftJson, nullptr, false));
+    // Written by createPreview, but read as any stored text is: through the bounded reader.
+    auto stored = BoundedJson::parse((*found)->draftJson, "set preview");
+    if (!stored) return std::nullopt;
+    auto draft = customSetFromJson(*stored);
     if (!draft) return std::nullopt;
     return Preview{(*found)->tenantId, (**tenant).apiId, *draft};
 }

@@ -52,28 +52,32 @@ std::string readAll(const std::string& path) {
     return bytes.str();
 }
 
+// How long a job waits when other nodes hold every slot of its host.
+constexpr int64_t kBusyHostWaitMs = 250;
+
 }  // namespace
 
 Result<std::unique_ptr<ImageBot>> ImageBot::open(ImageBotOptions options, CatalogStore& catalog, TenantStore& tenants, ImageFactStore& facts,
-                                                 const Clock& clock) {
+                                                 LeaseStore& leases, const Clock& clock) {
     auto policy = AddressPolicy::withAllowList(options.allowList);
     if (!policy) return policy.error();
     std::error_code error = PrivateFiles::createDirectories(options.dataDir + "/thumbs/tmp");
     if (error) return Error::unavailable("thumbs directory " + options.dataDir + "/thumbs: " + error.message());
     auto fetcher = std::make_unique<OutboundFetcher>(*policy, options.limits);
-    return std::unique_ptr<ImageBot>(new ImageBot(std::move(options), catalog, tenants, facts, clock, std::move(fetcher)));
+    return std::unique_ptr<ImageBot>(new ImageBot(std::move(options), catalog, tenants, facts, leases, clock, std::move(fetcher)));
 }
 
-ImageBot::ImageBot(ImageBotOptions options, CatalogStore& catalog, TenantStore& tenants, ImageFactStore& facts, const Clock& clock,
-                   std::unique_ptr<OutboundFetcher> fetcher)
+ImageBot::ImageBot(ImageBotOptions options, CatalogStore& catalog, TenantStore& tenants, ImageFactStore& facts, LeaseStore& leases,
+                   const Clock& clock, std::unique_ptr<OutboundFetcher> fetcher)
     : options_(std::move(options)),
       catalog_(catalog),
       tenants_(tenants),
       clock_(clock),
       facts_(facts),
+      leases_(leases),
+      leaseOwner_(options_.leaseOwner.empty() ? LeaseOwner::ofThisProcess() : options_.leaseOwner),
       fetcher_(std::move(fetcher)),
       userAgent_("svc-imagebot/1.0 (+" + options_.infoUrl + ")"),
-      owner_(LeaseOwner::ofThisProcess()),
       policy_(options_.politeness) {}
 
 ImageBot::~ImageBot() { stop(); }
@@ -220,6 +224,8 @@ void ImageBot::scanTenant(int64_t tenantId) {
 
 void ImageBot::workLoop(int index) {
     const std::string bodyPath = options_.dataDir + "/thumbs/tmp/body-" + std::to_string(::getpid()) + "-" + std::to_string(index);
+    // Each worker holds slots in its own name: a slot is one request in flight, whichever bot's.
+    const std::string owner = leaseOwner_ + "#" + std::to_string(index);
     std::unique_lock lock(mutex_);
     while (!stopping_) {
         int64_t now = steadyMs();
@@ -234,6 +240,25 @@ void ImageBot::workLoop(int index) {
         Job job = std::move(*picked);
         ++inFlight_;
         lock.unlock();
+        auto slot = claimHostSlot(job.host, owner);
+        if (!slot || settled(job)) {
+            if (slot) (void)leases_.release(*slot, owner);
+            lock.lock();
+            policy_.release(job.host);
+            --inFlight_;
+            if (slot) {
+                pending_.erase({job.tenantId, job.url});  // another node fetched it
+            } else {
+                // Other nodes use every slot of the host: try again shortly, no attempt spent.
+                job.notBeforeMs = steadyMs() + kBusyHostWaitMs;
+                std::string host = job.host;
+                queues_[host].retrying.push_back(std::move(job));
+                ++queued_;
+            }
+            wake_.notify_all();
+            idle_.notify_all();
+            continue;
+        }
         ++job.attempt;
         Outcome outcome = process(job, bodyPath);
         if (outcome.facts) {
@@ -241,10 +266,13 @@ void ImageBot::workLoop(int index) {
             // Not saved: the next scan fetches it again.
             if (facts_.save(*outcome.facts) && outcome.facts->ok()) remember(*outcome.facts);
             // After the save: a node that claims the URL next finds it settled.
-            (void)facts_.releaseFetch(job.tenantId, job.url, owner_);
+            (void)facts_.releaseFetch(job.tenantId, job.url, leaseOwner_);
         } else if (outcome.settled && outcome.settled->ok()) {
             remember(*outcome.settled);
         }
+        // Lease expiries are whole seconds: other nodes wait out the pause to within one.
+        if (outcome.pauseHost) holdHostSlots(job.host, owner, clock_.nowSeconds() + (outcome.retryDelayMs + 999) / 1000);
+        else (void)leases_.release(*slot, owner);
         lock.lock();
         policy_.release(job.host);
         --inFlight_;
@@ -265,6 +293,33 @@ void ImageBot::workLoop(int index) {
     }
     std::error_code ignored;
     std::filesystem::remove(bodyPath, ignored);
+}
+
+std::optional<std::string> ImageBot::claimHostSlot(const std::string& host, const std::string& owner) {
+    // Long enough for one fetch with its timeouts; released as soon as the fetch is done.
+    int64_t ttlSeconds = options_.limits.totalTimeoutMs / 1000 + 30;
+    for (int slot = 0; slot < options_.politeness.perHostLimit; ++slot) {
+        std::string name = "image-host/" + host + "/" + std::to_string(slot);
+        auto claimed = leases_.claim(name, owner, clock_.nowSeconds(), ttlSeconds);
+        if (!claimed) return std::nullopt;  // the database is away: no fetch (the job waits)
+        if (*claimed) return name;
+    }
+    return std::nullopt;
+}
+
+void ImageBot::holdHostSlots(const std::string& host, const std::string& owner, int64_t untilUnixSeconds) {
+    int64_t now = clock_.nowSeconds();
+    for (int slot = 0; slot < options_.politeness.perHostLimit; ++slot) {
+        (void)leases_.claim("image-host/" + host + "/" + std::to_string(slot), owner, now, std::max<int64_t>(1, untilUnixSeconds - now));
+    }
+}
+
+bool ImageBot::settled(const Job& job) {
+    if (job.attempt > 0) return false;  // this bot's own retry: nobody else fetches a URL it holds
+    auto stored = facts_.find(job.tenantId, job.url);
+    if (!stored || !*stored) return false;
+    if ((*stored)->ok()) remember(**stored);  // another node's: content answers here use it too
+    return (*stored)->ok() || (*stored)->nextAttemptAt > clock_.nowSeconds();
 }
 
 std::optional<ImageBot::Job> ImageBot::takeReadyJob(int64_t nowMs, int64_t& nextReadyMs) {
@@ -336,11 +391,11 @@ ImageBot::Outcome ImageBot::process(const Job& job, const std::string& bodyPath)
     // Nodes sharing a database fetch each URL once (issue 24): the claim's holder fetches, the
     // others look again later and take the holder's facts (or the claim, when its holder died).
     int64_t claimedAt = clock_.nowSeconds();
-    auto claimed = facts_.claimFetch(job.tenantId, job.url, owner_, claimedAt, options_.fetchClaimSeconds);
+    auto claimed = facts_.claimFetch(job.tenantId, job.url, leaseOwner_, claimedAt, options_.fetchClaimSeconds);
     if (!claimed || !*claimed) return Outcome{.retryDelayMs = kHeldRecheckMs, .heldElsewhere = true};
     // Queued before another node's facts were saved: claimed only after that node released it.
     if (auto known = facts_.find(job.tenantId, job.url); known && *known && ((*known)->ok() || (*known)->nextAttemptAt > claimedAt)) {
-        (void)facts_.releaseFetch(job.tenantId, job.url, owner_);
+        (void)facts_.releaseFetch(job.tenantId, job.url, leaseOwner_);
         return Outcome{.skipped = true, .settled = std::move(**known)};
     }
     // The fetcher also speaks FTP (feeds); images are web resources.

@@ -8,6 +8,12 @@
 // processes), and of one tenant after each applied import (catalogChanged, which only queues:
 // imports and requests never wait for the bot). A scan queues the URLs the fact store does not
 // know yet, so an unchanged URL is never fetched again.
+//
+// Several bots (nodes of a cluster) may scan the same catalogs (docs/adr/0088): before each
+// request a worker claims one of the host's `perHostLimit` slots as a lease shared by every node
+// ("image-host/<host>/<slot>"), so a host never sees more requests at once than one bot would
+// make; a Retry-After pause holds every slot it can until the pause ends. Holding the slot, it
+// checks the fact store again, so a URL another node fetched meanwhile is not fetched twice.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -25,6 +31,7 @@
 
 #include "core/Clock.hpp"
 #include "store/ImageFactStore.hpp"
+#include "store/LeaseStore.hpp"
 #include "net/OutboundFetcher.hpp"
 #include "net/PoliteFetchPolicy.hpp"
 #include "store/BlobStore.hpp"
@@ -48,15 +55,17 @@ struct ImageBotOptions {
     int thumbnailQuality = 80;
     int64_t failedRetrySeconds = 6 * 3600;  // a failed URL is tried again after this
     std::chrono::milliseconds rescanInterval{std::chrono::minutes(5)};
-    // How long a fetch stays this node's (ImageFactStore::claimFetch), renewed by each attempt:
+    // How long a fetch stays this bot's (ImageFactStore::claimFetch), renewed by each attempt:
     // longer than an attempt may take, short enough that a dead node's images are soon taken over.
     int64_t fetchClaimSeconds = 120;
+    std::string leaseOwner;  // who holds the host slots: "" is this process (LeaseOwner); tests name two bots apart
 };
 
 class ImageBot {
 public:
+    // `leases`: where the bots of every node share the hosts' slots.
     static Result<std::unique_ptr<ImageBot>> open(ImageBotOptions options, CatalogStore& catalog, TenantStore& tenants, ImageFactStore& facts,
-                                                  const Clock& clock);
+                                                  LeaseStore& leases, const Clock& clock);
     ~ImageBot();
 
     void start();  // workers, and a scan of every tenant
@@ -116,8 +125,14 @@ private:
         bool heldElsewhere = false;
     };
 
-    ImageBot(ImageBotOptions options, CatalogStore& catalog, TenantStore& tenants, ImageFactStore& facts, const Clock& clock,
+    ImageBot(ImageBotOptions options, CatalogStore& catalog, TenantStore& tenants, ImageFactStore& facts, LeaseStore& leases, const Clock& clock,
              std::unique_ptr<OutboundFetcher> fetcher);
+    // The name of a slot of `host` this bot now holds across nodes, or nullopt when other nodes hold them all.
+    std::optional<std::string> claimHostSlot(const std::string& host, const std::string& owner);
+    // Holds every slot of `host` it can get until `untilUnixSeconds` (a Retry-After pause for all nodes).
+    void holdHostSlots(const std::string& host, const std::string& owner, int64_t untilUnixSeconds);
+    // Fetched (or failed and not due) by now, by any node.
+    bool settled(const Job& job);
     void scanLoop();
     void scanTenant(int64_t tenantId);
     void workLoop(int index);
@@ -133,9 +148,10 @@ private:
     TenantStore& tenants_;
     const Clock& clock_;
     ImageFactStore& facts_;
+    LeaseStore& leases_;
+    std::string leaseOwner_;
     std::unique_ptr<OutboundFetcher> fetcher_;
     std::string userAgent_;
-    const std::string& owner_;  // of fetch claims: this process
 
     mutable std::mutex mutex_;
     std::condition_variable wake_;     // workers: a job or a free slot

@@ -20,6 +20,8 @@ constexpr int64_t kMaxListedChanges = 1 << 14;
 constexpr int64_t kChangeListSeconds = 7 * 24 * 3600;
 // Rows staged before a batch is applied: bounds the temporary table of a very large feed.
 constexpr int64_t kBatchRows = 200'000;
+// An initial load of at least this many rows analyzes its partition (see commit()).
+constexpr int64_t kAnalyzeAfterLoad = 1000;
 // COPY data handed to libpq in chunks of about this size.
 constexpr size_t kCopyChunkBytes = 1 << 20;
 
@@ -308,6 +310,18 @@ public:
             "DELETE FROM catalog_change_skus WHERE tenant_id = $1 AND seq IN (SELECT seq FROM old)",
             {tenantId_, now_ - kChangeListSeconds});
         if (!pruned) return pruned.error();
+        if (emptyAtStart_ && counts_.inserted >= kAnalyzeAfterLoad) {
+            // Statistics for the tenant's partition now, not when autovacuum comes by: without them
+            // the planner takes a freshly loaded tenant for a few rows and joins the next delta's
+            // stage with a scan of every product instead of a lookup per staged row.
+            auto partition = connection_->execute("catalog import: find the tenant's partition",
+                                                  "SELECT tableoid::regclass::text FROM catalog_products WHERE tenant_id = $1 LIMIT 1", {tenantId_});
+            if (!partition) return partition.error();
+            if (partition->rows() == 1) {
+                std::string analyze = "ANALYZE " + partition->text(0, 0);  // a name the server printed, quoted as needed
+                if (auto status = connection_->executeScript("catalog import: analyze the tenant's partition", analyze.c_str()); !status) return status.error();
+            }
+        }
         auto committed = connection_->execute("commit catalog import", "COMMIT");
         if (!committed) return committed.error();
         open_ = false;

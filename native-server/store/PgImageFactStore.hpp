@@ -1,7 +1,7 @@
 #pragma once
 // ImageFactStore on PostgreSQL (docs/adr/0088): rows keyed by (tenant, SHA-256 of the URL), so
 // an image URL of any length is a key; the URL itself is compared too, so two URLs never share
-// facts. Fetch claims are rows of image_fetch_claims, keyed the same way.
+// facts. Fetch claims are leases named image-fetch/<tenant>/<SHA-256 of the URL>.
 #include "store/ImageFactStore.hpp"
 #include "store/PgDatabase.hpp"
 

@@ -282,15 +282,6 @@ CREATE TABLE image_facts (
     PRIMARY KEY (tenant_id, url_hash)
 );
 CREATE INDEX image_facts_by_key ON image_facts USING hash (thumb_key);
--- The image bot's claims of URLs to fetch: a node fetches a URL only after winning its row
--- (docs/adr/0088); a claim past its expiry is free again (its node died mid-fetch).
-CREATE TABLE image_fetch_claims (
-    tenant_id bigint NOT NULL,
-    url_hash bytea NOT NULL,
-    owner text COLLATE "C" NOT NULL,
-    expires_at bigint NOT NULL,
-    PRIMARY KEY (tenant_id, url_hash)
-);
 -- The newest finished import of every feed, kept by a trigger as on SQLite, so the fleet view
 -- reads one row per feed instead of grouping every tenant's import history.
 CREATE TABLE feed_states (

@@ -507,6 +507,61 @@ TEST_CASE("cluster: the SDK's browser specs pass against three nodes through the
     CHECK_FALSE(std::regex_search(output, std::regex(R"(\n\s+\d+ failed)")));
 }
 
+TEST_CASE("cluster: killing the node that runs a pulled import requeues it once; another node applies it from the bucket" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres) *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, s3rverInstalled(), kNoS3rver)) {
+    // Large enough that the import is still running when the test sees it and kills its node.
+    constexpr int kRows = 150'000;
+    std::string csv = "sku;main-sku;name;stock;retail-price;deeplink;image;category-path\n";
+    csv.reserve(kRows * 110);
+    for (int row = 0; row < kRows; ++row) {
+        std::string id = "P" + std::to_string(row);
+        csv += id + "-M;" + id + ";Product " + id + ";5;1990;https://shop.example/" + id + ";https://shop.example/" + id + ".jpg;Men > Shirts\n";
+    }
+    svc::test::LoopbackFeedServer shop;
+    shop.setFeed(csv, "\"v1\"");
+    Cluster cluster({.nodes = 3, .balancer = false, .sharedBlobs = true,
+                     .extraServeArguments = {"--no-image-bot", "--outbound-allow", "127.0.0.1:" + std::to_string(shop.port)}});
+    json tenant = createTenant(cluster, "Shop A");
+    std::string apiId = tenant["apiId"];
+    cluster.run({"feed", "source", "add", "--api-id", apiId, "--url", shop.url("/feed.csv")});
+    cluster.shareKeys();
+    cluster.start();
+
+    // The node running the import holds the lease import/<id>, named host/pid/token.
+    std::string importId;
+    int runner = -1;
+    auto running = secondsUntil(
+        [&] {
+            auto rows = queryRows(cluster.databaseUrl(), "SELECT i.id, l.owner FROM feed_imports i JOIN leases l ON l.name = 'import/' || i.id "
+                                                         "WHERE i.status = 'running'");
+            if (rows.empty()) return false;
+            importId = rows[0][0];
+            std::string owner = rows[0][1];
+            int pid = std::stoi(owner.substr(owner.find('/') + 1));
+            for (int node = 0; node < 3; ++node) {
+                if (cluster.process(node).pid() == pid) runner = node;
+            }
+            return runner >= 0;
+        },
+        std::chrono::seconds(30));
+    REQUIRE(running);
+    cluster.killNode(runner);
+    MESSAGE("killed node " << runner << " while it ran import " << importId);
+    auto applied = secondsUntil(
+        [&] {
+            auto rows = queryRows(cluster.databaseUrl(), "SELECT status FROM feed_imports WHERE id = " + importId);
+            return !rows.empty() && rows[0][0] == "applied";
+        },
+        std::chrono::seconds(90));
+    REQUIRE(applied);
+    MESSAGE("applied by another node " << *applied << " s after the kill");
+    // One import, run again (not a second one), from the body kept in the bucket: the shop's
+    // server was asked once.
+    CHECK(queryRows(cluster.databaseUrl(), "SELECT count(*) FROM feed_imports")[0][0] == "1");
+    CHECK(shop.feedRequests.load() == 1);
+    CHECK(queryRows(cluster.databaseUrl(), "SELECT count(*) FROM catalog_products WHERE NOT deleted")[0][0] == std::to_string(kRows));
+
 TEST_CASE("cluster: each product image is fetched once across three nodes, and a thumbnail made by one node is served by the others" *
           svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres) *
           svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, s3rverInstalled(), kNoS3rver)) {
@@ -547,7 +602,7 @@ TEST_CASE("cluster: each product image is fetched once across three nodes, and a
         CAPTURE(tee);
         CHECK(images.requests("/TEE" + std::to_string(tee) + ".jpg") == 1);
     }
-    CHECK(queryRows(cluster.databaseUrl(), "SELECT count(*) FROM image_fetch_claims")[0][0] == "0");  // released once saved
+    CHECK(queryRows(cluster.databaseUrl(), "SELECT count(*) FROM leases WHERE name LIKE 'image-fetch/%'")[0][0] == "0");  // released once saved
 
     // Each thumbnail was made by one node and is in the bucket: all three serve the same bytes.
     auto keys = queryRows(cluster.databaseUrl(), "SELECT thumb_key FROM image_facts");

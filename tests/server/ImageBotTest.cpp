@@ -475,3 +475,43 @@ TEST_CASE("Image bot: thumbnail URLs in the content answer start with the public
         CHECK(image == "https://svc.example.com/" + f.tenant.apiId + "/thumbs/" + ImageBot::thumbKeyOf(f.images.url("/b.jpg")) + ".jpg");
     }
 }
+
+TEST_CASE("Image bot: two bots on one storage (two nodes) fetch each URL once and keep the per-host limit between them") {
+    test::TempDir dir;
+    test::LoopbackImageServer images;
+    images.setDelay(std::chrono::milliseconds(40));
+    auto storage = test::openStorage(dir.path());
+    auto created = TenantService(storage->tenants()).create("Shop");
+    REQUIRE(created);
+    std::vector<std::vector<std::string>> rows{kHeader};
+    constexpr int kImages = 16;
+    for (int i = 0; i < kImages; ++i) {
+        std::string path = "/n" + std::to_string(i) + ".jpg";
+        images.put(path, test::productJpeg(120, 160, 10 + i));
+        rows.push_back(productRow("N" + std::to_string(i), images.url(path)));
+    }
+    REQUIRE(test::importFeedFile(*storage, created->tenant, dir.path(), dir.file("feed.csv", test::feedCsv(rows))));
+
+    std::vector<std::unique_ptr<ImageBot>> nodes;
+    for (const char* node : {"node-a", "node-b"}) {
+        ImageBotOptions options = *botOptions().imageBot;
+        options.dataDir = dir.path() + "/" + node;
+        options.leaseOwner = node;
+        auto bot = ImageBot::open(options, storage->catalog(), storage->tenants(), storage->imageFacts(), storage->leases(), storage->clock());
+        REQUIRE(bot);
+        nodes.push_back(std::move(*bot));
+    }
+    for (auto& bot : nodes) bot->start();  // each scans every tenant: both queue every URL
+    for (auto& bot : nodes) REQUIRE(bot->waitIdle(std::chrono::seconds(20)));
+
+    for (int i = 0; i < kImages; ++i) {
+        std::string path = "/n" + std::to_string(i) + ".jpg";
+        CHECK_MESSAGE(images.requests(path) == 1, path);
+        auto facts = storage->imageFacts().find(created->tenant.id, images.url(path));
+        REQUIRE(facts);
+        REQUIRE(facts->has_value());
+        CHECK((*facts)->ok());
+    }
+    CHECK(images.maxInProgress <= 2);  // one bot's per-host limit, for both together
+    CHECK(nodes[0]->stats().succeeded + nodes[1]->stats().succeeded == kImages);
+}

@@ -1,7 +1,10 @@
 // The CatalogStore contract (shared/store/CatalogStore.hpp) on every backend.
 #include "StoreBackends.hpp"
 
+#include <atomic>
+#include <chrono>
 #include <limits>
+#include <thread>
 
 namespace svc::contract {
 namespace {
@@ -336,6 +339,83 @@ TEST_CASE("CatalogStore: hostile text, absent and extreme prices are read back e
             CHECK(stored->stock == expected.stock);
             CHECK(stored->lastSeenAt == now);
         }
+        // Again as a full feed into the catalog that now exists (compared with the stored rows, not
+        // loaded), every text changed, the first product left out: only that one is marked deleted.
+        std::vector<Product> again(products.begin() + 1, products.end());
+        for (auto& product : again) {
+            product.name += "\t\\n\n";
+            product.properties["fit"] = product.name;
+        }
+        auto counts = importAll(catalog, a.id, now + 10, again, true);
+        CHECK(counts.updated == static_cast<int64_t>(again.size()));
+        CHECK(counts.markedDeleted == 1);
+        CHECK(variant(catalog, a.id, products.front().sku)->deleted);
+        for (const auto& product : again) {
+            CAPTURE(product.sku);
+            auto stored = variant(catalog, a.id, product.sku);
+            REQUIRE(stored);
+            CHECK_FALSE(stored->deleted);
+            CHECK(stored->name == product.name);
+            CHECK(stored->description == product.description);
+            CHECK(stored->categoryPaths == product.categoryPaths);
+            CHECK(stored->properties == product.properties);
+        }
+    });
+}
+
+TEST_CASE("CatalogStore: a node that did not run an import reads its changed articles as the scan does") {
+    forEachBackend([](Backend& backend) {
+        Tenant a = newTenant(*backend.storage, "A");
+        int64_t now = backend.clock.now;
+        importAll(backend.storage->catalog(), a.id, now, {productOf("A-1", "A"), productOf("A-2", "A"), productOf("B-1", "B")});
+        auto other = backend.openAnother();
+        int64_t since = other->catalog().forEachProductChangedSince(a.id, -1, [](Product&&) {}).value();
+        importAll(backend.storage->catalog(), a.id, now + 10, {productOf("A-2", "A", "New name")});
+        std::vector<std::string> read, scanned;
+        auto changed = other->catalog().forEachChangedProduct(a.id, since, KnownChanges{}, [&](Product&& product) { read.push_back(product.sku); });
+        REQUIRE_MESSAGE(changed, (changed ? "" : changed.error().message));
+        CHECK(other->catalog().forEachProductChangedSince(a.id, since, [&](Product&& product) { scanned.push_back(product.sku); }).value() ==
+              changed->sequence);
+        CHECK(read == std::vector<std::string>{"A-1", "A-2"});
+        CHECK(read == scanned);
+        // PostgreSQL keeps each import's change list where every node reads it (docs/adr/0087);
+        // SQLite's lists live in the importing process only.
+        CHECK(changed->byKey == (backend.name == "postgres"));
+    });
+}
+
+TEST_CASE("CatalogStore: a tenant's imports run one at a time, so a later import's sequence is never read before an earlier one's") {
+    forEachBackend([](Backend& backend) {
+        CatalogStore& catalog = backend.storage->catalog();
+        Tenant a = newTenant(*backend.storage, "A");
+        int64_t now = backend.clock.now;
+        importAll(catalog, a.id, now, {productOf("A-1", "A")});
+        auto first = catalog.beginImport(a.id, now + 10, "default");
+        REQUIRE(first);
+        REQUIRE((*first)->upsert(productOf("A-1", "A", "First"), describingShape()));
+        std::atomic<bool> secondBegun{false};
+        std::string secondError;
+        std::thread second([&] {
+            auto import = catalog.beginImport(a.id, now + 20, "default");
+            secondBegun = true;
+            if (!import) {
+                secondError = import.error().message;
+                return;
+            }
+            auto written = (*import)->upsert(productOf("A-1", "A", "Second"), describingShape());
+            auto counts = written ? (*import)->commit(nullptr) : Result<ImportCounts>(written.error());
+            if (!counts) secondError = counts.error().message;
+        });
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        CHECK_FALSE(secondBegun.load());
+        REQUIRE((*first)->commit(nullptr));
+        int64_t firstSequence = (*first)->takeChange().sequence;
+        second.join();
+        CHECK(secondError == "");
+        CHECK(variant(catalog, a.id, "A-1")->name == "Second");
+        std::vector<std::string> skus;
+        CHECK(catalog.forEachProductChangedSince(a.id, firstSequence, [&](Product&& product) { skus.push_back(product.name); }).value() > firstSequence);
+        CHECK(skus == std::vector<std::string>{"Second"});
     });
 }
 

@@ -5,6 +5,7 @@
 
 #include <thread>
 
+#include "store/PgCopyBuffer.hpp"
 #include "store/PgMigrations.hpp"
 
 namespace svc::contract {
@@ -84,6 +85,40 @@ TEST_CASE("PostgreSQL backend: errors name the statement's purpose and never the
     auto stored = (*connection)->execute("read hostile values", "SELECT name FROM t ORDER BY name");
     REQUIRE(stored);
     CHECK(stored->rows() == static_cast<int>(hostileStrings().size()));
+}
+
+TEST_CASE("PostgreSQL backend: COPY takes hostile text and arrays byte for byte, and a refused COPY names its purpose" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres)) {
+    PostgresSchema schema(requirePostgres());
+    auto connection = PgConnection::open(schema.url());
+    REQUIRE(connection);
+    PgConnection& db = **connection;
+    REQUIRE(db.executeScript("create table", "CREATE TABLE copied (position int, value text, number bigint)"));
+    std::vector<std::string> values = hostileStrings();
+    values.insert(values.end(), {"\\.", "\\N", "", "ends with a backslash \\", "{\"a\",b}", "NULL", "x,y"});
+    PgCopyBuffer rows;
+    for (size_t i = 0; i < values.size(); ++i) rows.integer(static_cast<int64_t>(i)).text(values[i]).integer(std::optional<int64_t>()).endRow();
+    REQUIRE(db.beginCopy("copy hostile values", "COPY copied(position, value, number) FROM STDIN"));
+    REQUIRE(db.putCopyData("copy hostile values", rows.rows()));
+    auto copied = db.endCopy("copy hostile values");
+    REQUIRE_MESSAGE(copied, (copied ? "" : copied.error().message));
+    auto stored = db.execute("read copied values", "SELECT value, number IS NULL, value = ANY($1::text[]) FROM copied ORDER BY position",
+                             {PgParam::textArray(values)});
+    REQUIRE(stored);
+    REQUIRE(stored->rows() == static_cast<int>(values.size()));
+    for (int row = 0; row < stored->rows(); ++row) {
+        CAPTURE(values[static_cast<size_t>(row)]);
+        CHECK(stored->text(row, 0) == values[static_cast<size_t>(row)]);
+        CHECK(stored->text(row, 1) == "t");  // \N is NULL, the text "\N" is not
+        CHECK(stored->text(row, 2) == "t");  // and each is one element of the array
+    }
+    // A row with a column too few: the server refuses the COPY; the connection stays usable.
+    REQUIRE(db.beginCopy("copy a short row", "COPY copied(position, value, number) FROM STDIN"));
+    REQUIRE(db.putCopyData("copy a short row", "1\tonly two\n"));
+    auto refused = db.endCopy("copy a short row");
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().message.rfind("postgres: copy a short row: ", 0) == 0);
+    CHECK(db.execute("count copied values", "SELECT count(*) FROM copied")->integer(0, 0) == static_cast<int64_t>(values.size()));
 }
 
 TEST_CASE("PostgreSQL backend: Storage::open takes postgres:// and postgresql:// URLs; an unreachable one fails without its password" *
