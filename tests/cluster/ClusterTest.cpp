@@ -561,6 +561,7 @@ TEST_CASE("cluster: killing the node that runs a pulled import requeues it once;
     CHECK(queryRows(cluster.databaseUrl(), "SELECT count(*) FROM feed_imports")[0][0] == "1");
     CHECK(shop.feedRequests.load() == 1);
     CHECK(queryRows(cluster.databaseUrl(), "SELECT count(*) FROM catalog_products WHERE NOT deleted")[0][0] == std::to_string(kRows));
+}
 
 TEST_CASE("cluster: each product image is fetched once across three nodes, and a thumbnail made by one node is served by the others" *
           svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres) *
