@@ -32,6 +32,7 @@ Services::Services(Storage& storage, const ServerKeys& keys, const ServerOptions
     if (options.imageBot) {
         ImageBotOptions botOptions = *options.imageBot;
         if (botOptions.dataDir.empty()) botOptions.dataDir = options.dataDir;
+        botOptions.thumbnails = blobs_.thumbnails();
         if (auto bot = ImageBot::open(std::move(botOptions), storage.catalog(), storage.tenants(), storage.imageFacts(), storage.leases(), storage.clock())) {
             imageBot_ = std::move(*bot);
         } else {

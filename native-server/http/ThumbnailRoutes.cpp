@@ -1,8 +1,5 @@
 #include "http/ThumbnailRoutes.hpp"
 
-#include <fstream>
-#include <sstream>
-
 #include "http/HttpErrors.hpp"
 
 namespace svc {
@@ -31,14 +28,12 @@ void ThumbnailRoutes::serveThumbnail(const httplib::Request& request, httplib::R
         response.status = 304;
         return;
     }
-    std::ifstream file(bot_.thumbnailPath((*tenant)->id, key), std::ios::binary);
-    if (!file) {
+    auto jpeg = bot_.readThumbnail((*tenant)->id, key);
+    if (!jpeg || !*jpeg) {
         response.headers.erase("Cache-Control");
-        return sendError(response, Error::notFound("no thumbnail " + key));
+        return sendError(response, jpeg ? Error::notFound("no thumbnail " + key) : jpeg.error());
     }
-    std::ostringstream bytes;
-    bytes << file.rdbuf();
-    response.set_content(bytes.str(), "image/jpeg");
+    response.set_content(**jpeg, "image/jpeg");
 }
 
 void ThumbnailRoutes::serveInfoPage(httplib::Response& response) {

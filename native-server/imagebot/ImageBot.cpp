@@ -264,11 +264,11 @@ void ImageBot::workLoop(int index) {
         if (outcome.facts) {
             (outcome.facts->ok() ? succeeded_ : failed_)++;
             // Not saved: the next scan fetches it again.
-            if (facts_.save(*outcome.facts) && outcome.facts->ok()) {
-                std::unique_lock visuals(visualsMutex_);
-                auto tenant = visuals_.find(job.tenantId);
-                if (tenant != visuals_.end()) tenant->second[job.url] = visualOf(*outcome.facts);  // else loaded on first use
-            }
+            if (facts_.save(*outcome.facts) && outcome.facts->ok()) remember(*outcome.facts);
+            // After the save: a node that claims the URL next finds it settled.
+            (void)facts_.releaseFetch(job.tenantId, job.url, leaseOwner_);
+        } else if (outcome.settled && outcome.settled->ok()) {
+            remember(*outcome.settled);
         }
         // Lease expiries are whole seconds: other nodes wait out the pause to within one.
         if (outcome.pauseHost) holdHostSlots(job.host, owner, clock_.nowSeconds() + (outcome.retryDelayMs + 999) / 1000);
@@ -276,10 +276,11 @@ void ImageBot::workLoop(int index) {
         lock.lock();
         policy_.release(job.host);
         --inFlight_;
-        if (outcome.facts) {
+        if (outcome.facts || outcome.skipped) {
             pending_.erase({job.tenantId, job.url});
         } else {
-            ++retries_;
+            if (outcome.heldElsewhere) --job.attempt;
+            else ++retries_;
             int64_t until = steadyMs() + outcome.retryDelayMs;
             if (outcome.pauseHost) policy_.pauseHost(job.host, until);
             job.notBeforeMs = until;
@@ -317,6 +318,7 @@ bool ImageBot::settled(const Job& job) {
     if (job.attempt > 0) return false;  // this bot's own retry: nobody else fetches a URL it holds
     auto stored = facts_.find(job.tenantId, job.url);
     if (!stored || !*stored) return false;
+    if ((*stored)->ok()) remember(**stored);  // another node's: content answers here use it too
     return (*stored)->ok() || (*stored)->nextAttemptAt > clock_.nowSeconds();
 }
 
@@ -374,7 +376,28 @@ ImageFacts ImageBot::failure(const Job& job, long httpStatus, std::string reason
     return facts;
 }
 
+namespace {
+// How soon a node looks again at an image another node is fetching.
+constexpr int64_t kHeldRecheckMs = 2'000;
+}  // namespace
+
+void ImageBot::remember(const ImageFacts& facts) {
+    std::unique_lock visuals(visualsMutex_);
+    auto tenant = visuals_.find(facts.tenantId);
+    if (tenant != visuals_.end()) tenant->second[facts.url] = visualOf(facts);  // else loaded on first use
+}
+
 ImageBot::Outcome ImageBot::process(const Job& job, const std::string& bodyPath) {
+    // Nodes sharing a database fetch each URL once (issue 24): the claim's holder fetches, the
+    // others look again later and take the holder's facts (or the claim, when its holder died).
+    int64_t claimedAt = clock_.nowSeconds();
+    auto claimed = facts_.claimFetch(job.tenantId, job.url, leaseOwner_, claimedAt, options_.fetchClaimSeconds);
+    if (!claimed || !*claimed) return Outcome{.retryDelayMs = kHeldRecheckMs, .heldElsewhere = true};
+    // Queued before another node's facts were saved: claimed only after that node released it.
+    if (auto known = facts_.find(job.tenantId, job.url); known && *known && ((*known)->ok() || (*known)->nextAttemptAt > claimedAt)) {
+        (void)facts_.releaseFetch(job.tenantId, job.url, leaseOwner_);
+        return Outcome{.skipped = true, .settled = std::move(**known)};
+    }
     // The fetcher also speaks FTP (feeds); images are web resources.
     std::string scheme = job.url.substr(0, job.url.find(':'));
     std::transform(scheme.begin(), scheme.end(), scheme.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -443,7 +466,36 @@ Result<ImageFacts> ImageBot::analyse(const Job& job, const FetchResponse& respon
     return facts;
 }
 
+Result<std::optional<std::string>> ImageBot::readThumbnail(int64_t tenantId, const std::string& thumbKey) const {
+    if (!options_.thumbnails) {
+        std::ifstream file(thumbnailPath(tenantId, thumbKey), std::ios::binary);
+        if (!file) return std::optional<std::string>();
+        std::ostringstream bytes;
+        bytes << file.rdbuf();
+        return std::optional<std::string>(bytes.str());
+    }
+    auto reader = options_.thumbnails->open(std::to_string(tenantId) + "-" + thumbKey + ".jpg");
+    if (!reader) {
+        if (reader.error().code == ErrorCode::NotFound) return std::optional<std::string>();
+        return reader.error();
+    }
+    std::string jpeg;
+    char buffer[64 * 1024];
+    for (;;) {
+        auto got = (*reader)->read(buffer, sizeof buffer);
+        if (!got) return got.error();
+        if (*got == 0) return std::optional<std::string>(std::move(jpeg));
+        jpeg.append(buffer, *got);
+    }
+}
+
 Status ImageBot::writeThumbnail(int64_t tenantId, const std::string& key, const std::string& jpeg) const {
+    if (options_.thumbnails) {
+        auto writer = options_.thumbnails->create(std::to_string(tenantId) + "-" + key + ".jpg");
+        if (!writer) return writer.error();
+        if (auto wrote = (*writer)->write(jpeg); !wrote) return wrote;
+        return (*writer)->commit();
+    }
     std::string finalPath = thumbnailPath(tenantId, key);
     std::error_code error = PrivateFiles::createDirectories(std::filesystem::path(finalPath).parent_path().string());
     if (error) return Error::unavailable("thumbnail " + finalPath + ": " + error.message());

@@ -34,6 +34,7 @@
 #include "store/LeaseStore.hpp"
 #include "net/OutboundFetcher.hpp"
 #include "net/PoliteFetchPolicy.hpp"
+#include "store/BlobStore.hpp"
 #include "store/CatalogStore.hpp"
 #include "store/TenantStore.hpp"
 
@@ -41,6 +42,9 @@ namespace svc {
 
 struct ImageBotOptions {
     std::string dataDir;
+    // Where thumbnails live when nodes share them (`serve --blob-url`, docs/adr/0090): blobs
+    // <tenantId>-<thumbKey>.jpg; null: <dataDir>/thumbs/tenant-<id>/<thumbKey>.jpg.
+    BlobStore* thumbnails = nullptr;
     std::string infoUrl;                 // in the User-Agent: "svc-imagebot/1.0 (+<infoUrl>)"
     std::vector<std::string> allowList;  // the operator's SSRF guard exceptions (AddressPolicy)
     int workers = 4;
@@ -51,6 +55,9 @@ struct ImageBotOptions {
     int thumbnailQuality = 80;
     int64_t failedRetrySeconds = 6 * 3600;  // a failed URL is tried again after this
     std::chrono::milliseconds rescanInterval{std::chrono::minutes(5)};
+    // How long a fetch stays this bot's (ImageFactStore::claimFetch), renewed by each attempt:
+    // longer than an attempt may take, short enough that a dead node's images are soon taken over.
+    int64_t fetchClaimSeconds = 120;
     std::string leaseOwner;  // who holds the host slots: "" is this process (LeaseOwner); tests name two bots apart
 };
 
@@ -69,6 +76,8 @@ public:
 
     ImageFactStore& facts() { return facts_; }
     std::string thumbnailPath(int64_t tenantId, const std::string& thumbKey) const;
+    // The thumbnail's JPEG, or nothing when there is none (yet), from wherever thumbnails live.
+    Result<std::optional<std::string>> readThumbnail(int64_t tenantId, const std::string& thumbKey) const;
     const std::string& userAgent() const { return userAgent_; }
     static std::string thumbKeyOf(const std::string& url);  // hex SHA-256
     // What content answers use of a fetched image: its pHash, and the key of svc's thumbnail to show
@@ -105,9 +114,15 @@ private:
         int64_t notBeforeMs = 0;
     };
     struct Outcome {
-        std::optional<ImageFacts> facts;  // set: done (ok or failed)
+        std::optional<ImageFacts> facts{};  // set: done (ok or failed)
         int64_t retryDelayMs = 0;
         bool pauseHost = false;  // the server asked for the wait (Retry-After): the whole host waits
+        // Not fetched: another node settled the URL already (its facts in `settled`)...
+        bool skipped = false;
+        std::optional<ImageFacts> settled{};
+        // ... or holds its claim: looked at again after retryDelayMs, to learn its facts (content
+        // answers here use them) or to take over the claim once it expired. No attempt spent.
+        bool heldElsewhere = false;
     };
 
     ImageBot(ImageBotOptions options, CatalogStore& catalog, TenantStore& tenants, ImageFactStore& facts, LeaseStore& leases, const Clock& clock,
@@ -125,6 +140,7 @@ private:
     ImageFacts failure(const Job& job, long httpStatus, std::string reason) const;
     Result<ImageFacts> analyse(const Job& job, const FetchResponse& response, const std::string& bytes);
     Status writeThumbnail(int64_t tenantId, const std::string& key, const std::string& jpeg) const;
+    void remember(const ImageFacts& facts);
     static int64_t steadyMs();
 
     ImageBotOptions options_;

@@ -46,6 +46,7 @@ BlobStores::BlobStores(const std::string& dataDir, const std::optional<S3BlobBuc
     }
     uploads_ = std::make_unique<S3BlobStore>(under(bucket->location, "uploads"), bucket->credentials, key, bucket->options);
     setPhotos_ = std::make_unique<S3BlobStore>(under(bucket->location, "set-photos"), bucket->credentials, key, bucket->options);
+    thumbnails_ = std::make_unique<S3BlobStore>(under(bucket->location, "thumbs"), bucket->credentials, key, bucket->options);
 }
 
 }  // namespace svc

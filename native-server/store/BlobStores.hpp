@@ -4,6 +4,7 @@
 // objects under the URL's prefix in an S3-compatible bucket that every node shares:
 //   <prefix>/uploads/<key>      feed uploads, pulled bodies and held imports (FeedImportService)
 //   <prefix>/set-photos/<key>   the operator's set photos (SetPhotoStore)
+//   <prefix>/thumbs/<key>       the image bot's thumbnails
 // Every object is sealed with the file encryption key, so the nodes share that key too.
 #include <memory>
 #include <optional>
@@ -33,10 +34,13 @@ public:
     BlobStore& uploads() { return *uploads_; }
     // Null without a bucket: SetPhotoStore keeps its plain JPEG files in the data dir.
     BlobStore* setPhotos() { return setPhotos_.get(); }
+    // Null without a bucket: the image bot keeps its thumbnails in the data dir.
+    BlobStore* thumbnails() { return thumbnails_.get(); }
 
 private:
     std::unique_ptr<BlobStore> uploads_;
     std::unique_ptr<BlobStore> setPhotos_;
+    std::unique_ptr<BlobStore> thumbnails_;
 };
 
 }  // namespace svc

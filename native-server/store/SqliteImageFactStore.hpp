@@ -1,6 +1,7 @@
 #pragma once
 // ImageFactStore in the main database (table image_facts, main migration 7), on a connection
-// of its own: the bot's workers write while requests read.
+// of its own: the bot's workers write while requests read. Fetch claims are rows of `leases`
+// (main migration 18) named image-fetch/<tenant>/<url>: one data dir needs no table of its own.
 #include <memory>
 #include <mutex>
 #include <string>
@@ -20,6 +21,8 @@ public:
     Result<std::optional<ImageFacts>> findByThumbKey(int64_t tenantId, const std::string& thumbKey) override;
     Result<std::set<std::string>> settledUrls(int64_t tenantId, int64_t now) override;
     Result<std::vector<ImageFacts>> fetched(int64_t tenantId) override;
+    Result<bool> claimFetch(int64_t tenantId, const std::string& url, const std::string& owner, int64_t now, int64_t leaseSeconds) override;
+    Status releaseFetch(int64_t tenantId, const std::string& url, const std::string& owner) override;
 
 private:
     explicit SqliteImageFactStore(std::unique_ptr<SqliteDatabase> db) : db_(std::move(db)) {}

@@ -13,6 +13,7 @@
 
 #include "app/LeaderElection.hpp"
 #include "cluster/Cluster.hpp"
+#include "server/LoopbackImageServer.hpp"
 #include "server/LoopbackFeedServer.hpp"
 #include "support/TestImages.hpp"
 #include "support/Skip.hpp"
@@ -634,6 +635,82 @@ TEST_CASE("cluster: one of three nodes leads and purchases are booked once; afte
     int next = leaderNode(cluster, 3);
     CHECK(next >= 0);
     CHECK(next != leader);
+}
+
+TEST_CASE("cluster: each product image is fetched once across three nodes, and a thumbnail made by one node is served by the others" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres) *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, s3rverInstalled(), kNoS3rver)) {
+    constexpr int kImages = 4;
+    svc::test::LoopbackImageServer images;
+    // Slow answers: every node's bot has the URLs queued while another node is still fetching them.
+    images.setDelay(std::chrono::milliseconds(1000));
+    std::string csv = "sku;main-sku;name;stock;retail-price;deeplink;image;category-path\n";
+    for (int tee = 1; tee <= kImages; ++tee) {
+        std::string id = "TEE" + std::to_string(tee);
+        images.put("/" + id + ".jpg", svc::test::productJpeg(800, 600, tee));
+        csv += id + "-M;" + id + ";Tee;5;1990;https://shop.example/" + id + ";" + images.url("/" + id + ".jpg") + ";Men > Shirts\n";
+    }
+    Cluster cluster({.nodes = 3, .balancer = false, .sharedBlobs = true,
+                     .extraServeArguments = {"--outbound-allow", "127.0.0.1:" + std::to_string(images.port)}});
+    json tenant = createTenant(cluster, "Shop A");
+    std::string apiId = tenant["apiId"];
+    // Imported before the nodes start: each node's bot scans every tenant when it starts, so all
+    // three queue the same URLs at about the same time.
+    std::string feedPath = cluster.nodeDir(0) + "/feed.csv";
+    {
+        std::ofstream file(feedPath, std::ios::binary);
+        file << csv;
+    }
+    cluster.run({"feed", "import", feedPath, "--api-id", apiId});
+    cluster.shareKeys();
+    cluster.start();
+    // Asked before the images are in: each node reads the tenant's (few) image facts into memory now.
+    const std::string contentPath = "/" + apiId + "/content?w=SIMILAR&t=product&s=TEE1-M&i=";
+    for (int node = 0; node < 3; ++node) REQUIRE(cluster.node(node).Get(contentPath));
+    auto fetched = secondsUntil(
+        [&] { return queryRows(cluster.databaseUrl(), "SELECT count(*) FROM image_facts WHERE status = 'ok'")[0][0] == std::to_string(kImages); },
+        std::chrono::seconds(12));
+    REQUIRE(fetched);
+    MESSAGE("the three nodes had fetched the " << kImages << " images " << *fetched << " s after they were ready");
+    std::this_thread::sleep_for(std::chrono::seconds(1));  // a second fetch would show by now
+    for (int tee = 1; tee <= kImages; ++tee) {
+        CAPTURE(tee);
+        CHECK(images.requests("/TEE" + std::to_string(tee) + ".jpg") == 1);
+    }
+    CHECK(queryRows(cluster.databaseUrl(), "SELECT count(*) FROM leases WHERE name LIKE 'image-fetch/%'")[0][0] == "0");  // released once saved
+
+    // Each thumbnail was made by one node and is in the bucket: all three serve the same bytes.
+    auto keys = queryRows(cluster.databaseUrl(), "SELECT thumb_key FROM image_facts");
+    REQUIRE(keys.size() == static_cast<size_t>(kImages));
+    for (const auto& row : keys) {
+        std::string path = "/" + apiId + "/thumbs/" + row[0].get<std::string>() + ".jpg";
+        CAPTURE(path);
+        std::string first;
+        for (int node = 0; node < 3; ++node) {
+            auto served = cluster.node(node).Get(path);
+            REQUIRE(served);
+            CHECK(served->status == 200);
+            CHECK(served->get_header_value("Content-Type") == "image/jpeg");
+            if (node == 0) first = served->body;
+            else CHECK(served->body == first);
+        }
+        CHECK(first.size() > 100);
+    }
+    for (int node = 0; node < 3; ++node) {
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(cluster.nodeDir(node))) CHECK(entry.path().extension() != ".jpg");
+    }
+    // Every node's content answers show the thumbnails, those of images another node fetched too.
+    for (int node = 0; node < 3; ++node) {
+        CAPTURE(node);
+        std::string body;
+        auto shown = secondsUntil([&] {
+            auto content = cluster.node(node).Get(contentPath);
+            body = content ? content->body : "";
+            return body.find("/" + apiId + "/thumbs/") != std::string::npos && body.find(images.url("/TEE")) == std::string::npos;
+        }, std::chrono::seconds(5));
+        INFO(body);
+        CHECK(shown);
+    }
 }
 
 }  // namespace svc::cluster

@@ -12,8 +12,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "LoopbackImageServer.hpp"
 #include "ServerFixture.hpp"
 #include "image/ImageCodec.hpp"
+#include "imagebot/ImageBot.hpp"
+#include "support/TestImages.hpp"
 #include "support/S3TestServer.hpp"
 #include "support/Skip.hpp"
 #include "tenant/SecretHasher.hpp"
@@ -89,6 +92,56 @@ struct Cluster {
 };
 
 }  // namespace
+
+TEST_CASE("shared blobs: the image bot's thumbnails go to the bucket, and another node serves them without fetching again" *
+          test::needs(test::SkipReason::DependencyInstalledByScripts, test::S3TestServer::installed(),
+                      "shared blobs: node or e2e/node_modules/s3rver is missing (scripts/install-deps.sh installs them)")) {
+    Cluster cluster;
+    if (!cluster.s3.running()) SVC_SKIP(test::SkipReason::DependencyInstalledByScripts, "shared blobs: " << cluster.s3.why);
+    test::LoopbackImageServer images;
+    images.put("/dress.jpg", test::productJpeg(800, 600, 1));
+    ServerOptions options = cluster.sharing();
+    ImageBotOptions bot;
+    bot.allowList = {"127.0.0.1:*"};
+    bot.infoUrl = "http://info.example/imagebot";
+    bot.rescanInterval = std::chrono::hours(1);
+    options.imageBot = bot;
+    std::filesystem::create_directories(cluster.node("a"));
+    std::string key = ImageBot::thumbKeyOf(images.url("/dress.jpg"));
+    Tenant tenant;
+    std::string thumbnail;
+    {
+        test::RunningServer a(cluster.node("a"), nullptr, options);
+        tenant = TenantService(a.storage->tenants()).create("Shop")->tenant;
+        std::string feed = test::feedCsv({{"sku", "main-sku", "stock", "name", "retail-price", "deeplink", "image", "category-path"},
+                                          {"A-M", "A", "5", "Dress", "4990", "https://shop.example/A", images.url("/dress.jpg"), "Women > Dresses"}});
+        REQUIRE(test::importFeedFile(*a.storage, tenant, cluster.node("a"), cluster.dir.file("feed.csv", feed)));
+        REQUIRE(a.services->imageBot());
+        a.services->imageBot()->catalogChanged(tenant.id);
+        REQUIRE(a.services->imageBot()->waitIdle(std::chrono::seconds(15)));
+        auto served = a.client().Get("/" + tenant.apiId + "/thumbs/" + key + ".jpg");
+        REQUIRE(served);
+        REQUIRE(served->status == 200);
+        thumbnail = served->body;
+    }
+    CHECK(images.requests("/dress.jpg") == 1);
+    size_t localJpegs = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(cluster.node("a"))) localJpegs += entry.path().extension() == ".jpg";
+    CHECK(localJpegs == 0);
+    auto objects = storedObjects(cluster.dir, "svc-blobs");
+    REQUIRE(objects.size() == 1);
+    CHECK(objects[0].find("cluster/thumbs/" + std::to_string(tenant.id) + "-" + key + ".jpg") != std::string::npos);
+    CHECK(readBytes(objects[0]).size() == thumbnail.size() + 24 + 17);
+
+    cluster.copyNode("a", "b");
+    test::RunningServer b(cluster.node("b"), nullptr, options);
+    REQUIRE(b.services->imageBot()->waitIdle(std::chrono::seconds(15)));
+    auto served = b.client().Get("/" + tenant.apiId + "/thumbs/" + key + ".jpg");
+    REQUIRE(served);
+    CHECK(served->status == 200);
+    CHECK(served->body == thumbnail);
+    CHECK(images.requests("/dress.jpg") == 1);
+}
 
 TEST_CASE("shared blobs: a photo uploaded on one node is served by another sharing only the bucket and the key" *
           test::needs(test::SkipReason::DependencyInstalledByScripts, test::S3TestServer::installed(),

@@ -88,4 +88,26 @@ TEST_CASE("ImageFactStore: hostile URLs and reasons are stored byte for byte") {
     });
 }
 
+TEST_CASE("ImageFactStore: of two storages on one database only one claims an image fetch; an expired or released claim is free again") {
+    forEachBackend([](Backend& backend) {
+        std::unique_ptr<Storage> other = backend.openAnother();
+        ImageFactStore& nodeA = backend.storage->imageFacts();
+        ImageFactStore& nodeB = other->imageFacts();
+        Tenant shop = newTenant(*backend.storage, "Shop");
+        Tenant another = newTenant(*backend.storage, "Another");
+        const std::string url = "https://img.example/dress.jpg";
+        CHECK(nodeA.claimFetch(shop.id, url, "node-a", 100, 60).value());
+        CHECK_FALSE(nodeB.claimFetch(shop.id, url, "node-b", 159, 60).value());
+        CHECK(nodeB.claimFetch(another.id, url, "node-b", 159, 60).value());  // another tenant's fetch of the same URL
+        CHECK(nodeB.claimFetch(shop.id, url + "?v=2", "node-b", 159, 60).value());
+        CHECK(nodeA.claimFetch(shop.id, url, "node-a", 150, 60).value());  // the holder again: renewed until 210
+        CHECK_FALSE(nodeB.claimFetch(shop.id, url, "node-b", 200, 60).value());
+        CHECK(nodeB.claimFetch(shop.id, url, "node-b", 210, 60).value());  // expired: taken over
+        REQUIRE(nodeA.releaseFetch(shop.id, url, "node-a"));               // not A's any more: left alone
+        CHECK_FALSE(nodeA.claimFetch(shop.id, url, "node-a", 211, 60).value());
+        REQUIRE(nodeB.releaseFetch(shop.id, url, "node-b"));
+        CHECK(nodeA.claimFetch(shop.id, url, "node-a", 212, 60).value());
+    });
+}
+
 }  // namespace svc::contract
