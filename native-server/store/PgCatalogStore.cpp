@@ -3,6 +3,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "store/CatalogColumns.hpp"
 #include "catalog/Availability.hpp"
 #include "store/PgCopyBuffer.hpp"
 #include "store/PriceHistoryStore.hpp"
@@ -47,29 +48,6 @@ CREATE TEMP TABLE IF NOT EXISTS catalog_stage_v1 (
 ) ON COMMIT DELETE ROWS;
 CREATE TEMP TABLE IF NOT EXISTS catalog_listed_v1 (sku text COLLATE "C" NOT NULL) ON COMMIT DELETE ROWS;
 )sql";
-
-// The table columns one feed field writes (category paths write two).
-std::vector<const char*> columnsOf(FeedField field) {
-    switch (field) {
-        case FeedField::Sku: return {};
-        case FeedField::MainSku: return {"main_sku"};
-        case FeedField::Model: return {"model"};
-        case FeedField::Stock: return {"stock"};
-        case FeedField::Variant: return {"variant"};
-        case FeedField::Name: return {"name"};
-        case FeedField::RetailPrice: return {"retail_price"};
-        case FeedField::DiscountPrice: return {"discount_price"};
-        case FeedField::Deeplink: return {"deeplink"};
-        case FeedField::Image: return {"image"};
-        case FeedField::Thumbnail: return {"thumbnail"};
-        case FeedField::CategoryPaths: return {"category_paths", "primary_category"};
-        case FeedField::Brand: return {"brand"};
-        case FeedField::Color: return {"color"};
-        case FeedField::Description: return {"description"};
-        case FeedField::LowestPrice30d: return {"lowest_price_30d"};
-    }
-    return {};
-}
 
 void copyField(PgCopyBuffer& row, FeedField field, const Product& product) {
     switch (field) {
@@ -354,7 +332,7 @@ private:
         for (FeedField field : fields_) {
             if (field == FeedField::Sku || field == FeedField::MainSku) continue;
             orderedFields_.push_back(field);
-            for (const char* column : columnsOf(field)) columns_.emplace_back(column);
+            for (const char* column : CatalogColumns::of(field)) columns_.emplace_back(column);
         }
         writesMainSku_ = fields_.count(FeedField::MainSku) > 0;
         writesPrices_ = fields_.count(FeedField::RetailPrice) > 0 || fields_.count(FeedField::DiscountPrice) > 0;

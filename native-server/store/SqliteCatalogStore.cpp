@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "store/CatalogColumns.hpp"
 #include "catalog/Availability.hpp"
 #include "store/Migrations.hpp"
 #include "store/PrivateFiles.hpp"
@@ -172,29 +173,6 @@ Result<std::vector<Product>> readProducts(SqliteStatement& query, int64_t now, P
         if (!*row) return products;
         products.push_back(readProduct(query, now, propertyNames));
     }
-}
-
-// The table columns one feed field writes (category paths write two).
-std::vector<const char*> columnsOf(FeedField field) {
-    switch (field) {
-        case FeedField::Sku: return {};
-        case FeedField::MainSku: return {"main_sku"};
-        case FeedField::Model: return {"model"};
-        case FeedField::Stock: return {"stock"};
-        case FeedField::Variant: return {"variant"};
-        case FeedField::Name: return {"name"};
-        case FeedField::RetailPrice: return {"retail_price"};
-        case FeedField::DiscountPrice: return {"discount_price"};
-        case FeedField::Deeplink: return {"deeplink"};
-        case FeedField::Image: return {"image"};
-        case FeedField::Thumbnail: return {"thumbnail"};
-        case FeedField::CategoryPaths: return {"category_paths", "primary_category"};
-        case FeedField::Brand: return {"brand"};
-        case FeedField::Color: return {"color"};
-        case FeedField::Description: return {"description"};
-        case FeedField::LowestPrice30d: return {"lowest_price_30d"};
-    }
-    return {};
 }
 
 // Binds the field's values for `product` from `index` on; returns the next free index.
@@ -531,7 +509,7 @@ private:
         for (FeedField field : fields) {
             if (field == FeedField::Sku) continue;
             orderedFields_.push_back(field);
-            for (const char* column : columnsOf(field)) columns.emplace_back(column);
+            for (const char* column : CatalogColumns::of(field)) columns.emplace_back(column);
         }
         if (replaceProperties) {
             columns.emplace_back("property_set");
