@@ -5,13 +5,6 @@
 #include <iostream>
 
 namespace svc {
-namespace {
-
-// How often every node looks for imports whose owner died (a dead process on this host: at once;
-// on another host: when its lease expired, ImportLeases::kTtlSeconds).
-constexpr auto kRequeueInterval = std::chrono::seconds(5);
-
-}  // namespace
 
 ImportWorker::ImportWorker(FeedImportService& service, FeedImportStore& history, TenantStore& tenants, const Clock& clock)
     : service_(service), history_(history), tenants_(tenants), clock_(clock) {}
@@ -69,7 +62,6 @@ bool ImportWorker::runOne() {
 }
 
 void ImportWorker::loop() {
-    auto lastRequeue = std::chrono::steady_clock::now();
     while (true) {
         {
             std::unique_lock lock(mutex_);
@@ -77,12 +69,6 @@ void ImportWorker::loop() {
             wake_.wait_for(lock, std::chrono::seconds(2), [this] { return stopping_ || pending_; });
             if (stopping_) return;
             pending_ = false;
-        }
-        // Not only at start: on a cluster the node that died mid-import may never start again, so
-        // every node looks now and then for running imports whose owner is gone (ADR 0091).
-        if (std::chrono::steady_clock::now() - lastRequeue >= kRequeueInterval) {
-            lastRequeue = std::chrono::steady_clock::now();
-            if (auto status = history_.requeueInterrupted(); !status) Log::error("cannot requeue interrupted imports: " + status.error().message);
         }
         while (runOne()) {
             std::lock_guard lock(mutex_);

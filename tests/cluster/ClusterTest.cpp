@@ -509,59 +509,6 @@ TEST_CASE("cluster: the SDK's browser specs pass against three nodes through the
     CHECK_FALSE(std::regex_search(output, std::regex(R"(\n\s+\d+ failed)")));
 }
 
-TEST_CASE("cluster: killing the node that runs a pushed import requeues it once; another node applies it from the bucket" *
-          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres) *
-          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, s3rverInstalled(), kNoS3rver)) {
-    // Large enough that the import is still running when the test sees it and kills its node.
-    constexpr int kRows = 150'000;
-    std::string csv = "sku;main-sku;name;stock;retail-price;deeplink;image;category-path\n";
-    csv.reserve(kRows * 110);
-    for (int row = 0; row < kRows; ++row) {
-        std::string id = "P" + std::to_string(row);
-        csv += id + "-M;" + id + ";Product " + id + ";5;1990;https://shop.example/" + id + ";https://shop.example/" + id + ".jpg;Men > Shirts\n";
-    }
-    Cluster cluster({.nodes = 3, .balancer = false, .sharedBlobs = true, .extraServeArguments = {"--no-image-bot"}});
-    json tenant = createTenant(cluster, "Shop A");
-    cluster.shareKeys();
-    cluster.start();
-    // Pushed through node 0; whichever node claims it first runs it.
-    int64_t pushed = pushFeed(cluster.node(0), tenant, csv);
-
-    // The node running the import holds the lease import/<id>, named host/pid/token.
-    std::string importId;
-    int runner = -1;
-    auto running = secondsUntil(
-        [&] {
-            auto rows = queryRows(cluster.databaseUrl(), "SELECT i.id, l.owner FROM feed_imports i JOIN leases l ON l.name = 'import/' || i.id "
-                                                         "WHERE i.status = 'running'");
-            if (rows.empty()) return false;
-            importId = rows[0][0];
-            std::string owner = rows[0][1];
-            int pid = std::stoi(owner.substr(owner.find('/') + 1));
-            for (int node = 0; node < 3; ++node) {
-                if (cluster.process(node).pid() == pid) runner = node;
-            }
-            return runner >= 0;
-        },
-        std::chrono::seconds(30));
-    REQUIRE(running);
-    cluster.killNode(runner);
-    MESSAGE("killed node " << runner << " while it ran import " << importId);
-    auto applied = secondsUntil(
-        [&] {
-            auto rows = queryRows(cluster.databaseUrl(), "SELECT status FROM feed_imports WHERE id = " + importId);
-            return !rows.empty() && rows[0][0] == "applied";
-        },
-        std::chrono::seconds(90));
-    INFO(queryRows(cluster.databaseUrl(), "SELECT id, status, message, file_key FROM feed_imports").dump());
-    REQUIRE(applied);
-    MESSAGE("applied by another node " << *applied << " s after the kill");
-    // One import, run again (not a second one), from the file kept in the bucket.
-    CHECK(importId == std::to_string(pushed));
-    CHECK(queryRows(cluster.databaseUrl(), "SELECT count(*) FROM feed_imports")[0][0] == "1");
-    CHECK(queryRows(cluster.databaseUrl(), "SELECT count(*) FROM catalog_products WHERE NOT deleted")[0][0] == std::to_string(kRows));
-}
-
 namespace {
 
 // The cluster's leader (docs/adr/0092): the node holding the lease "leader", named by its process.
