@@ -195,7 +195,7 @@ public:
     }
     LoggedProcess& process(int node) { return *nodes_[node]; }
     void killNode(int node, int signal = SIGKILL) {
-        nodes_[node]->signal(signal);
+        nodes_[node]->kill(signal);
         nodes_[node]->wait();
     }
 
