@@ -396,29 +396,26 @@ private:
             counts_.inserted += staged;
             return Status::success();
         }
-        if (auto status = classify(); !status) return status;
-        auto counted = connection_->execute(
-            "catalog import: count staged rows",
-            "SELECT count(*) FILTER (WHERE kind = 0), count(*) FILTER (WHERE kind = 1), count(*) FILTER (WHERE kind >= 2), "
-            "count(*) FILTER (WHERE kind = 1 AND was_deleted), count(*) FILTER (WHERE kind > 0 AND NOT was_deleted), "
-            "count(*) FILTER (WHERE kind <= 2) FROM catalog_stage_v1");
-        if (!counted) return counted.error();
-        counts_.inserted += counted->integer(0, 0);
-        counts_.updated += counted->integer(0, 1);
-        counts_.unchanged += counted->integer(0, 2);
-        revived_ += counted->integer(0, 3);
-        liveSeen_ += counted->integer(0, 4);
-        if (writesPrices_ && counted->integer(0, 1) > 0) {
+        auto classified = classify();
+        if (!classified) return classified.error();
+        int64_t inserted = staged - classified->matched;  // staged rows no stored product matched: new
+        int64_t listed = classified->stamped + inserted;
+        counts_.inserted += inserted;
+        counts_.updated += classified->changed;
+        counts_.unchanged += classified->unchanged;
+        revived_ += classified->revived;
+        liveSeen_ += classified->liveSeen;
+        if (writesPrices_ && classified->changed > 0) {
             if (auto status = recordPriceHistory(); !status) return status;
         }
         if (auto status = write(); !status) return status;
-        if (listing_ && counted->integer(0, 5) > 0 && listedCount_ + counted->integer(0, 5) <= kMaxListedChanges) {
+        if (listing_ && listed > 0 && listedCount_ + listed <= kMaxListedChanges) {
             auto listed = connection_->execute("catalog import: list changed SKUs",
                                                "INSERT INTO catalog_change_skus(tenant_id, seq, sku) SELECT $1, $2, sku FROM catalog_stage_v1 WHERE kind <= 2",
                                                {tenantId_, sequence_});
             if (!listed) return listed.error();
         }
-        if (auto status = noteListed(counted->integer(0, 5)); !status) return status;
+        if (auto status = noteListed(listed); !status) return status;
         auto emptied = connection_->execute("catalog import: empty the stage", "TRUNCATE catalog_stage_v1");
         if (!emptied) return emptied.error();
         return Status::success();
@@ -441,28 +438,40 @@ private:
         return propertyColumns_.empty() ? std::string("p.properties") : std::string("(p.properties - $3::text[]) || s.properties");
     }
 
+    // What classify() found among the staged rows that match a stored product.
+    struct Classified {
+        int64_t matched = 0, changed = 0, unchanged = 0, revived = 0, liveSeen = 0, stamped = 0;
+    };
+
     // Compares each staged row with the stored one (exact counts; unchanged rows left alone) and
-    // computes its owners: the feeds that describe it (docs/adr/0070).
-    Status classify() {
+    // computes its owners: the feeds that describe it (docs/adr/0070). Counted in the same
+    // statement, from the rows it classified (no second pass over the stage).
+    Result<Classified> classify() {
         std::string differs = "p.deleted";
         if (writesMainSku_) differs += " OR p.main_sku IS DISTINCT FROM s.main_sku";
         for (const auto& column : columns_) differs += " OR p." + column + " IS DISTINCT FROM s." + column;
-        if (!propertyColumns_.empty()) differs += " OR " + mergedProperties() + " IS DISTINCT FROM p.properties";
+        // Stored properties equal to the feed's are equal to their merge (the usual row: every
+        // property came from this feed): one comparison instead of building the merge, twice.
+        if (!propertyColumns_.empty()) differs += " OR (p.properties <> s.properties AND " + mergedProperties() + " IS DISTINCT FROM p.properties)";
         std::string owners = describes_ ? "CASE WHEN p.deleted OR p.feeds IS NULL THEN $4::text WHEN $4 = ANY(string_to_array(p.feeds, ',')) THEN p.feeds "
                                           "ELSE (SELECT string_agg(f, ',' ORDER BY f COLLATE \"C\") FROM unnest(string_to_array(p.feeds, ',') || $4::text) f) END"
                                         : "p.feeds";
-        std::string sql = "UPDATE catalog_stage_v1 s SET kind = CASE WHEN " + differs + " THEN 1 WHEN $2 - p.last_seen_at >= " +
+        std::string sql = "WITH classified AS (UPDATE catalog_stage_v1 s SET kind = CASE WHEN " + differs + " THEN 1 WHEN $2 - p.last_seen_at >= " +
                           std::to_string(kSeenResolutionSeconds) +
                           " THEN 2 ELSE 3 END, was_deleted = p.deleted, old_retail = p.retail_price, old_discount = p.discount_price, "
                           "old_updated_at = p.updated_at, owners = " + owners +
-                          (propertyColumns_.empty() ? "" : ", properties = " + mergedProperties()) +
+                          (propertyColumns_.empty() ? "" : ", properties = CASE WHEN p.properties = s.properties THEN p.properties ELSE " + mergedProperties() + " END") +
                           " FROM catalog_products p WHERE p.tenant_id = $1 AND p.sku = s.sku"
                           // Every parameter is referenced: PostgreSQL refuses one it cannot type.
-                          " AND $3::text[] IS NOT NULL AND $4::text IS NOT NULL";
+                          " AND $3::text[] IS NOT NULL AND $4::text IS NOT NULL RETURNING s.kind, s.was_deleted) "
+                          "SELECT count(*), count(*) FILTER (WHERE kind = 1), count(*) FILTER (WHERE kind >= 2), "
+                          "count(*) FILTER (WHERE kind = 1 AND was_deleted), count(*) FILTER (WHERE NOT was_deleted), "
+                          "count(*) FILTER (WHERE kind <= 2) FROM classified";
         auto classified = connection_->execute("catalog import: compare with the stored products", sql.c_str(),
                                                {tenantId_, now_, PgParam::textArray(propertyColumns_), feed_});
         if (!classified) return classified.error();
-        return Status::success();
+        return Classified{classified->integer(0, 0), classified->integer(0, 1), classified->integer(0, 2),
+                          classified->integer(0, 3), classified->integer(0, 4), classified->integer(0, 5)};
     }
 
     // The selling-price history (docs/adr/0030), kept as SQLite's trigger keeps it: on a change
