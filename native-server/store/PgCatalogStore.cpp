@@ -408,7 +408,7 @@ private:
         if (writesPrices_ && classified->changed > 0) {
             if (auto status = recordPriceHistory(); !status) return status;
         }
-        if (auto status = write(); !status) return status;
+        if (auto status = write(*classified, inserted); !status) return status;
         if (listing_ && listed > 0 && listedCount_ + listed <= kMaxListedChanges) {
             auto listed = connection_->execute("catalog import: list changed SKUs",
                                                "INSERT INTO catalog_change_skus(tenant_id, seq, sku) SELECT $1, $2, sku FROM catalog_stage_v1 WHERE kind <= 2",
@@ -440,7 +440,7 @@ private:
 
     // What classify() found among the staged rows that match a stored product.
     struct Classified {
-        int64_t matched = 0, changed = 0, unchanged = 0, revived = 0, liveSeen = 0, stamped = 0;
+        int64_t matched = 0, changed = 0, unchanged = 0, revived = 0, liveSeen = 0, stamped = 0, reowned = 0;
     };
 
     // Compares each staged row with the stored one (exact counts; unchanged rows left alone) and
@@ -463,15 +463,15 @@ private:
                           (propertyColumns_.empty() ? "" : ", properties = CASE WHEN p.properties = s.properties THEN p.properties ELSE " + mergedProperties() + " END") +
                           " FROM catalog_products p WHERE p.tenant_id = $1 AND p.sku = s.sku"
                           // Every parameter is referenced: PostgreSQL refuses one it cannot type.
-                          " AND $3::text[] IS NOT NULL AND $4::text IS NOT NULL RETURNING s.kind, s.was_deleted) "
+                          " AND $3::text[] IS NOT NULL AND $4::text IS NOT NULL RETURNING s.kind, s.was_deleted, s.owners IS DISTINCT FROM p.feeds AS reowned) "
                           "SELECT count(*), count(*) FILTER (WHERE kind = 1), count(*) FILTER (WHERE kind >= 2), "
                           "count(*) FILTER (WHERE kind = 1 AND was_deleted), count(*) FILTER (WHERE NOT was_deleted), "
-                          "count(*) FILTER (WHERE kind <= 2) FROM classified";
+                          "count(*) FILTER (WHERE kind <= 2), count(*) FILTER (WHERE reowned) FROM classified";
         auto classified = connection_->execute("catalog import: compare with the stored products", sql.c_str(),
                                                {tenantId_, now_, PgParam::textArray(propertyColumns_), feed_});
         if (!classified) return classified.error();
         return Classified{classified->integer(0, 0), classified->integer(0, 1), classified->integer(0, 2),
-                          classified->integer(0, 3), classified->integer(0, 4), classified->integer(0, 5)};
+                          classified->integer(0, 3), classified->integer(0, 4), classified->integer(0, 5), classified->integer(0, 6)};
     }
 
     // The selling-price history (docs/adr/0030), kept as SQLite's trigger keeps it: on a change
@@ -481,29 +481,32 @@ private:
         std::string retail = fields_.count(FeedField::RetailPrice) ? "s.retail_price" : "s.old_retail";
         std::string discount = fields_.count(FeedField::DiscountPrice) ? "s.discount_price" : "s.old_discount";
         std::string selling = "COALESCE(" + discount + ", " + retail + ")";
-        std::string changed = "s.kind = 1 AND " + selling + " IS NOT NULL AND " + selling + " IS DISTINCT FROM COALESCE(s.old_discount, s.old_retail)";
-        std::string insert =
+        // One pass over the stage for the rows whose selling price changed, then the insert and
+        // the prune from them, in one statement. The prune sees the history before this
+        // statement's rows, which changes nothing: the rows it adds are dated now (after any
+        // cutoff) or are a product's first, when there is nothing older to prune.
+        std::string sql =
+            "WITH changed AS MATERIALIZED (SELECT s.sku, " + selling + " AS price, COALESCE(s.old_discount, s.old_retail) AS old_price, "
+            "s.old_updated_at FROM catalog_stage_v1 s WHERE s.kind = 1 AND " + selling + " IS NOT NULL AND " + selling +
+            " IS DISTINCT FROM COALESCE(s.old_discount, s.old_retail)), "
+            "pruned AS (DELETE FROM price_history h USING (SELECT c.sku, (SELECT max(x.since) FROM price_history x WHERE x.tenant_id = $1 "
+            "AND x.sku = c.sku AND x.since <= $2 - " + std::to_string(PriceHistoryStore::kWindowSeconds) + ") AS cutoff FROM changed c) c "
+            "WHERE h.tenant_id = $1 AND h.sku = c.sku AND h.since < c.cutoff) "
             "INSERT INTO price_history(tenant_id, sku, since, price) "
-            "SELECT $1, s.sku, LEAST(s.old_updated_at, $2 - 1), COALESCE(s.old_discount, s.old_retail) FROM catalog_stage_v1 s WHERE " + changed +
-            " AND COALESCE(s.old_discount, s.old_retail) IS NOT NULL"
-            " AND NOT EXISTS (SELECT 1 FROM price_history h WHERE h.tenant_id = $1 AND h.sku = s.sku) "
-            "UNION ALL SELECT $1, s.sku, $2, " + selling + " FROM catalog_stage_v1 s WHERE " + changed +
-            " ON CONFLICT (tenant_id, sku, since) DO UPDATE SET price = EXCLUDED.price";
-        auto inserted = connection_->execute("catalog import: record price history", insert.c_str(), {tenantId_, now_});
-        if (!inserted) return inserted.error();
-        std::string prune =
-            "DELETE FROM price_history h USING (SELECT s.sku, (SELECT max(x.since) FROM price_history x WHERE x.tenant_id = $1 AND x.sku = s.sku "
-            "AND x.since <= $2 - " + std::to_string(PriceHistoryStore::kWindowSeconds) + ") AS cutoff FROM catalog_stage_v1 s WHERE " + changed +
-            ") c WHERE h.tenant_id = $1 AND h.sku = c.sku AND h.since < c.cutoff";
-        auto pruned = connection_->execute("catalog import: prune price history", prune.c_str(), {tenantId_, now_});
-        if (!pruned) return pruned.error();
+            "SELECT $1, c.sku, LEAST(c.old_updated_at, $2 - 1), c.old_price FROM changed c WHERE c.old_price IS NOT NULL "
+            "AND NOT EXISTS (SELECT 1 FROM price_history h WHERE h.tenant_id = $1 AND h.sku = c.sku) "
+            "UNION ALL SELECT $1, c.sku, $2, c.price FROM changed c "
+            "ON CONFLICT (tenant_id, sku, since) DO UPDATE SET price = EXCLUDED.price";
+        auto recorded = connection_->execute("catalog import: record price history", sql.c_str(), {tenantId_, now_});
+        if (!recorded) return recorded.error();
         return Status::success();
     }
 
     // Changed rows are rewritten whole (kinds 2 and 3 equal the stored values in every column the
     // feed writes, so setting them changes nothing); unchanged rows only when seen again after an
-    // hour (availability may change: the 24-hour rule) or their owners changed.
-    Status write() {
+    // hour (availability may change: the 24-hour rule) or their owners changed. A statement with
+    // nothing to do by classify()'s counts is not sent (each is a pass over the stage).
+    Status write(const Classified& classified, int64_t inserted) {
         std::string set = "deleted = false, updated_at = CASE WHEN s.kind = 1 THEN $2 ELSE p.updated_at END, "
                           "last_seen_at = CASE WHEN s.kind <= 2 THEN $2 ELSE p.last_seen_at END, "
                           "change_seq = CASE WHEN s.kind <= 2 THEN $3 ELSE p.change_seq END, feeds = s.owners";
@@ -513,8 +516,11 @@ private:
         std::string update = "UPDATE catalog_products p SET " + set +
                              " FROM catalog_stage_v1 s WHERE p.tenant_id = $1 AND p.sku = s.sku "
                              "AND (s.kind <= 2 OR p.feeds IS DISTINCT FROM s.owners) AND s.kind > 0";
-        auto updated = connection_->execute("catalog import: update products", update.c_str(), {tenantId_, now_, sequence_});
-        if (!updated) return updated.error();
+        if (classified.stamped > 0 || classified.reowned > 0) {
+            auto updated = connection_->execute("catalog import: update products", update.c_str(), {tenantId_, now_, sequence_});
+            if (!updated) return updated.error();
+        }
+        if (inserted == 0) return Status::success();
         std::string columns = "tenant_id, sku, main_sku, updated_at, last_seen_at, change_seq, feeds";
         std::string values = "$1, sku, main_sku, $2, $2, $3, $4::text";
         for (const auto& column : columns_) {
@@ -526,8 +532,8 @@ private:
             values += ", properties";
         }
         std::string insert = "INSERT INTO catalog_products(" + columns + ") SELECT " + values + " FROM catalog_stage_v1 WHERE kind = 0";
-        auto inserted = connection_->execute("catalog import: insert products", insert.c_str(), {tenantId_, now_, sequence_, feed_});
-        if (!inserted) return inserted.error();
+        auto added = connection_->execute("catalog import: insert products", insert.c_str(), {tenantId_, now_, sequence_, feed_});
+        if (!added) return added.error();
         return Status::success();
     }
 
