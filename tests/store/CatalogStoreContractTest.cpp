@@ -1,9 +1,11 @@
 // The CatalogStore contract (shared/store/CatalogStore.hpp) on every backend.
 #include "StoreBackends.hpp"
+#include "catalog/Availability.hpp"
 
 #include <atomic>
 #include <chrono>
 #include <limits>
+#include <map>
 #include <thread>
 
 namespace svc::contract {
@@ -381,6 +383,56 @@ TEST_CASE("CatalogStore: a node that did not run an import reads its changed art
         // PostgreSQL keeps each import's change list where every node reads it (docs/adr/0087);
         // SQLite's lists live in the importing process only.
         CHECK(changed->byKey == (backend.name == "postgres"));
+    });
+}
+
+TEST_CASE("CatalogStore: a full feed seen again after an hour stamps every product seen, changed or not; on PostgreSQL each row stays on its page") {
+    forEachBackend([](Backend& backend) {
+        CatalogStore& catalog = backend.storage->catalog();
+        Tenant a = newTenant(*backend.storage, "A");
+        int64_t now = backend.clock.now;
+        std::vector<Product> feed;
+        for (int i = 0; i < 400; ++i) {
+            Product product = productOf("S-" + std::to_string(1000 + i), "M-" + std::to_string(1000 + i / 2));
+            product.description = std::string(180, static_cast<char>('a' + i % 26));  // rows of a realistic width, ~25 to a page
+            feed.push_back(product);
+        }
+        importAll(catalog, a.id, now, feed, true);
+        // Where each row lives (PostgreSQL: its heap page), before the feed comes again.
+        auto pages = [&]() {
+            std::map<std::string, std::string> located;
+            if (!backend.schema) return located;
+            auto connection = PgConnection::open(backend.schema->url());
+            REQUIRE(connection);
+            auto rows = (*connection)->execute("read row pages",
+                                               "SELECT sku, (ctid::text::point)[0]::bigint::text FROM catalog_products WHERE tenant_id = $1", {a.id});
+            REQUIRE(rows);
+            for (int row = 0; row < rows->rows(); ++row) located[rows->text(row, 0)] = rows->text(row, 1);
+            return located;
+        };
+        auto before = pages();
+        int64_t cursor = catalog.forEachProductChangedSince(a.id, -1, [](Product&&) {}).value();
+        int64_t later = now + 2 * kSeenResolutionSeconds;
+        feed[7].stock = 99;
+        ImportCounts counts = importAll(catalog, a.id, later, feed, true);
+        CHECK(counts.updated == 1);
+        CHECK(counts.unchanged == 399);
+        CHECK(counts.markedDeleted == 0);
+        // Seen again after an hour: every product is stamped (availability may change with it) and read as changed.
+        int64_t visited = 0;
+        CHECK(catalog.forEachProductChangedSince(a.id, cursor, [&](Product&& product) {
+                         ++visited;
+                         CHECK(product.lastSeenAt == later);
+                     }).value() > cursor);
+        CHECK(visited == 400);
+        CHECK(variant(catalog, a.id, "S-1007")->stock == 99);
+        // The stamp rewrites every row; the partition's free half of each page keeps every new
+        // version beside the old one (a heap-only update: no index entry written), docs/adr/0093.
+        auto after = pages();
+        int moved = 0;
+        for (const auto& [sku, page] : before) moved += after[sku] != page;
+        CHECK(after.size() == before.size());
+        CHECK(moved == 0);
     });
 }
 
