@@ -1,4 +1,5 @@
 #include "feed/FeedImportService.hpp"
+#include "log/Log.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -273,6 +274,26 @@ Result<ImportOutcome> FeedImportService::importFile(const Tenant& tenant, const 
     FeedImportRecord record = newRecord(tenant, options, source, clock_.nowSeconds());
     record.feed = feed;
     return run(tenant, fileOpener(path), std::move(record), false, force);
+}
+
+Result<ImportOutcome> FeedImportService::importPulled(const Tenant& tenant, const std::string& path, const FeedImportOptions& options,
+                                                      const std::string& source, const std::string& feed) {
+    if (auto valid = validateFeedName(feed, "feed"); !valid) return valid.error();
+    FeedImportRecord record = newRecord(tenant, options, source, clock_.nowSeconds());
+    record.feed = feed;
+    record.status = ImportStatus::Running;  // created with this process's lease (FeedImportStore::create)
+    auto id = history_.create(record);
+    if (!id) return id.error();
+    record.id = *id;
+    // The body goes to the blob store before the import starts: should this process die mid-import,
+    // another node's requeue runs it again from there (docs/adr/0091). Without it the import still
+    // runs; it just could not be taken over.
+    if (auto kept = keepFile(fileOpener(path), record); !kept) {
+        Log::warn("import " + std::to_string(record.id) + ": the pulled file was not kept (" + kept.error().message +
+                      "); it runs, but cannot be requeued should this node stop during it",
+                  std::to_string(tenant.id));
+    }
+    return run(tenant, fileOpener(path), std::move(record), false, false);
 }
 
 Result<ImportOutcome> FeedImportService::dryRunFile(const Tenant& tenant, const std::string& path, const FeedImportOptions& options) {

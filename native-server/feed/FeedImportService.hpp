@@ -33,6 +33,10 @@ public:
     // Imports a local file now. `force` applies a full feed even past the delete-share guard.
     Result<ImportOutcome> importFile(const Tenant& tenant, const std::string& path, const FeedImportOptions& options,
                                      const std::string& source, bool force = false, const std::string& feed = "default");
+    // Imports a pulled file now, keeping a copy in the blob store first, so that another node can run
+    // it again should this one stop during the import (ImportWorker's requeue).
+    Result<ImportOutcome> importPulled(const Tenant& tenant, const std::string& path, const FeedImportOptions& options,
+                                       const std::string& source, const std::string& feed);
     // What importing the file would change, without changing anything or recording history.
     Result<ImportOutcome> dryRunFile(const Tenant& tenant, const std::string& path, const FeedImportOptions& options);
     // A dry run of a file in the blob store (HTTP dry runs are spooled there, not held in memory).

@@ -206,7 +206,7 @@ Result<PullOutcome> FeedPuller::pull(PullSource source) {
     options.delta = source.delta;
     options.identifier = source.identifier;
     options.delimiter = source.delimiter;
-    auto outcome = imports_.importFile(**tenant, importPath, options, pullSourceLabel(source.url), false, source.feed);
+    auto outcome = imports_.importPulled(**tenant, importPath, options, pullSourceLabel(source.url), source.feed);
     if (!outcome) return outcome.error();
     const FeedImportRecord& record = outcome->record;
     if (record.status == ImportStatus::Applied || record.status == ImportStatus::Held) {

@@ -5,6 +5,13 @@
 #include <iostream>
 
 namespace svc {
+namespace {
+
+// How often every node looks for running imports whose owner is gone: a dead process on this host
+// is seen at once, one on another host when its lease has expired (ImportLeases::kTtlSeconds).
+constexpr auto kRequeueInterval = std::chrono::seconds(5);
+
+}  // namespace
 
 ImportWorker::ImportWorker(FeedImportService& service, FeedImportStore& history, TenantStore& tenants, const Clock& clock)
     : service_(service), history_(history), tenants_(tenants), clock_(clock) {}
@@ -12,9 +19,7 @@ ImportWorker::ImportWorker(FeedImportService& service, FeedImportStore& history,
 ImportWorker::~ImportWorker() { stop(); }
 
 void ImportWorker::start() {
-    if (auto status = history_.requeueInterrupted(); !status) {
-        Log::error("cannot requeue interrupted imports: " + status.error().message);
-    }
+    requeueInterrupted();
     thread_ = std::thread([this] { loop(); });
 }
 
@@ -33,6 +38,15 @@ void ImportWorker::notify() {
         pending_ = true;
     }
     wake_.notify_all();
+}
+
+void ImportWorker::requeueInterrupted() {
+    auto requeued = history_.requeueInterrupted();
+    if (!requeued) {
+        Log::error("cannot requeue interrupted imports: " + requeued.error().message);
+        return;
+    }
+    for (int64_t importId : *requeued) Log::info("import " + std::to_string(importId) + ": its process stopped during it; queued again");
 }
 
 bool ImportWorker::runOne() {
@@ -62,6 +76,7 @@ bool ImportWorker::runOne() {
 }
 
 void ImportWorker::loop() {
+    auto lastRequeue = std::chrono::steady_clock::now();
     while (true) {
         {
             std::unique_lock lock(mutex_);
@@ -69,6 +84,12 @@ void ImportWorker::loop() {
             wake_.wait_for(lock, std::chrono::seconds(2), [this] { return stopping_ || pending_; });
             if (stopping_) return;
             pending_ = false;
+        }
+        // Not only at start: on a cluster the node that died mid-import may never start again. Safe
+        // while imports run: a claim writes its lease in the same statement (docs/adr/0091).
+        if (std::chrono::steady_clock::now() - lastRequeue >= kRequeueInterval) {
+            lastRequeue = std::chrono::steady_clock::now();
+            requeueInterrupted();
         }
         while (runOne()) {
             std::lock_guard lock(mutex_);

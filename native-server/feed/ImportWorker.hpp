@@ -22,6 +22,8 @@ public:
 private:
     void loop();
     bool runOne();
+    // Imports whose process stopped during them go back to the queue (logged per import).
+    void requeueInterrupted();
 
     FeedImportService& service_;
     FeedImportStore& history_;

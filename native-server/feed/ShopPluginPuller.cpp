@@ -188,7 +188,7 @@ Result<PullOutcome> ShopPluginPuller::run(PullSource source, const Tenant& tenan
 
     FeedImportOptions options;
     options.delta = delta;
-    auto imported = imports_.importFile(tenant, feed.path, options, label, false, source.feed);
+    auto imported = imports_.importPulled(tenant, feed.path, options, label, source.feed);
     if (!imported) return imported.error();
     FeedImportRecord record = imported->record;
     if (!rejected.empty()) {

@@ -21,7 +21,21 @@ ImportLeases::~ImportLeases() {
     for (int64_t importId : held) (void)leases_.release(nameOf(importId), LeaseOwner::ofThisProcess());
 }
 
+ImportLeases::Row ImportLeases::rowForNewImport() const {
+    return Row{kNamePrefix, LeaseOwner::ofThisProcess(), clock_.nowSeconds() + kTtlSeconds};
+}
+
+void ImportLeases::adopt(int64_t importId) {
+    std::lock_guard lock(mutex_);
+    held_.insert(importId);
+    if (!renewer_.joinable() && !stopping_) renewer_ = std::thread([this] { renewLoop(); });
+}
+
 void ImportLeases::hold(int64_t importId) {
+    {
+        std::lock_guard lock(mutex_);
+        if (held_.count(importId)) return;  // adopted, or held already: the renewer keeps it
+    }
     auto claimed = leases_.claim(nameOf(importId), LeaseOwner::ofThisProcess(), clock_.nowSeconds(), kTtlSeconds);
     if (!claimed || !*claimed) return;
     std::lock_guard lock(mutex_);

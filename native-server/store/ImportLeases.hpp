@@ -26,6 +26,17 @@ public:
     ImportLeases(const ImportLeases&) = delete;
     ImportLeases& operator=(const ImportLeases&) = delete;
 
+    // What a store writes into `leases` in the same transaction that makes an import running (a
+    // claim, or a record created running), so no instant exists in which another node's requeue
+    // sees the import running and ownerless (docs/adr/0091): the name is `prefix` + the import's id.
+    struct Row {
+        std::string prefix;
+        std::string owner;
+        int64_t expiresAt = 0;
+    };
+    Row rowForNewImport() const;
+    // The store wrote the row for `importId`: this process holds it from here until release().
+    void adopt(int64_t importId);
     // Held from here until release(); best effort (an import without a lease counts as ownerless).
     void hold(int64_t importId);
     void release(int64_t importId);
@@ -33,7 +44,8 @@ public:
     bool held(int64_t importId);
 
 private:
-    static std::string nameOf(int64_t importId) { return "import/" + std::to_string(importId); }
+    static constexpr const char* kNamePrefix = "import/";
+    static std::string nameOf(int64_t importId) { return kNamePrefix + std::to_string(importId); }
     void renewLoop();
 
     LeaseStore& leases_;

@@ -12,6 +12,9 @@ namespace {
     "rows_read, inserted, updated, unchanged, rejected, marked_deleted, message, row_errors, feed, catalog_products, warnings, " \
     "unknown_skus, describes_products::int"
 
+// The import was queued (or is new), so whoever held a lease of that name before has lost it.
+#define SVC_TAKE_IMPORT_LEASE "ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at"
+
 FeedImportRecord readRecord(const PgResult& rows, int row, bool withRowErrors) {
     FeedImportRecord record;
     record.id = rows.integer(row, 0);
@@ -66,7 +69,25 @@ Result<std::vector<FeedImportRecord>> PgFeedImportStore::select(const char* purp
 }
 
 Result<int64_t> PgFeedImportStore::create(const FeedImportRecord& record) {
-    return database_.withConnection([&](PgConnection& connection) { return insertRecord(connection, record); });
+    if (record.status != ImportStatus::Running) {
+        return database_.withConnection([&](PgConnection& connection) { return insertRecord(connection, record); });
+    }
+    // Created running (a CLI or pulled import run at once): its lease is written by the same statement.
+    auto lease = leases_.rowForNewImport();
+    auto created = database_.withConnection([&](PgConnection& connection) -> Result<int64_t> {
+        auto inserted = connection.execute(
+            "create running import record",
+            "WITH created AS (INSERT INTO feed_imports(tenant_id, source, delta, identifier, delimiter, status, file_key, created_at, feed) "
+            "VALUES ($1, $2, $3, $4, $5, 'running', $6, $7, $8) RETURNING id), "
+            "held AS (INSERT INTO leases(name, owner, expires_at) SELECT $9::text || id, $10::text, $11::bigint FROM created " SVC_TAKE_IMPORT_LEASE ") "
+            "SELECT id FROM created",
+            {record.tenantId, record.source, record.delta ? 1 : 0, record.identifier, std::string(1, record.delimiter), record.fileKey,
+             record.createdAt, record.feed, lease.prefix, lease.owner, lease.expiresAt});
+        if (!inserted) return inserted.error();
+        return inserted->integer(0, 0);
+    });
+    if (created) leases_.adopt(*created);
+    return created;
 }
 
 Status PgFeedImportStore::update(const FeedImportRecord& record) {
@@ -124,18 +145,24 @@ Result<std::vector<FeedImportRecord>> PgFeedImportStore::catalogSizeHistory(int6
 }
 
 Result<std::optional<FeedImportRecord>> PgFeedImportStore::claimNextQueued(int64_t now) {
+    // The claim and its lease in one statement: a requeue on another node sees the import either
+    // queued or running with a live owner, never running and ownerless (docs/adr/0091).
+    auto lease = leases_.rowForNewImport();
     auto claimed = select("claim queued import",
-                          "UPDATE feed_imports SET status = 'running', started_at = $1 WHERE id = (SELECT id FROM feed_imports "
-                          "WHERE status = 'queued' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING " SVC_IMPORT_COLUMNS,
-                          {now}, false);
+                          "WITH claimed AS (UPDATE feed_imports SET status = 'running', started_at = $1 WHERE id = (SELECT id FROM feed_imports "
+                          "WHERE status = 'queued' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING " SVC_IMPORT_COLUMNS "), "
+                          "held AS (INSERT INTO leases(name, owner, expires_at) SELECT $2::text || id, $3::text, $4::bigint FROM claimed " SVC_TAKE_IMPORT_LEASE ") "
+                          "SELECT * FROM claimed",
+                          {now, lease.prefix, lease.owner, lease.expiresAt}, false);
     if (!claimed) return claimed.error();
     if (claimed->empty()) return std::optional<FeedImportRecord>{};
-    leases_.hold(claimed->front().id);
+    leases_.adopt(claimed->front().id);
     return std::optional<FeedImportRecord>{claimed->front()};
 }
 
-Status PgFeedImportStore::requeueInterrupted() {
-    return database_.withConnection([&](PgConnection& connection) -> Status {
+Result<std::vector<int64_t>> PgFeedImportStore::requeueInterrupted() {
+    return database_.withConnection([&](PgConnection& connection) -> Result<std::vector<int64_t>> {
+        std::vector<int64_t> requeued;
         // Only imports whose owner is gone: another node or process running one holds its lease.
         auto running = connection.execute("find running imports", "SELECT id, (file_key <> '')::int FROM feed_imports WHERE status = 'running'");
         if (!running) return running.error();
@@ -151,8 +178,9 @@ Status PgFeedImportStore::requeueInterrupted() {
                                                     "the import; nothing was applied' WHERE id = $1 AND status = 'running'",
                                                     {id});
             if (!changed) return changed.error();
+            if (running->integer(row, 1) != 0 && changed->changedRows() == 1) requeued.push_back(id);
         }
-        return Status::success();
+        return requeued;
     });
 }
 

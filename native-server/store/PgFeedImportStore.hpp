@@ -23,7 +23,7 @@ public:
     Result<std::vector<FeedImportRecord>> lastApplied(int64_t tenantId) override;
     Result<std::vector<FeedImportRecord>> catalogSizeHistory(int64_t tenantId, size_t limit) override;
     Result<std::optional<FeedImportRecord>> claimNextQueued(int64_t now) override;
-    Status requeueInterrupted() override;
+    Result<std::vector<int64_t>> requeueInterrupted() override;
 
     Status createUpload(const FeedUpload& upload) override;
     Result<std::optional<FeedUpload>> findUpload(const std::string& uploadId) override;

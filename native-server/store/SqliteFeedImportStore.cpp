@@ -56,9 +56,29 @@ Result<int64_t> SqliteFeedImportStore::insertRecord(const FeedImportRecord& reco
     return db_.lastInsertRowId();
 }
 
+Status SqliteFeedImportStore::writeLease(int64_t importId) {
+    // The import was queued (or is new), so whoever held a lease of that name before has lost it.
+    auto lease = leases_.rowForNewImport();
+    auto insert = db_.prepare("INSERT INTO leases(name, owner, expires_at) VALUES (?1 || ?2, ?3, ?4) "
+                              "ON CONFLICT(name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at");
+    if (!insert) return insert.error();
+    insert->bind(1, lease.prefix).bind(2, importId).bind(3, lease.owner).bind(4, lease.expiresAt);
+    return insert->run();
+}
+
 Result<int64_t> SqliteFeedImportStore::create(const FeedImportRecord& record) {
     std::lock_guard lock(mutex_);
-    return insertRecord(record);
+    if (record.status != ImportStatus::Running) return insertRecord(record);
+    // Created running (a CLI or pulled import run at once): its lease is written in the same
+    // transaction, so the server's requeue never sees it running and ownerless (docs/adr/0091).
+    auto transaction = SqliteTransaction::begin(db_);
+    if (!transaction) return transaction.error();
+    auto id = insertRecord(record);
+    if (!id) return id.error();
+    if (auto status = writeLease(*id); !status) return status.error();
+    if (auto status = transaction->commit(); !status) return status.error();
+    leases_.adopt(*id);
+    return id;
 }
 
 Status SqliteFeedImportStore::update(const FeedImportRecord& record) {
@@ -156,14 +176,15 @@ Result<std::optional<FeedImportRecord>> SqliteFeedImportStore::claimNextQueued(i
     if (!claim) return claim.error();
     claim->bind(1, now).bind(2, record.id);
     if (auto status = claim->run(); !status) return status.error();
+    if (auto status = writeLease(record.id); !status) return status.error();
     if (auto status = transaction->commit(); !status) return status.error();
-    leases_.hold(record.id);
+    leases_.adopt(record.id);
     record.status = ImportStatus::Running;
     record.startedAt = now;
     return std::optional<FeedImportRecord>{record};
 }
 
-Status SqliteFeedImportStore::requeueInterrupted() {
+Result<std::vector<int64_t>> SqliteFeedImportStore::requeueInterrupted() {
     std::lock_guard lock(mutex_);
     // Only imports whose owner is gone: a CLI import running in another process (or one
     // this process runs) holds its lease.
@@ -185,13 +206,15 @@ Status SqliteFeedImportStore::requeueInterrupted() {
                             "nothing was applied' WHERE id = ? AND status = 'running'");
     if (!requeue) return requeue.error();
     if (!fail) return fail.error();
+    std::vector<int64_t> requeued;
     for (const auto& [id, hasFile] : ownerless) {
         auto& statement = hasFile ? *requeue : *fail;
         statement.reset();
         statement.bind(1, id);
-        if (auto status = statement.run(); !status) return status;
+        if (auto status = statement.run(); !status) return status.error();
+        if (hasFile && db_.changes() == 1) requeued.push_back(id);
     }
-    return Status::success();
+    return requeued;
 }
 
 Status SqliteFeedImportStore::createUpload(const FeedUpload& upload) {

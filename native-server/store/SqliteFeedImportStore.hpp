@@ -20,7 +20,7 @@ public:
     Result<std::vector<FeedImportRecord>> lastApplied(int64_t tenantId) override;
     Result<std::vector<FeedImportRecord>> catalogSizeHistory(int64_t tenantId, size_t limit) override;
     Result<std::optional<FeedImportRecord>> claimNextQueued(int64_t now) override;
-    Status requeueInterrupted() override;
+    Result<std::vector<int64_t>> requeueInterrupted() override;
 
     Status createUpload(const FeedUpload& upload) override;
     Result<std::optional<FeedUpload>> findUpload(const std::string& uploadId) override;
@@ -29,6 +29,8 @@ public:
 
 private:
     Result<int64_t> insertRecord(const FeedImportRecord& record);
+    // This process's lease on a running import, in the caller's transaction (the caller holds the mutex).
+    Status writeLease(int64_t importId);
     // Records of `sql` with ?1 the tenant and ?2 `limit` (when > 0); the caller holds the mutex.
     Result<std::vector<FeedImportRecord>> select(const std::string& sql, int64_t tenantId, int64_t limit);
     SqliteDatabase& db_;

@@ -34,8 +34,9 @@ public:
     virtual Result<std::vector<FeedImportRecord>> catalogSizeHistory(int64_t tenantId, size_t limit) = 0;
     // Oldest queued import of any tenant, atomically switched to running.
     virtual Result<std::optional<FeedImportRecord>> claimNextQueued(int64_t now) = 0;
-    // Imports left running by a process that died: back to queued (their transaction rolled back).
-    virtual Status requeueInterrupted() = 0;
+    // Imports left running by a process that died: back to queued (their transaction rolled back)
+    // when their file is stored, failed otherwise. The ids queued again.
+    virtual Result<std::vector<int64_t>> requeueInterrupted() = 0;
 
     virtual Status createUpload(const FeedUpload& upload) = 0;
     virtual Result<std::optional<FeedUpload>> findUpload(const std::string& uploadId) = 0;

@@ -511,6 +511,93 @@ TEST_CASE("cluster: the SDK's browser specs pass against three nodes through the
 
 namespace {
 
+// A feed large enough that its import is still running when the test sees it and kills its node.
+std::string largeFeed(int rows) {
+    std::string csv = "sku;main-sku;name;stock;retail-price;deeplink;image;category-path\n";
+    csv.reserve(static_cast<size_t>(rows) * 110);
+    for (int row = 0; row < rows; ++row) {
+        std::string id = "P" + std::to_string(row);
+        csv += id + "-M;" + id + ";Product " + id + ";5;1990;https://shop.example/" + id + ";https://shop.example/" + id + ".jpg;Men > Shirts\n";
+    }
+    return csv;
+}
+
+// The node running an import with its file kept: it holds the lease import/<id>, named
+// host/pid/token. The import's id and the node, or nullopt while none runs.
+std::optional<std::pair<std::string, int>> runningImport(Cluster& cluster, int nodes) {
+    auto rows = queryRows(cluster.databaseUrl(), "SELECT i.id, l.owner FROM feed_imports i JOIN leases l ON l.name = 'import/' || i.id "
+                                                 "WHERE i.status = 'running' AND i.file_key <> ''");
+    if (rows.empty()) return std::nullopt;
+    std::string owner = rows[0][1];
+    int pid = std::stoi(owner.substr(owner.find('/') + 1));
+    for (int node = 0; node < nodes; ++node) {
+        if (cluster.process(node).pid() == pid) return std::make_pair(rows[0][0].get<std::string>(), node);
+    }
+    return std::nullopt;
+}
+
+// How many times the nodes' logs say an import was queued again after its node stopped.
+int requeuesLogged(Cluster& cluster, int nodes, const std::string& importId) {
+    int count = 0;
+    std::string line = "import " + importId + ": its process stopped during it; queued again";
+    for (int node = 0; node < nodes; ++node) {
+        std::ifstream log(cluster.nodeDir(node) + ".log");
+        std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+        for (size_t at = text.find(line); at != std::string::npos; at = text.find(line, at + 1)) ++count;
+    }
+    return count;
+}
+
+}  // namespace
+
+// Pushed imports run from the file the push stored; pulled ones from the body the pulling node kept
+// in the bucket before importing. Either way the import is claimed with its lease in one statement,
+// so the other nodes' requeue sweeps never take an import whose node lives (docs/adr/0091).
+TEST_CASE("cluster: killing the node that runs an import (pushed, or pulled) requeues it once; another node applies it from the bucket" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres) *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, s3rverInstalled(), kNoS3rver)) {
+    constexpr int kRows = 150'000;
+    const std::string csv = largeFeed(kRows);
+    for (const bool pulled : {false, true}) {
+        CAPTURE(pulled);
+        svc::test::LoopbackFeedServer shop;
+        shop.setFeed(csv, "\"v1\"");
+        Cluster cluster({.nodes = 3, .balancer = false, .sharedBlobs = true,
+                         .extraServeArguments = {"--no-image-bot", "--outbound-allow", "127.0.0.1:" + std::to_string(shop.port)}});
+        json tenant = createTenant(cluster, "Shop A");
+        if (pulled) cluster.run({"feed", "source", "add", "--api-id", tenant["apiId"].get<std::string>(), "--url", shop.url("/feed.csv")});
+        cluster.shareKeys();
+        cluster.start();
+        std::string pushed = pulled ? "" : std::to_string(pushFeed(cluster.node(0), tenant, csv));
+
+        std::optional<std::pair<std::string, int>> running;
+        REQUIRE(secondsUntil([&] { return (running = runningImport(cluster, 3)).has_value(); }, std::chrono::seconds(60)));
+        auto [importId, runner] = *running;
+        cluster.killNode(runner);
+        MESSAGE((pulled ? "pulled" : "pushed") << " import " << importId << ": killed node " << runner << " while it ran it");
+        auto applied = secondsUntil(
+            [&] {
+                auto rows = queryRows(cluster.databaseUrl(), "SELECT status FROM feed_imports WHERE id = " + importId);
+                return !rows.empty() && rows[0][0] == "applied";
+            },
+            std::chrono::seconds(90));
+        INFO(queryRows(cluster.databaseUrl(), "SELECT id, status, message, file_key FROM feed_imports").dump());
+        REQUIRE(applied);
+        MESSAGE("applied by another node " << *applied << " s after the kill");
+        // One import, run again (not a second one), from the file kept in the bucket; the shop's
+        // server was asked once.
+        if (!pulled) CHECK(importId == pushed);
+        CHECK(requeuesLogged(cluster, 3, importId) == 1);
+        CHECK(queryRows(cluster.databaseUrl(), "SELECT count(*) FROM feed_imports")[0][0] == "1");
+        CHECK(queryRows(cluster.databaseUrl(), "SELECT count(*) FROM catalog_products WHERE NOT deleted")[0][0] == std::to_string(kRows));
+        CHECK(shop.feedRequests.load() == (pulled ? 1 : 0));
+        // A finished import keeps no file: the bucket copy went with its end.
+        CHECK(queryRows(cluster.databaseUrl(), "SELECT file_key FROM feed_imports WHERE id = " + importId)[0][0] == "");
+    }
+}
+
+namespace {
+
 // The cluster's leader (docs/adr/0092): the node holding the lease "leader", named by its process.
 int leaderNode(Cluster& cluster, int nodes) {
     auto rows = queryRows(cluster.databaseUrl(), "SELECT owner FROM leases WHERE name = 'leader' AND expires_at > extract(epoch FROM now())::bigint");

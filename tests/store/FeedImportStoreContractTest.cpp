@@ -2,6 +2,9 @@
 // import leases that tell a live owner's running import from one whose owner is gone.
 #include "StoreBackends.hpp"
 
+#include <chrono>
+#include <thread>
+
 namespace svc::contract {
 namespace {
 
@@ -59,6 +62,74 @@ TEST_CASE("FeedImportStore: a running import is left alone while its owner lives
         REQUIRE(backend.storage->imports().requeueInterrupted());
         CHECK(backend.storage->imports().find(a.id, id).value()->status == ImportStatus::Queued);
     });
+}
+
+}  // namespace svc::contract
+
+namespace svc::contract {
+
+// A CLI or pulled import is created running and run at once: its creator owns it from the first
+// instant, or a requeue running meanwhile in the server (or on another node) would take it.
+TEST_CASE("FeedImportStore: an import created running is its creator's from the start; a requeue elsewhere leaves it alone") {
+    forEachBackend([](Backend& backend) {
+        Tenant a = newTenant(*backend.storage, "A");
+        auto creator = backend.openAnother();
+        FeedImportRecord record = recordOf(a, 10);
+        record.status = ImportStatus::Running;
+        int64_t id = creator->imports().create(record).value();
+        auto requeued = backend.storage->imports().requeueInterrupted();
+        REQUIRE(requeued);
+        CHECK(requeued->empty());
+        CHECK(backend.storage->imports().find(a.id, id).value()->status == ImportStatus::Running);
+        creator.reset();
+        requeued = backend.storage->imports().requeueInterrupted();
+        REQUIRE(requeued);
+        CHECK(*requeued == std::vector<int64_t>{id});
+        CHECK(backend.storage->imports().find(a.id, id).value()->status == ImportStatus::Queued);
+    });
+}
+
+// Node A claims while node B's periodic requeue runs. The leases table is held locked so that A's
+// claim stops exactly where it writes its lease, and B's requeue runs then: a claim that wrote its
+// lease after committing the claim (the design reverted in session 32) is running and ownerless
+// at that instant, and B queues it again under A's feet, so two nodes run it. The claim and its
+// lease in one statement are seen by B together or not at all.
+TEST_CASE("FeedImportStore: on PostgreSQL a requeue running during a claim never takes the import from its claimer" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(),
+                           "PostgreSQL is not installed (scripts/install-deps.sh installs it)")) {
+    auto url = postgresUrl();
+    REQUIRE(url);
+    auto backend = openBackend(*url);
+    Tenant a = newTenant(*backend->storage, "A");
+    int64_t id = backend->storage->imports().create(recordOf(a, 10)).value();
+    auto nodeA = backend->openAnother();
+    auto locker = PgConnection::open(backend->schema->url());
+    REQUIRE(locker);
+    auto run = [&](const char* sql) -> int64_t {
+        auto done = (*locker)->execute("lock leases", sql);
+        REQUIRE_MESSAGE(done, (done ? "" : done.error().message));
+        return done->rows() > 0 ? done->integer(0, 0) : 0;
+    };
+    run("BEGIN");
+    run("LOCK TABLE leases IN EXCLUSIVE MODE");
+    Result<std::optional<FeedImportRecord>> claimed = std::optional<FeedImportRecord>{};
+    std::thread claim([&] { claimed = nodeA->imports().claimNextQueued(100); });
+    bool waiting = false;
+    for (int tries = 0; tries < 500 && !waiting; ++tries) {
+        waiting = run("SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = 'leases'::regclass") > 0;
+        if (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    auto requeued = backend->storage->imports().requeueInterrupted();
+    run("COMMIT");
+    claim.join();
+    REQUIRE(waiting);
+    REQUIRE(requeued);
+    CHECK(requeued->empty());
+    REQUIRE(claimed);
+    REQUIRE(*claimed);
+    CHECK((*claimed)->id == id);
+    CHECK(backend->storage->imports().find(a.id, id).value()->status == ImportStatus::Running);
+    CHECK(backend->storage->imports().claimNextQueued(100).value() == std::nullopt);  // nobody runs it a second time
 }
 
 }  // namespace svc::contract
