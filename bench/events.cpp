@@ -967,7 +967,7 @@ FloorResult runFloor(const std::string& path, const Shape& shape, uint64_t rows,
 // the end: the server's tables in it, the floor's in a schema of its own beside them.
 class RunDatabase {
 public:
-    RunDatabase(const std::string& serverUrl) : serverUrl_(serverUrl), name_("svc_bench_events_" + std::to_string(::getpid())) {
+    explicit RunDatabase(const std::string& serverUrl) : serverUrl_(serverUrl), name_("svc_bench_events_" + std::to_string(::getpid())) {
         auto server = pg::connect(serverUrl_);
         pg::exec(*server, "DROP DATABASE IF EXISTS " + name_);
         pg::exec(*server, "CREATE DATABASE " + name_);
