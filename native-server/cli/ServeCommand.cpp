@@ -72,6 +72,13 @@ ServeCommand::ServeCommand(CLI::App& app, const std::string& defaultAssetsDir) :
                      "Recommendations learn from new orders at most this many seconds after the last content build (plus the build)")
         ->check(CLI::Range(1, 86400))
         ->capture_default_str();
+    // The fallback behind the database's change notices (docs/adr/0088): what a missed notice costs at most.
+    serve_
+        ->add_option("--content-poll-seconds", contentPollSeconds_,
+                     "How often each tenant's content version is checked in the store; on PostgreSQL the fallback for a missed "
+                     "change notice (docs/operations.md, Run a cluster)")
+        ->check(CLI::Range(1, 3600))
+        ->capture_default_str();
     serve_->add_flag("--no-image-bot", noImageBot_, "Do not fetch product images (no svc thumbnails, no image facts)");
     serve_->add_option("--imagebot-info-url", imageBotInfoUrl_,
                        "Page about the image bot named in its User-Agent (default: <public URL>/imagebot, else "
@@ -184,6 +191,7 @@ int ServeCommand::run() {
     ConnectionLimitsCli::raiseOpenFileLimit();  // before the gate derives its connection limit from it
     options.events.rateLimit.perSecond = eventsRateLimit_;
     options.content.purchaseRefreshSeconds = purchaseLearningSeconds_;
+    options.content.pollMilliseconds = contentPollSeconds_ * 1000;
     options.events.rateLimit.burst = eventsRateLimit_ * 4;
     options.events.purchasesPerAddress.perSecond = purchases_.perAddressPerMinute / 60;
     options.events.purchasesPerAddress.burst = purchases_.perAddressPerMinute;

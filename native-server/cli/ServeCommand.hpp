@@ -38,6 +38,7 @@ private:
     PurchaseRateLimits purchases_;
     std::vector<std::string> outboundAllow_;
     int purchaseLearningSeconds_ = 60;
+    int contentPollSeconds_ = 2;
     bool noImageBot_ = false;
     std::string imageBotInfoUrl_;
     std::string publicUrl_;

@@ -17,6 +17,7 @@
 #include "image/PerceptualHash.hpp"
 #include "store/LeaseOwner.hpp"
 #include "store/PrivateFiles.hpp"
+#include "store/WholeBlob.hpp"
 
 namespace svc {
 namespace {
@@ -474,28 +475,11 @@ Result<std::optional<std::string>> ImageBot::readThumbnail(int64_t tenantId, con
         bytes << file.rdbuf();
         return std::optional<std::string>(bytes.str());
     }
-    auto reader = options_.thumbnails->open(std::to_string(tenantId) + "-" + thumbKey + ".jpg");
-    if (!reader) {
-        if (reader.error().code == ErrorCode::NotFound) return std::optional<std::string>();
-        return reader.error();
-    }
-    std::string jpeg;
-    char buffer[64 * 1024];
-    for (;;) {
-        auto got = (*reader)->read(buffer, sizeof buffer);
-        if (!got) return got.error();
-        if (*got == 0) return std::optional<std::string>(std::move(jpeg));
-        jpeg.append(buffer, *got);
-    }
+    return WholeBlob::read(*options_.thumbnails, std::to_string(tenantId) + "-" + thumbKey + ".jpg");
 }
 
 Status ImageBot::writeThumbnail(int64_t tenantId, const std::string& key, const std::string& jpeg) const {
-    if (options_.thumbnails) {
-        auto writer = options_.thumbnails->create(std::to_string(tenantId) + "-" + key + ".jpg");
-        if (!writer) return writer.error();
-        if (auto wrote = (*writer)->write(jpeg); !wrote) return wrote;
-        return (*writer)->commit();
-    }
+    if (options_.thumbnails) return WholeBlob::write(*options_.thumbnails, std::to_string(tenantId) + "-" + key + ".jpg", jpeg);
     std::string finalPath = thumbnailPath(tenantId, key);
     std::error_code error = PrivateFiles::createDirectories(std::filesystem::path(finalPath).parent_path().string());
     if (error) return Error::unavailable("thumbnail " + finalPath + ": " + error.message());

@@ -8,6 +8,7 @@
 
 #include "image/ImageCodec.hpp"
 #include "store/PrivateFiles.hpp"
+#include "store/WholeBlob.hpp"
 
 namespace svc {
 namespace {
@@ -57,7 +58,7 @@ Result<std::string> SetPhotoStore::store(int64_t tenantId, std::string_view byte
                                                                                                 : ImageCodec::resize(*image, width, height),
                                               limits_.jpegQuality);
     std::string key = hexSha256(jpeg);
-    auto stored = blobs_ ? storeBlob(tenantId, key, jpeg) : storeFile(tenantId, key, jpeg);
+    auto stored = blobs_ ? WholeBlob::write(*blobs_, blobKeyOf(tenantId, key), jpeg) : storeFile(tenantId, key, jpeg);
     if (!stored) return stored.error();
     return key;
 }
@@ -82,32 +83,9 @@ Status SetPhotoStore::storeFile(int64_t tenantId, const std::string& key, const 
 }
 
 // Content-addressed, so writing a photo that is already there just replaces it with the same bytes.
-Status SetPhotoStore::storeBlob(int64_t tenantId, const std::string& key, const std::string& jpeg) const {
-    auto writer = blobs_->create(blobKeyOf(tenantId, key));
-    if (!writer) return writer.error();
-    if (auto wrote = (*writer)->write(jpeg); !wrote) return wrote;
-    return (*writer)->commit();
-}
-
-Result<std::optional<std::string>> SetPhotoStore::readBlob(int64_t tenantId, const std::string& key) const {
-    auto reader = blobs_->open(blobKeyOf(tenantId, key));
-    if (!reader) {
-        if (reader.error().code == ErrorCode::NotFound) return std::optional<std::string>();
-        return reader.error();
-    }
-    std::string jpeg;
-    char buffer[64 * 1024];
-    for (;;) {
-        auto got = (*reader)->read(buffer, sizeof buffer);
-        if (!got) return got.error();
-        if (*got == 0) return std::optional<std::string>(std::move(jpeg));
-        jpeg.append(buffer, *got);
-    }
-}
-
 Result<std::optional<std::string>> SetPhotoStore::read(int64_t tenantId, const std::string& key) const {
     if (!validKey(key)) return std::optional<std::string>();
-    if (blobs_) return readBlob(tenantId, key);
+    if (blobs_) return WholeBlob::read(*blobs_, blobKeyOf(tenantId, key));
     std::ifstream file(pathOf(tenantId, key), std::ios::binary);
     if (!file) return std::optional<std::string>();
     std::ostringstream bytes;

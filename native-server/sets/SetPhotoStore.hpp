@@ -42,8 +42,6 @@ private:
     std::string pathOf(int64_t tenantId, const std::string& key) const;
     static std::string blobKeyOf(int64_t tenantId, const std::string& key);
     Status storeFile(int64_t tenantId, const std::string& key, const std::string& jpeg) const;
-    Status storeBlob(int64_t tenantId, const std::string& key, const std::string& jpeg) const;
-    Result<std::optional<std::string>> readBlob(int64_t tenantId, const std::string& key) const;
 
     std::string root_;
     SetPhotoLimits limits_;

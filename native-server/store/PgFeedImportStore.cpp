@@ -91,6 +91,8 @@ Result<int64_t> PgFeedImportStore::create(const FeedImportRecord& record) {
 }
 
 Status PgFeedImportStore::update(const FeedImportRecord& record) {
+    // Leased before it shows as running (a held import confirmed): a requeue never sees it ownerless.
+    if (record.status == ImportStatus::Running) leases_.hold(record.id);
     Status status = database_.withConnection([&](PgConnection& connection) -> Status {
         auto updated = connection.execute(
             "update import record",
@@ -108,8 +110,7 @@ Status PgFeedImportStore::update(const FeedImportRecord& record) {
         return Status::success();
     });
     if (!status) return status;
-    if (record.status == ImportStatus::Running) leases_.hold(record.id);
-    else leases_.release(record.id);
+    if (record.status != ImportStatus::Running) leases_.release(record.id);
     return Status::success();
 }
 

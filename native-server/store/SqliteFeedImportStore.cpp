@@ -83,6 +83,8 @@ Result<int64_t> SqliteFeedImportStore::create(const FeedImportRecord& record) {
 
 Status SqliteFeedImportStore::update(const FeedImportRecord& record) {
     std::lock_guard lock(mutex_);
+    // Leased before it shows as running (a held import confirmed): a requeue never sees it ownerless.
+    if (record.status == ImportStatus::Running) leases_.hold(record.id);
     auto statement = db_.prepare(
         "UPDATE feed_imports SET status = ?, file_key = ?, started_at = ?, finished_at = ?, rows_read = ?, inserted = ?, "
         "updated = ?, unchanged = ?, rejected = ?, marked_deleted = ?, message = ?, row_errors = ?, catalog_products = ?, "
@@ -97,8 +99,7 @@ Status SqliteFeedImportStore::update(const FeedImportRecord& record) {
     statement->bind(16, record.describesProducts ? std::optional<int64_t>(*record.describesProducts ? 1 : 0) : std::optional<int64_t>());
     statement->bind(17, record.id).bind(18, record.tenantId);
     if (auto status = statement->run(); !status) return status;
-    if (record.status == ImportStatus::Running) leases_.hold(record.id);
-    else leases_.release(record.id);
+    if (record.status != ImportStatus::Running) leases_.release(record.id);
     return Status::success();
 }
 

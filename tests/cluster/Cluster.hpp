@@ -78,6 +78,8 @@ struct ClusterOptions {
     // A bucket on s3rver for every node's blobs (--blob-url): uploads, held imports, set photos.
     bool sharedBlobs = false;
     std::vector<std::string> extraServeArguments;
+    // More of the balancer's environment (deploy/haproxy/svc.cfg's variables, e.g. SVC_LB_EVENTS_PER_4S).
+    std::map<std::string, std::string> balancerEnvironment;
     // The PostgreSQL server the cluster's database is made on (its role may create databases); empty: the
     // throwaway one (bench-graphql --database-url passes an operator's).
     std::string serverUrl;
@@ -221,6 +223,7 @@ public:
         int statsPort = freePort();
         std::map<std::string, std::string> environment{{"SVC_LB_BIND", "127.0.0.1:" + std::to_string(balancerPort_)},
                                                         {"SVC_LB_STATS", "127.0.0.1:" + std::to_string(statsPort)}};
+        environment.insert(options_.balancerEnvironment.begin(), options_.balancerEnvironment.end());
         for (int node = 0; node < 3; ++node) {
             // The shipped file names three nodes; a smaller cluster points the rest at node 0.
             int port = ports_[node < options_.nodes ? node : 0];

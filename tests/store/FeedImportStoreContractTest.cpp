@@ -89,47 +89,61 @@ TEST_CASE("FeedImportStore: an import created running is its creator's from the 
     });
 }
 
-// Node A claims while node B's periodic requeue runs. The leases table is held locked so that A's
-// claim stops exactly where it writes its lease, and B's requeue runs then: a claim that wrote its
-// lease after committing the claim (the design reverted in session 32) is running and ownerless
-// at that instant, and B queues it again under A's feet, so two nodes run it. The claim and its
-// lease in one statement are seen by B together or not at all.
-TEST_CASE("FeedImportStore: on PostgreSQL a requeue running during a claim never takes the import from its claimer" *
+// Node A makes an import running while node B's periodic requeue runs: by claiming a queued one,
+// or by running a held one the operator confirmed. The leases table is held locked so that A stops
+// exactly where it writes its lease, and B's requeue runs then. When A's lease was written after
+// the import showed as running (the design reverted in session 32), B saw it running and
+// ownerless at that instant and queued it again under A's feet, so two nodes ran it. A claim and
+// its lease in one statement, and a lease taken before the update, are never seen apart.
+TEST_CASE("FeedImportStore: on PostgreSQL a requeue running while an import becomes running never takes it from its runner" *
           svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(),
                            "PostgreSQL is not installed (scripts/install-deps.sh installs it)")) {
-    auto url = postgresUrl();
-    REQUIRE(url);
-    auto backend = openBackend(*url);
-    Tenant a = newTenant(*backend->storage, "A");
-    int64_t id = backend->storage->imports().create(recordOf(a, 10)).value();
-    auto nodeA = backend->openAnother();
-    auto locker = PgConnection::open(backend->schema->url());
-    REQUIRE(locker);
-    auto run = [&](const char* sql) -> int64_t {
-        auto done = (*locker)->execute("lock leases", sql);
-        REQUIRE_MESSAGE(done, (done ? "" : done.error().message));
-        return done->rows() > 0 ? done->integer(0, 0) : 0;
-    };
-    run("BEGIN");
-    run("LOCK TABLE leases IN EXCLUSIVE MODE");
-    Result<std::optional<FeedImportRecord>> claimed = std::optional<FeedImportRecord>{};
-    std::thread claim([&] { claimed = nodeA->imports().claimNextQueued(100); });
-    bool waiting = false;
-    for (int tries = 0; tries < 500 && !waiting; ++tries) {
-        waiting = run("SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = 'leases'::regclass") > 0;
-        if (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    for (const bool confirmingHeld : {false, true}) {
+        CAPTURE(confirmingHeld);
+        auto url = postgresUrl();
+        REQUIRE(url);
+        auto backend = openBackend(*url);
+        Tenant a = newTenant(*backend->storage, "A");
+        FeedImportRecord record = recordOf(a, 10);
+        if (confirmingHeld) record.status = ImportStatus::Held;
+        record.id = backend->storage->imports().create(record).value();
+        auto nodeA = backend->openAnother();
+        auto locker = PgConnection::open(backend->schema->url());
+        REQUIRE(locker);
+        auto run = [&](const char* sql) -> int64_t {
+            auto done = (*locker)->execute("lock leases", sql);
+            REQUIRE_MESSAGE(done, (done ? "" : done.error().message));
+            return done->rows() > 0 ? done->integer(0, 0) : 0;
+        };
+        run("BEGIN");
+        run("LOCK TABLE leases IN EXCLUSIVE MODE");
+        Status madeRunning = Status::success();
+        std::thread nodeAThread([&] {
+            if (!confirmingHeld) {
+                auto claimed = nodeA->imports().claimNextQueued(100);
+                if (!claimed) madeRunning = claimed.error();
+                else if (!*claimed || (*claimed)->id != record.id) madeRunning = Error::notFound("the queued import was not claimed");
+                return;
+            }
+            FeedImportRecord confirmed = record;
+            confirmed.status = ImportStatus::Running;
+            madeRunning = nodeA->imports().update(confirmed);
+        });
+        bool waiting = false;
+        for (int tries = 0; tries < 500 && !waiting; ++tries) {
+            waiting = run("SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = 'leases'::regclass") > 0;
+            if (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        auto requeued = backend->storage->imports().requeueInterrupted();
+        run("COMMIT");
+        nodeAThread.join();
+        REQUIRE(waiting);
+        REQUIRE_MESSAGE(madeRunning, (madeRunning ? "" : madeRunning.error().message));
+        REQUIRE(requeued);
+        CHECK(requeued->empty());
+        CHECK(backend->storage->imports().find(a.id, record.id).value()->status == ImportStatus::Running);
+        CHECK(backend->storage->imports().claimNextQueued(100).value() == std::nullopt);  // nobody runs it a second time
     }
-    auto requeued = backend->storage->imports().requeueInterrupted();
-    run("COMMIT");
-    claim.join();
-    REQUIRE(waiting);
-    REQUIRE(requeued);
-    CHECK(requeued->empty());
-    REQUIRE(claimed);
-    REQUIRE(*claimed);
-    CHECK((*claimed)->id == id);
-    CHECK(backend->storage->imports().find(a.id, id).value()->status == ImportStatus::Running);
-    CHECK(backend->storage->imports().claimNextQueued(100).value() == std::nullopt);  // nobody runs it a second time
 }
 
 }  // namespace svc::contract
