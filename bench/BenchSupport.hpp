@@ -291,6 +291,35 @@ struct WrkLoadOptions {
     }
 };
 
+// CPU seconds (user + system) process `pid` has used so far, from /proc/PID/stat.
+inline double cpuSecondsOf(pid_t pid) {
+    std::string stat = readWholeFile("/proc/" + std::to_string(pid) + "/stat");
+    size_t paren = stat.rfind(')');
+    if (paren == std::string::npos) return 0;
+    std::istringstream fields(stat.substr(paren + 2));
+    std::string field;
+    double utime = 0, stime = 0;
+    for (int index = 3; fields >> field; ++index) {  // field 3 is the state
+        if (index == 14) utime = std::strtod(field.c_str(), nullptr);
+        if (index == 15) {
+            stime = std::strtod(field.c_str(), nullptr);
+            break;
+        }
+    }
+    return (utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+// A numeric field of /proc/PID/status ("Threads:", "VmRSS:", "VmHWM:"), 0 when absent.
+inline long statusFieldOf(pid_t pid, const char* name) {
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    size_t length = std::strlen(name);
+    while (std::getline(status, line)) {
+        if (line.compare(0, length, name) == 0) return std::atol(line.c_str() + length);
+    }
+    return 0;
+}
+
 // A server the bench starts (svc-server, graphql-js): stdout and stderr in files of the work directory,
 // stopped with SIGTERM by the destructor (SIGKILL after stopSeconds), also on failure; one that dies early
 // fails the step.
@@ -355,34 +384,8 @@ public:
         }
     }
 
-    // CPU seconds (user + system) the server has used so far, from /proc/PID/stat.
-    double cpuSeconds() const {
-        std::string stat = readWholeFile("/proc/" + std::to_string(pid_) + "/stat");
-        size_t paren = stat.rfind(')');
-        if (paren == std::string::npos) return 0;
-        std::istringstream fields(stat.substr(paren + 2));
-        std::string field;
-        double utime = 0, stime = 0;
-        for (int index = 3; fields >> field; ++index) {  // field 3 is the state
-            if (index == 14) utime = std::strtod(field.c_str(), nullptr);
-            if (index == 15) {
-                stime = std::strtod(field.c_str(), nullptr);
-                break;
-            }
-        }
-        return (utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
-    }
-
-    // A numeric field of /proc/PID/status ("Threads:", "VmRSS:", "VmHWM:"), 0 when absent.
-    long statusField(const char* name) const {
-        std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
-        std::string line;
-        size_t length = std::strlen(name);
-        while (std::getline(status, line)) {
-            if (line.compare(0, length, name) == 0) return std::atol(line.c_str() + length);
-        }
-        return 0;
-    }
+    double cpuSeconds() const { return cpuSecondsOf(pid_); }
+    long statusField(const char* name) const { return statusFieldOf(pid_, name); }
 
     // Stops the server; a server that had already exited on its own fails the step (it must serve until now).
     void stop() {

@@ -2,8 +2,8 @@
 // from the same run: GET /healthz through the same haproxy (no storage, no content: what the balancer and the HTTP
 // stack cost).
 //   (a) floor: wrk GET /healthz through haproxy
-//   (b) GraphQL: wrk POST /graphql through haproxy, the product page's similar-products query (bench-graphql's) for a
-//       random product of the demo catalog per request
+//   (b) GraphQL: wrk POST /graphql through haproxy, the product page's similar-products query (bench/GraphqlBenchQuery.hpp)
+//       for a random product of the demo catalog per request (one node of it is bench-graphql --postgres)
 //   (c) content: wrk GET /<apiId>/content (the SDK's SIMILAR widget) through haproxy, a random SKU per request
 // Everything runs on this machine: a throwaway PostgreSQL, the nodes, haproxy and wrk share its cores, so the 1-2-3
 // node figures show what the balancer and the shared database cost, not how svc scales out (docs/operations.md).
@@ -20,15 +20,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cluster/Cluster.hpp"
+#include "DemoCluster.hpp"
+#include "GraphqlBenchQuery.hpp"
 
 namespace {
 
 using nlohmann::json;
-
-constexpr const char* kBenchQuery =
-    "query Bench($id: ID!) { product(id: $id) { similarProducts(first: 12) { edges { node { id name brand url "
-    "images { edges { node { url } } } variants { edges { node { price { amount currencyCode } } } } } } } } }";
 
 struct WrkResult {
     double requestsPerSecond = 0;
@@ -77,23 +74,17 @@ int main(int argc, char** argv) {
     std::cout << "nodes | /healthz via haproxy (floor) | GraphQL similar products | share | SDK content | share" << std::endl;
     try {
         for (int nodes : nodeCounts) {
-            svc::cluster::Cluster cluster({.nodes = nodes,
-                                           .balancer = true,
-                                           .sharedBlobs = false,
-                                           .extraServeArguments = {"--no-image-bot", "--events-rate-limit", "0"}});
-            json demo = json::parse(cluster.run({"demo", "setup", "--assets-dir", SVC_ASSETS_DIR}));
-            std::string apiId = demo["apiId"];
-            cluster.shareKeys();
-            cluster.shareDemoFiles();
-            cluster.start();
-            std::string work = cluster.nodeDir(0) + "/..";
+            bench::DemoCluster demo(nodes, "");
+            svc::cluster::Cluster& cluster = demo.cluster();
+            const std::string& apiId = demo.apiId();
+            std::string work = demo.workDir();
             auto products = svc::cluster::queryRows(cluster.databaseUrl(), "SELECT DISTINCT main_sku FROM catalog_products WHERE NOT deleted LIMIT 500");
             auto skus = svc::cluster::queryRows(cluster.databaseUrl(), "SELECT sku FROM catalog_products WHERE NOT deleted LIMIT 500");
             {
                 std::ofstream ids(work + "/ids.txt");
                 for (const auto& row : products) ids << row[0].get<std::string>() << "\n";
                 std::ofstream query(work + "/query.graphql");
-                query << kBenchQuery;
+                query << bench::kGraphqlBenchQuery;
                 std::ofstream floorPaths(work + "/floor.txt");
                 floorPaths << "/healthz\n";
                 std::ofstream contentPaths(work + "/content.txt");

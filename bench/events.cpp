@@ -1,4 +1,5 @@
-// bench-events: POST /events throughput and acknowledgement latency against the SQLite floor (issue 7, "Speed").
+// bench-events: POST /events throughput and acknowledgement latency against the storage's floor (issue 7, "Speed";
+// on PostgreSQL issue 24, "Benchmarks").
 //
 // One run, figures side by side (the machine is noisy; ratios matter more than events per second), for each of two
 // request shapes ("single": one event per request; "beacon": the SDK's {"events": [...]} body of 10 widget events,
@@ -8,15 +9,17 @@
 //   (a) the floor: the same number of event rows of the same mix inserted into SQLite directly (the events file's
 //       schema, made by svc-server itself; WAL, synchronous=FULL, foreign_keys=ON like SqliteEventStore; the same
 //       INSERT statements, prepared once), one BEGIN IMMEDIATE/COMMIT per batch, the batch size being the events per
-//       commit the server's group commit achieved in (b) (its fsync/fdatasync calls, counted with `perf stat`).
+//       commit the server's group commit achieved in (b) (the server's own histogram on GET /metrics).
 // Everything lives in a temporary directory under /tmp (the same disk for both), removed at the end unless --keep.
 // After the runs the server is stopped and the rows of its events.sqlite3 are counted: they must equal the events
 // acknowledged (purchases and order lines too, nothing duplicated).
+// With --database-url (or --postgres: a throwaway server with fsync on) the server runs on PostgreSQL, in a database
+// of the run's own, the count is of what PgEventStore keeps, and the floor is a bare INSERT loop on the same
+// PostgreSQL (bench/PgInsertFloor.hpp, as bench-events-postgres's) at the server's commit sizes.
 //
-// The events endpoint limits each client address to 100 requests/s (bursts of 400) and `svc-server serve` has no
-// option to change that (EventRoutesOptions::rateLimit is not on its command line). The clients therefore come from
-// distinct loopback addresses (127.1.x.y; Linux routes all of 127/8 to lo), several per client used in turn, as
-// shoppers' browsers do: the limiter runs on every request, and no request is refused by it.
+// The events endpoint limits each client address to 100 requests/s (bursts of 400), as it should in production.
+// The clients therefore come from distinct loopback addresses (127.1.x.y; Linux routes all of 127/8 to lo), several
+// per client used in turn, as shoppers' browsers do: the limiter runs on every request, and no request is refused by it.
 // Exit status: 0 when every step ran (whatever the figures), 1 when a step failed, 2 on a bad command line.
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -60,9 +63,12 @@
 #include <thread>
 #include <vector>
 
+#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include "BenchSupport.hpp"
+#include "PgInsertFloor.hpp"
+#include "support/ThrowawayPostgres.hpp"
 
 namespace {
 
@@ -171,54 +177,38 @@ ChildRun runChild(const std::string& step, const std::vector<std::string>& argv,
 
 
 // ---------------------------------------------------------------------------------------------------------------
-// `perf stat` counting the server's fsync and fdatasync calls during a timed run: one per commit of the group commit
-// (SQLite's WAL commit with synchronous=FULL syncs the log once; a checkpoint, every ~1000 pages, adds two).
+// The server's own count of its group commits: the histogram svc_event_commit_batch_events of GET /metrics (the events
+// of each commit of the event writer, ADR 0014), read before and after a timed run. Exact on both backends (an fsync
+// count would miss PostgreSQL's, which its own processes make).
 
-class SyncCounter {
-public:
-    SyncCounter(const std::string& perf, pid_t target, const std::string& workDir, const std::string& tag) {
-        if (perf.empty()) return;
-        outPath_ = workDir + "/" + tag + ".perf";
-        pid_ = spawn("perf", {perf, "stat", "-x", ",", "-o", outPath_, "-e",
-                              "syscalls:sys_enter_fdatasync,syscalls:sys_enter_fsync", "-p", std::to_string(target)},
-                     workDir + "/" + tag + ".perf-stdout", workDir + "/" + tag + ".perf-stderr");
-        sleepMs(300);  // perf attaches asynchronously; the timed run starts after this
-    }
-    ~SyncCounter() { finish(); }
-    SyncCounter(const SyncCounter&) = delete;
-    SyncCounter& operator=(const SyncCounter&) = delete;
-
-    // The count, or nullopt when perf was not available or failed.
-    std::optional<uint64_t> finish() {
-        if (pid_ <= 0) return result_;
-        ::kill(pid_, SIGINT);
-        int status = 0;
-        while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-        }
-        pid_ = -1;
-        std::istringstream lines(readWholeFile(outPath_));
-        std::string line;
-        uint64_t total = 0;
-        int seen = 0;
-        while (std::getline(lines, line)) {
-            if (line.find("sys_enter_fdatasync") == std::string::npos && line.find("sys_enter_fsync") == std::string::npos) {
-                continue;
-            }
-            char* end = nullptr;
-            unsigned long long value = std::strtoull(line.c_str(), &end, 10);
-            if (end == line.c_str()) return result_;  // "<not supported>" or "<not counted>"
-            total += value;
-            ++seen;
-        }
-        if (seen == 2) result_ = total;
-        return result_;
-    }
-
-private:
-    pid_t pid_ = -1;
-    std::string outPath_;
-    std::optional<uint64_t> result_;
+struct CommitCounts {
+    double events = 0;
+    double commits = 0;
 };
+
+CommitCounts readCommits(int port) {
+    httplib::Client client("127.0.0.1", port);
+    client.set_read_timeout(std::chrono::seconds(10));
+    auto response = client.Get("/metrics");
+    if (!response || response->status != 200) {
+        throw StepFailure("GET /metrics: " + (response ? "HTTP " + std::to_string(response->status) : httplib::to_string(response.error())));
+    }
+    CommitCounts counts;
+    bool sum = false, count = false;
+    std::istringstream lines(response->body);
+    std::string line;
+    while (std::getline(lines, line)) {
+        if (line.rfind("svc_event_commit_batch_events_sum ", 0) == 0) {
+            counts.events = std::strtod(line.c_str() + line.find(' '), nullptr);
+            sum = true;
+        } else if (line.rfind("svc_event_commit_batch_events_count ", 0) == 0) {
+            counts.commits = std::strtod(line.c_str() + line.find(' '), nullptr);
+            count = true;
+        }
+    }
+    if (!sum || !count) throw StepFailure("GET /metrics: no svc_event_commit_batch_events histogram");
+    return counts;
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // The events: widget events as the SDK's WidgetEventLog writes them (type, cid, sid, widget, touchpoint, sku, setId
@@ -971,6 +961,125 @@ FloorResult runFloor(const std::string& path, const Shape& shape, uint64_t rows,
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// PostgreSQL: the server's database, the floor on the same server, and the final count.
+
+// A database of the run's own on the PostgreSQL server at `serverUrl` (its role may create databases), dropped at
+// the end: the server's tables in it, the floor's in a schema of its own beside them.
+class RunDatabase {
+public:
+    explicit RunDatabase(const std::string& serverUrl) : serverUrl_(serverUrl), name_("svc_bench_events_" + std::to_string(::getpid())) {
+        auto server = pg::connect(serverUrl_);
+        pg::exec(*server, "DROP DATABASE IF EXISTS " + name_);
+        pg::exec(*server, "CREATE DATABASE " + name_);
+        // postgresql://USER@HOST:PORT/DATABASE?PARAMETERS: the database is the path after the authority.
+        size_t query = serverUrl_.find('?');
+        std::string base = serverUrl_.substr(0, query), parameters = query == std::string::npos ? "" : serverUrl_.substr(query);
+        size_t authority = base.find("://");
+        size_t slash = base.find('/', authority == std::string::npos ? 0 : authority + 3);
+        url_ = (slash == std::string::npos ? base : base.substr(0, slash)) + "/" + name_ + parameters;
+    }
+    ~RunDatabase() {
+        try {
+            pg::exec(*pg::connect(serverUrl_), "DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
+        } catch (const std::exception& error) {
+            std::cerr << "bench-events: could not drop the database " << name_ << ": " << error.what() << "\n";
+        }
+    }
+    RunDatabase(const RunDatabase&) = delete;
+    RunDatabase& operator=(const RunDatabase&) = delete;
+    const std::string& url() const { return url_; }
+
+private:
+    std::string serverUrl_, name_, url_;
+};
+
+// As runFloor, on PostgreSQL: `rows` events of `shape`'s mix in a bare INSERT loop (bench/PgInsertFloor.hpp),
+// `commitEvents` per transaction, in a fresh schema of the run's database; the events are made before the clock.
+FloorResult runPgFloor(const std::string& databaseUrl, const Shape& shape, uint64_t rows, size_t commitEvents, uint32_t seed) {
+    pg::Schema schema(databaseUrl, "svc_bench_floor_" + std::to_string(seed));
+    pg::InsertFloor floor(schema.url());
+    EventGenerator generator(seed, "floor" + std::to_string(seed) + "-");
+    FloorResult result;
+    result.commitEvents = commitEvents;
+    std::vector<pg::FloorBatch> batches;
+    uint64_t made = 0;
+    double cpuBefore = threadCpuSeconds();
+    while (made < rows) {
+        pg::FloorBatch& batch = batches.emplace_back();
+        while (batch.size() < commitEvents && made < rows) {
+            for (auto& event : nextRequestEvents(generator, shape)) {
+                if (batch.size() >= commitEvents || made >= rows) break;
+                pg::FloorEvent& row = batch.emplace_back();
+                auto optional = [](const std::string& text) { return text.empty() ? std::nullopt : std::optional<std::string>(text); };
+                row.type = event.type;
+                row.cid = optional(event.cid);
+                if (event.purchase) {
+                    row.orderId = event.orderId;
+                    for (const auto& line : event.lines) row.lines.push_back({line.sku, line.amount, line.price});
+                    ++result.purchases;
+                    result.lines += event.lines.size();
+                } else {
+                    row.sid = optional(event.sid);
+                    row.widget = optional(event.widget);
+                    row.touchpoint = optional(event.touchpoint);
+                    row.sku = optional(event.sku);
+                    row.setId = optional(event.setId);
+                    row.testGroup = optional(event.testGroup);
+                    row.variant = optional(event.variant);
+                }
+                ++made;
+            }
+        }
+    }
+    for (const auto& batch : batches) {
+        stopIfInterrupted();
+        auto started = SteadyClock::now();
+        floor.commit(batch, static_cast<int64_t>(std::time(nullptr)));
+        result.seconds += secondsSince(started);
+        result.rows += batch.size();
+        ++result.commits;
+    }
+    result.cpuSeconds = threadCpuSeconds() - cpuBefore;
+    if (floor.storedEvents() != static_cast<int64_t>(result.rows) || floor.storedLines() != static_cast<int64_t>(result.lines)) {
+        throw StepFailure("the floor stored " + std::to_string(floor.storedEvents()) + " of " + std::to_string(result.rows) + " rows");
+    }
+    return result;
+}
+
+struct StoredCounts {
+    int64_t events = 0, purchases = 0, orders = 0, lines = 0;
+};
+
+// What PgEventStore keeps of the events (ADR 0089): views, clicks and add-to-carts as counters per tenant and day
+// (clicks and add-to-carts also as interactions rows), each purchase as a claim on its order with its lines.
+StoredCounts countPg(const std::string& databaseUrl) {
+    auto connection = pg::connect(databaseUrl);
+    StoredCounts counts;
+    int64_t widgetEvents = pg::single(*connection, "SELECT coalesce(sum(views + clicks + add_to_carts), 0) FROM event_counts");
+    int64_t interactions = pg::single(*connection, "SELECT count(*) FROM interactions");
+    int64_t clicksAndCarts = pg::single(*connection, "SELECT coalesce(sum(clicks + add_to_carts), 0) FROM event_counts");
+    if (interactions != clicksAndCarts) {
+        throw StepFailure("PostgreSQL: " + std::to_string(interactions) + " interactions rows but " + std::to_string(clicksAndCarts) +
+                          " clicks and add-to-carts counted");
+    }
+    counts.purchases = pg::single(*connection, "SELECT count(*) FROM order_claims");
+    counts.events = widgetEvents + counts.purchases;
+    counts.orders = pg::single(*connection, "SELECT count(DISTINCT order_id) FROM order_claims");
+    counts.lines = pg::single(*connection, "SELECT count(*) FROM order_lines");
+    return counts;
+}
+
+StoredCounts countSqlite(const std::string& eventsFile) {
+    Db db(eventsFile, SQLITE_OPEN_READONLY);
+    StoredCounts counts;
+    counts.events = db.integer("SELECT count(*) FROM events");
+    counts.purchases = db.integer("SELECT count(*) FROM events WHERE type = 'purchase'");
+    counts.orders = db.integer("SELECT count(DISTINCT order_id) FROM events WHERE order_id IS NOT NULL");
+    counts.lines = db.integer("SELECT count(*) FROM order_lines");
+    return counts;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 
 struct Options {
     int seconds = 10;
@@ -983,15 +1092,20 @@ struct Options {
     bool idleFloor = false;
     bool keep = false;
     std::string server = std::string(SVC_BUILD_BIN_DIR) + "/svc-server";
-    std::string perf = "perf";
+    // PostgreSQL instead of SQLite: a server's URL, or the durable throwaway server (--postgres).
+    std::string databaseUrl;
+    bool throwawayPostgres = false;
+    uint64_t floorEvents = 60000;  // at most, per PostgreSQL floor run
+    bool postgres() const { return throwawayPostgres || !databaseUrl.empty(); }
 };
 
 void printHelp() {
     std::cout <<
-        R"(bench-events: POST /events throughput and acknowledgement latency against the SQLite floor
+        R"(bench-events: POST /events throughput and acknowledgement latency against the SQLite or PostgreSQL floor
 
 Usage: bench-events [--seconds N] [--warmup N] [--clients N] [--addresses N] [--client-threads N] [--threads N]
-                    [--batch N] [--idle-floor] [--keep] [--server PATH] [--perf PATH]
+                    [--batch N] [--idle-floor] [--keep] [--server PATH]
+                    [--database-url URL | --postgres] [--floor-events N]
 
 Creates a tenant in a fresh data directory in a temporary directory under /tmp, starts `svc-server serve` on it and,
 in one run, for two request shapes (single: one event per request; beacon: {"events": [...]} of --batch widget
@@ -1001,6 +1115,12 @@ events, as the SDK sends them when a page is hidden; in both some requests carry
   (a) the floor: as many event rows of the same mix, inserted into SQLite directly (the events file's schema, WAL,
       synchronous=FULL, the server's INSERT statements) in transactions as large as the server's group commits in (b)
 Then stops the server and checks that events.sqlite3 holds exactly the acknowledged events, purchases and order lines.
+The server's events per commit are its own count (GET /metrics, svc_event_commit_batch_events).
+
+On PostgreSQL (--database-url or --postgres) the server runs on a database of the run's own on that server (dropped
+at the end), the check counts what PgEventStore keeps (view counters, interactions, claims, order lines), and the
+floor is a bare INSERT loop on the same server (one INSERT per event and order line into a plain table, one
+BEGIN/COMMIT per batch of the server's commit size)  target: (b) >= 50% of (a), durable (fsync on: printed).
 
 The endpoint limits each client address to 100 requests/s and serve cannot change that, so every client sends from
 --addresses loopback addresses (127.1.x.y) in turn; any 429 is reported (raise --addresses).
@@ -1019,8 +1139,11 @@ Options:
   --keep              keep the temporary directory (data dirs, every child's output)
   --server PATH       svc-server binary (default )"
               << SVC_BUILD_BIN_DIR << R"(/svc-server)
-  --perf PATH         perf, for counting the server's fsync calls (commits); without it the floor commits
-                      clients x events per request (default: perf on PATH)
+  --database-url URL  PostgreSQL instead of SQLite: a postgresql:// URL of a server whose role may create databases
+  --postgres          PostgreSQL instead of SQLite: a throwaway server of the bench's own with fsync on (initdb and
+                      postgres from /usr/lib/postgresql/*/bin, as the store tests start theirs)
+  --floor-events N    rows per PostgreSQL floor run at most (default 60000; the SQLite floor inserts as many rows as
+                      (b) acknowledged)
   --help              this text
 
 Exit status: 0 when every step ran (PASS or FAIL is a measurement), 1 when a step failed to run (also when more than
@@ -1055,12 +1178,17 @@ int parseOptions(int argc, char** argv, Options& options) {
             options.batch = static_cast<int>(args.number(2, 100));
         } else if (args.is("--server")) {
             options.server = args.value();
-        } else if (args.is("--perf")) {
-            options.perf = args.value();
+        } else if (args.is("--database-url")) {
+            options.databaseUrl = args.value();
+        } else if (args.isFlag("--postgres")) {
+            options.throwawayPostgres = true;
+        } else if (args.is("--floor-events")) {
+            options.floorEvents = static_cast<uint64_t>(args.number(1000, 100'000'000));
         } else {
             args.unknown();
         }
     }
+    if (options.throwawayPostgres && !options.databaseUrl.empty()) throw std::invalid_argument("--postgres and --database-url exclude each other");
     if (options.clientThreads > options.clients) throw std::invalid_argument("--client-threads must be at most --clients");
     if (options.clients * options.addresses > 60000) throw std::invalid_argument("--clients x --addresses: at most 60000");
     int connections = options.clients * options.addresses;
@@ -1076,7 +1204,7 @@ int parseOptions(int argc, char** argv, Options& options) {
 struct ShapeRun {
     Shape shape;
     LoadResult timed;
-    std::optional<uint64_t> syncs;  // the server's fsync + fdatasync calls during the timed run
+    CommitCounts commits;  // the server's group commits during the timed run
     double serverCpuSeconds = 0;
     FloorResult floor;    // commits as large as the server's group commits in (b)
     FloorResult ceiling;  // commits of kCeilingCommitEvents (the server's largest group commit)
@@ -1086,44 +1214,57 @@ struct ShapeRun {
 constexpr size_t kCeilingCommitEvents = 4096;
 
 int run(const Options& options) {
-    std::string perf = findInPath(options.perf);
-
     TempDir temp = createTempDir("bench-events", options.keep);
     const std::string& dir = temp.path;
     std::vector<std::string> notes;
     std::string server = privateServerCopy(options.server, dir);
-    if (!perf.empty()) {
-        // perf must be able to count syscall tracepoints here (root or perf_event_paranoid <= -1, tracefs).
-        try {
-            runChild("perf-check", {perf, "stat", "-x", ",", "-e", "syscalls:sys_enter_fdatasync", "true"}, dir);
-        } catch (const StepFailure& failure) {
-            notes.push_back("perf cannot count syscalls here (" + firstLine(failure.what()) + "): commit sizes unknown");
-            perf.clear();
-        }
-    } else {
-        notes.push_back("perf not found: commit sizes unknown");
-    }
 
-    // ---- Data: a fresh tenant for the server; a second data dir whose (empty) events file the floor fills, so the
-    // floor's schema is the server's own.
-    std::cout << "bench-events: tenant create in " << dir << " ..." << std::flush;
+    // ---- PostgreSQL: the server given, or the durable throwaway one; a database of the run's own on it.
+    std::string postgresServerUrl = options.databaseUrl;
+    if (options.throwawayPostgres) {
+        auto& throwaway = svc::test::ThrowawayPostgres::durable();
+        if (!throwaway.url()) throw StepFailure("no throwaway PostgreSQL: " + throwaway.error());
+        postgresServerUrl = *throwaway.url();
+    }
+    std::optional<RunDatabase> database;
+    std::string postgresVersion, postgresDurability;
+    if (options.postgres()) {
+        database.emplace(postgresServerUrl);
+        auto connection = pg::connect(database->url());
+        postgresVersion = pg::setting(*connection, "server_version");
+        postgresDurability = pg::durability(*connection);
+    }
+    std::vector<std::string> databaseArguments;
+    if (database) databaseArguments = {"--database-url", database->url()};
+    auto withDatabase = [&](std::vector<std::string> arguments) {
+        arguments.insert(arguments.end(), databaseArguments.begin(), databaseArguments.end());
+        return arguments;
+    };
+
+    // ---- Data: a fresh tenant for the server; on SQLite a second data dir whose (empty) events file the floor fills,
+    // so the floor's schema is the server's own.
+    std::cout << "bench-events: tenant create in " << dir << (database ? " on PostgreSQL " + postgresVersion + ", " + postgresDurability : "")
+              << " ..." << std::flush;
     std::string dataDir = dir + "/data", floorDir = dir + "/floor";
-    ChildRun created = runChild("tenant-create", {server, "tenant", "create", "--data-dir", dataDir, "--name", "Bench Shop"}, dir);
+    ChildRun created = runChild("tenant-create", withDatabase({server, "tenant", "create", "--data-dir", dataDir, "--name", "Bench Shop"}), dir);
     auto createdJson = json::parse(created.out, nullptr, false);
     if (createdJson.is_discarded() || !createdJson.contains("apiId") || !createdJson["apiId"].is_string()) {
         throw StepFailure("tenant create: no apiId in its output: " + lastLines(created.out, 5));
     }
     std::string apiId = createdJson["apiId"].get<std::string>();
-    runChild("floor-tenant-create", {server, "tenant", "create", "--data-dir", floorDir, "--name", "Floor"}, dir);
     std::string eventsFile = dataDir + "/events.sqlite3", floorFile = floorDir + "/events.sqlite3";
-    std::string schema = schemaOf(eventsFile);
-    if (schema.find("CREATE TABLE events") == std::string::npos) throw StepFailure("no events table in " + eventsFile);
-    if (schemaOf(floorFile) != schema) throw StepFailure("the floor's events file has another schema than the server's");
+    if (!database) {
+        runChild("floor-tenant-create", {server, "tenant", "create", "--data-dir", floorDir, "--name", "Floor"}, dir);
+        std::string schema = schemaOf(eventsFile);
+        if (schema.find("CREATE TABLE events") == std::string::npos) throw StepFailure("no events table in " + eventsFile);
+        if (schemaOf(floorFile) != schema) throw StepFailure("the floor's events file has another schema than the server's");
+    }
     std::cout << " " << fixed(created.seconds, 1) << " s\n" << std::flush;
 
     // ---- svc-server.
     ServerProcess svc("bench-events", "svc-server",
-                      {server, "serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0", "--threads", std::to_string(options.svcThreads)},
+                      withDatabase({server, "serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0", "--threads",
+                                    std::to_string(options.svcThreads)}),
                       dir, 10);
     int port = svc.awaitListening(15);
 
@@ -1186,11 +1327,10 @@ int run(const Options& options) {
         settings.seedBase = seed++;
         settings.orderPrefix = "t" + std::to_string(settings.seedBase) + "-";
         double cpuBefore = svc.cpuSeconds();
-        {
-            SyncCounter counter(perf, svc.pid(), dir, "b-" + shapeRun.shape.name);
-            shapeRun.timed = runLoad(settings);
-            shapeRun.syncs = counter.finish();
-        }
+        CommitCounts commitsBefore = readCommits(port);
+        shapeRun.timed = runLoad(settings);
+        CommitCounts commitsAfter = readCommits(port);
+        shapeRun.commits = {commitsAfter.events - commitsBefore.events, commitsAfter.commits - commitsBefore.commits};
         shapeRun.serverCpuSeconds = svc.cpuSeconds() - cpuBefore;
         svc.checkAlive();
         account(shapeRun.timed);
@@ -1202,22 +1342,16 @@ int run(const Options& options) {
     long serverThreads = svc.statusField("Threads:"), serverRssKiB = svc.statusField("VmHWM:");
     svc.stop();
 
-    // ---- Stored = acknowledged, counted in the events file after the server stopped.
-    int64_t storedEvents = 0, storedPurchases = 0, storedLines = 0, storedOrders = 0;
-    {
-        Db db(eventsFile, SQLITE_OPEN_READONLY);
-        storedEvents = db.integer("SELECT count(*) FROM events");
-        storedPurchases = db.integer("SELECT count(*) FROM events WHERE type = 'purchase'");
-        storedOrders = db.integer("SELECT count(DISTINCT order_id) FROM events WHERE order_id IS NOT NULL");
-        storedLines = db.integer("SELECT count(*) FROM order_lines");
-    }
+    // ---- Stored = acknowledged, counted in the events file (or the database) after the server stopped.
+    StoredCounts stored = database ? countPg(database->url()) : countSqlite(eventsFile);
+    int64_t storedEvents = stored.events, storedPurchases = stored.purchases, storedLines = stored.lines, storedOrders = stored.orders;
     auto within = [](int64_t stored, uint64_t acked, uint64_t uncertain) {
         return stored >= static_cast<int64_t>(acked) && stored <= static_cast<int64_t>(acked + uncertain);
     };
     bool countsMatch = duplicates == 0 && within(storedEvents, ackedEvents, uncertainEvents) &&
                        within(storedPurchases, ackedPurchases, uncertainPurchases) &&
                        within(storedLines, ackedLines, uncertainLines) && storedOrders == storedPurchases;
-    std::string countLine = "events.sqlite3 after the server stopped: " + withThousands(static_cast<uint64_t>(storedEvents)) +
+    std::string countLine = std::string(database ? "PostgreSQL" : "events.sqlite3") + " after the server stopped: " + withThousands(static_cast<uint64_t>(storedEvents)) +
                             " events (" + withThousands(static_cast<uint64_t>(storedPurchases)) + " purchases, " +
                             withThousands(static_cast<uint64_t>(storedOrders)) + " distinct order ids, " +
                             withThousands(static_cast<uint64_t>(storedLines)) + " order lines); acknowledged " +
@@ -1232,18 +1366,23 @@ int run(const Options& options) {
         const LoadResult& timed = shapeRun.timed;
         double eventsPerRequest = static_cast<double>(timed.events) / static_cast<double>(timed.requests);
         size_t commitEvents = 0;
-        if (shapeRun.syncs && *shapeRun.syncs > 0) {
-            commitEvents = static_cast<size_t>(std::llround(static_cast<double>(timed.events) / static_cast<double>(*shapeRun.syncs)));
+        if (shapeRun.commits.commits > 0) {
+            commitEvents = static_cast<size_t>(std::llround(shapeRun.commits.events / shapeRun.commits.commits));
         } else {
             commitEvents = static_cast<size_t>(std::llround(eventsPerRequest * options.clients));
         }
         commitEvents = std::max<size_t>(commitEvents, 1);
-        std::cout << "  running (a) floor for " << shapeRun.shape.name << " (" << withThousands(timed.events)
+        uint64_t rows = database ? std::min(timed.events, options.floorEvents) : timed.events;
+        auto floorRun = [&](size_t eventsPerCommit) {
+            return database ? runPgFloor(database->url(), shapeRun.shape, rows, eventsPerCommit, 1000 + seed++)
+                            : runFloor(floorFile, shapeRun.shape, rows, eventsPerCommit, 1000 + seed++);
+        };
+        std::cout << "  running (a) floor for " << shapeRun.shape.name << " (" << withThousands(rows)
                   << " rows, commits of " << commitEvents << ") ..." << std::flush;
-        shapeRun.floor = runFloor(floorFile, shapeRun.shape, timed.events, commitEvents, 1000 + seed++);
+        shapeRun.floor = floorRun(commitEvents);
         std::cout << " " << withThousands(static_cast<uint64_t>(shapeRun.floor.rows / shapeRun.floor.seconds + 0.5))
                   << " rows/s; commits of " << kCeilingCommitEvents << " ..." << std::flush;
-        shapeRun.ceiling = runFloor(floorFile, shapeRun.shape, timed.events, kCeilingCommitEvents, 1000 + seed++);
+        shapeRun.ceiling = floorRun(kCeilingCommitEvents);
         std::cout << " " << withThousands(static_cast<uint64_t>(shapeRun.ceiling.rows / shapeRun.ceiling.seconds + 0.5))
                   << " rows/s\n" << std::flush;
     }
@@ -1254,6 +1393,8 @@ int run(const Options& options) {
     auto ms = [](double value) { return fixed(value, value < 10 ? 2 : 1) + " ms"; };
     auto pct = [](double share) { return fixed(100.0 * share, share < 0.1 ? 1 : 0) + "%"; };
     auto perSecond = [](double value) { return withThousands(static_cast<uint64_t>(value + 0.5)); };
+    const std::string floorName = database ? "PostgreSQL INSERT loop" : "SQLite direct";
+    const size_t labelWidth = database ? 43 : 34;
     for (size_t i = 0; i < runs.size(); ++i) {
         const ShapeRun& r = runs[i];
         std::string n = std::to_string(i + 1);
@@ -1263,14 +1404,15 @@ int run(const Options& options) {
         double share = eventRate / floorRate;
         double p99 = percentileMs(r.timed.latencyUs, 99);
         double ceilingRate = static_cast<double>(r.ceiling.rows) / r.ceiling.seconds;
-        std::cout << padRight("(a" + n + ") floor, SQLite direct", 34) << padLeft(perSecond(floorRate), 9)
+        std::cout << padRight("(a" + n + ") floor, " + floorName, labelWidth) << padLeft(perSecond(floorRate), 9)
                   << " rows/s     commits of " << r.floor.commitEvents << " events, as (b" << n << ")'s group commits\n";
-        std::cout << padRight("(a" + n + "') SQLite direct, big commits", 34) << padLeft(perSecond(ceilingRate), 9)
+        std::cout << padRight("(a" + n + "') " + floorName + ", big commits", labelWidth) << padLeft(perSecond(ceilingRate), 9)
                   << " rows/s     commits of " << kCeilingCommitEvents << " events (informational: (b" << n << ") = "
                   << pct(static_cast<double>(r.timed.events) / r.timed.seconds / ceilingRate) << " of it)\n";
-        std::cout << padRight("(b" + n + ") POST /events, " + r.shape.name, 34) << padLeft(perSecond(eventRate), 9)
+        std::cout << padRight("(b" + n + ") POST /events, " + r.shape.name, labelWidth) << padLeft(perSecond(eventRate), 9)
                   << " events/s   " << padLeft(perSecond(requestRate), 7) << " req/s   = " << padRight(pct(share) + " of (a" + n + ")", 13)
-                  << " target >= 20,000/s " << passFail(eventRate >= 20000) << ", >= 25% " << passFail(share >= 0.25)
+                  << (database ? std::string(" target >= 50% ") + passFail(share >= 0.5)
+                               : std::string(" target >= 20,000/s ") + passFail(eventRate >= 20000) + ", >= 25% " + passFail(share >= 0.25))
                   << "   p50 " << ms(percentileMs(r.timed.latencyUs, 50)) << "  p99 " << ms(p99) << "  target < 20 ms "
                   << passFail(p99 < 20.0) << "\n";
     }
@@ -1296,14 +1438,10 @@ int run(const Options& options) {
                   << fixed(1e6 * r.serverCpuSeconds / static_cast<double>(t.requests), 0) << " us/request); client CPU "
                   << fixed(100 * t.clientCpuSeconds / t.seconds, 0) << "% of a core ("
                   << options.clientThreads << " thread" << (options.clientThreads > 1 ? "s" : "") << ")\n";
-        if (r.syncs) {
-            std::cout << "       group commit: " << withThousands(*r.syncs) << " fsync/fdatasync calls of the server, ~"
-                      << fixed(static_cast<double>(t.events) / static_cast<double>(std::max<uint64_t>(1, *r.syncs)), 1)
-                      << " events (" << fixed(static_cast<double>(t.requests) / static_cast<double>(std::max<uint64_t>(1, *r.syncs)), 1)
-                      << " requests) per commit (checkpoints add a few syncs: a slight underestimate)\n";
-        } else {
-            std::cout << "       group commit: not measured (no perf); the floor assumes every client's request in each commit\n";
-        }
+        double commits = std::max(1.0, r.commits.commits);
+        std::cout << "       group commit: " << withThousands(static_cast<uint64_t>(r.commits.commits)) << " commits of the server's "
+                  << "event writer (its /metrics), " << fixed(r.commits.events / commits, 1) << " events ("
+                  << fixed(static_cast<double>(t.requests) / commits, 1) << " requests) per commit\n";
         std::cout << "       connections: " << options.clients * options.addresses << " opened before the run ("
                   << fixed(t.connectSeconds, 2) << " s), " << withThousands(t.connects) << " reopened during it, "
                   << withThousands(t.serverCloses) << " closed by the server\n";
@@ -1318,14 +1456,23 @@ int run(const Options& options) {
     }
     std::cout << "  svc-server: " << options.server << " (run as a copy made at the start), serve --threads "
               << options.svcThreads << " (" << serverThreads << " threads at the end), peak RSS " << serverRssKiB / 1024
-              << " MiB; data in " << dir << " (" << fs::path(dir).root_path().string() << " of the same disk for (a) and (b))\n";
+              << " MiB; data in " << (database ? "PostgreSQL " + postgresVersion + " (" + postgresDurability + "), database " + database->url()
+                                                : dir + " (" + fs::path(dir).root_path().string() + " of the same disk for (a) and (b))")
+              << "\n";
     std::cout << "  clients: " << options.clients << " concurrent, one request in flight each, keep-alive, each cycling "
               << "through " << options.addresses << " connections from its own loopback addresses (127.1.x.y: the "
-              << "endpoint's 100 req/s per address limit, which serve cannot change, never refuses them); sendBeacon-like "
+              << "endpoint's 100 req/s per address limit stays on, as in production, and never refuses them); sendBeacon-like "
                  "requests (text/plain, ?apiId=, browser headers); latency = send to complete answer\n";
-    std::cout << "  floor: the events file made by svc-server (same schema, checked), WAL, synchronous=FULL, "
-                 "foreign_keys=ON, the server's INSERT statements prepared once, one thread, BEGIN IMMEDIATE/COMMIT per "
-                 "transaction, events generated outside the clock; "
+    if (database) {
+        std::cout << "  floor: one connection to the same PostgreSQL, one INSERT per event and order line into a plain table of "
+                     "every event's columns (bigserial key), BEGIN/COMMIT per transaction, events generated outside the clock, at most "
+                  << withThousands(options.floorEvents) << " rows per run; ";
+    } else {
+        std::cout << "  floor: the events file made by svc-server (same schema, checked), WAL, synchronous=FULL, "
+                     "foreign_keys=ON, the server's INSERT statements prepared once, one thread, BEGIN IMMEDIATE/COMMIT per "
+                     "transaction, events generated outside the clock; ";
+    }
+    std::cout
               << (options.idleFloor ? "cores left to idle (--idle-floor)"
                                     : "cores kept busy by SCHED_IDLE threads (an fsync on an idle vCPU waits for a host tick)")
               << "\n";

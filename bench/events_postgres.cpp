@@ -23,12 +23,14 @@
 #include <vector>
 
 #include "BenchSupport.hpp"
+#include "PgInsertFloor.hpp"
 #include "store/PgConnection.hpp"
 #include "store/PgStorage.hpp"
 
 namespace {
 
 using namespace bench;
+using namespace bench::pg;
 using SteadyClock = std::chrono::steady_clock;
 
 struct Options {
@@ -129,43 +131,6 @@ double percentile(const std::vector<double>& sorted, double p) {
     return sorted[std::min(sorted.size() - 1, static_cast<size_t>(p * static_cast<double>(sorted.size())))];
 }
 
-std::unique_ptr<svc::PgConnection> connect(const std::string& url) {
-    auto connection = svc::PgConnection::open(url);
-    if (!connection) throw StepFailure(connection.error().message);
-    return std::move(*connection);
-}
-
-void exec(svc::PgConnection& connection, const std::string& sql) {
-    if (auto status = connection.executeScript("bench", sql.c_str()); !status) throw StepFailure(status.error().message);
-}
-
-int64_t single(svc::PgConnection& connection, const char* sql) {
-    auto result = connection.execute("bench: count", sql);
-    if (!result) throw StepFailure(result.error().message);
-    return result->integer(0, 0);
-}
-
-// A schema of its own on the server, dropped with this object.
-class Schema {
-public:
-    Schema(const std::string& serverUrl, const std::string& name) : server_(connect(serverUrl)), name_(name) {
-        exec(*server_, "DROP SCHEMA IF EXISTS " + name_ + " CASCADE; CREATE SCHEMA " + name_);
-        url_ = serverUrl + (serverUrl.find('?') == std::string::npos ? "?" : "&") + "options=-c%20search_path%3D" + name_;
-    }
-    ~Schema() {
-        try {
-            exec(*server_, "DROP SCHEMA " + name_ + " CASCADE");
-        } catch (const std::exception&) {
-        }
-    }
-    const std::string& url() const { return url_; }
-
-private:
-    std::unique_ptr<svc::PgConnection> server_;
-    std::string name_;
-    std::string url_;
-};
-
 RunResult runSvc(const std::string& serverUrl, const std::vector<Batch>& batches, long writers, long batchEvents) {
     Schema schema(serverUrl, "svc_bench_events_" + std::to_string(::getpid()) + "_" + std::to_string(batchEvents));
     FixedClock clock;
@@ -187,51 +152,49 @@ RunResult runSvc(const std::string& serverUrl, const std::vector<Batch>& batches
     return result;
 }
 
-RunResult runFloor(const std::string& serverUrl, const std::vector<Batch>& batches, long writers, long batchEvents) {
-    Schema schema(serverUrl, "svc_bench_floor_" + std::to_string(::getpid()) + "_" + std::to_string(batchEvents));
-    auto setup = connect(schema.url());
-    exec(*setup,
-         "CREATE TABLE floor_events (sequence bigserial PRIMARY KEY, tenant_id bigint NOT NULL, type text NOT NULL, received_at bigint NOT NULL, "
-         "cid text, order_id text, widget text, touchpoint text, sku text, set_id text, test_group text, variant text, client_time bigint, sid text);"
-         "CREATE TABLE floor_order_lines (event bigint NOT NULL, line int NOT NULL, sku text NOT NULL, amount bigint NOT NULL, "
-         "price bigint NOT NULL, PRIMARY KEY (event, line))");
-    std::vector<std::unique_ptr<svc::PgConnection>> connections;
-    for (long w = 0; w < writers; ++w) connections.push_back(connect(schema.url()));
-    const int64_t now = 1'750'000'000;
-    RunResult result = timed(batches, writers, [&](size_t writer, const Batch& batch) {
-        svc::PgConnection& connection = *connections[writer];
-        auto check = [](const svc::Result<svc::PgResult>& done) {
-            if (!done) throw StepFailure("floor: " + done.error().message);
-        };
-        check(connection.execute("floor: begin", "BEGIN"));
+// The same events as FloorEvent rows, made before the clock starts.
+std::vector<FloorBatch> floorBatches(const std::vector<Batch>& batches) {
+    std::vector<FloorBatch> rows;
+    for (const auto& batch : batches) {
+        FloorBatch& floorBatch = rows.emplace_back();
         for (const auto& request : batch) {
             for (const auto& event : request.events) {
+                FloorEvent& row = floorBatch.emplace_back();
+                row.tenantId = request.tenantId;
                 if (const auto* purchase = std::get_if<svc::PurchaseEvent>(&event)) {
-                    auto inserted = connection.execute("floor: insert purchase",
-                                                       "INSERT INTO floor_events(tenant_id, type, received_at, cid, order_id) "
-                                                       "VALUES ($1, 'purchase', $2, $3, $4) RETURNING sequence",
-                                                       {request.tenantId, now, purchase->cid, purchase->orderId});
-                    check(inserted);
-                    int64_t sequence = inserted->integer(0, 0);
-                    for (size_t line = 0; line < purchase->lines.size(); ++line) {
-                        check(connection.execute("floor: insert line",
-                                                 "INSERT INTO floor_order_lines(event, line, sku, amount, price) VALUES ($1, $2, $3, $4, $5)",
-                                                 {sequence, static_cast<int64_t>(line), purchase->lines[line].sku, purchase->lines[line].amount,
-                                                  purchase->lines[line].price.cents()}));
-                    }
+                    row.type = "purchase";
+                    row.cid = purchase->cid;
+                    row.orderId = purchase->orderId;
+                    for (const auto& line : purchase->lines) row.lines.push_back({line.sku, line.amount, line.price.cents()});
                     continue;
                 }
                 const auto& widget = std::get<svc::WidgetEvent>(event);
-                check(connection.execute("floor: insert event",
-                                         "INSERT INTO floor_events(tenant_id, type, received_at, cid, widget, touchpoint, sku, set_id, client_time) "
-                                         "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                                         {request.tenantId, svc::widgetEventTypeName(widget.type), now, widget.cid, svc::widgetTypeName(widget.widget),
-                                          svc::touchpointName(widget.touchpoint), widget.sku, widget.setId, widget.clientTimeMs}));
+                row.type = svc::widgetEventTypeName(widget.type);
+                row.cid = widget.cid;
+                row.sid = widget.sid;
+                row.widget = std::string(svc::widgetTypeName(widget.widget));
+                row.touchpoint = std::string(svc::touchpointName(widget.touchpoint));
+                row.sku = widget.sku;
+                row.setId = widget.setId;
+                row.testGroup = widget.testGroup;
+                row.variant = widget.variant;
+                row.clientTime = widget.clientTimeMs;
             }
         }
-        check(connection.execute("floor: commit", "COMMIT"));
+    }
+    return rows;
+}
+
+RunResult runFloor(const std::string& serverUrl, const std::vector<Batch>& batches, long writers, long batchEvents) {
+    Schema schema(serverUrl, "svc_bench_floor_" + std::to_string(::getpid()) + "_" + std::to_string(batchEvents));
+    std::vector<std::unique_ptr<InsertFloor>> floors;
+    for (long w = 0; w < writers; ++w) floors.push_back(std::make_unique<InsertFloor>(schema.url(), w == 0));
+    std::vector<FloorBatch> rows = floorBatches(batches);
+    const int64_t now = 1'750'000'000;
+    RunResult result = timed(batches, writers, [&](size_t writer, const Batch& batch) {
+        floors[writer]->commit(rows[static_cast<size_t>(&batch - batches.data())], now);
     });
-    int64_t stored = single(*setup, "SELECT count(*) FROM floor_events");
+    int64_t stored = floors[0]->storedEvents();
     if (stored != result.events) throw StepFailure("the floor stored " + std::to_string(stored) + " of " + std::to_string(result.events));
     return result;
 }
@@ -288,16 +251,9 @@ int run(const Options& options) {
     const char* url = std::getenv("SVC_BENCH_DATABASE_URL");
     if (!url || !*url) throw StepFailure("SVC_BENCH_DATABASE_URL is not set (a postgresql:// URI; see --help)");
     auto server = connect(url);
-    auto setting = [&](const char* name) {
-        auto value = server->execute("bench: read setting", "SELECT current_setting($1)", {name});
-        if (!value) throw StepFailure(value.error().message);
-        return value->text(0, 0);
-    };
-    std::string fsync = setting("fsync"), synchronousCommit = setting("synchronous_commit");
-    bool durable = fsync == "on" && synchronousCommit != "off";
     std::cout << "bench-events-postgres: " << withThousands(static_cast<uint64_t>(options.events)) << " events per run, "
-              << options.writers << " writer(s), " << options.tenants << " tenants; PostgreSQL " << setting("server_version")
-              << ", fsync=" << fsync << ", synchronous_commit=" << synchronousCommit << (durable ? " (durable when a commit returns)" : " (NOT durable)")
+              << options.writers << " writer(s), " << options.tenants << " tenants; PostgreSQL " << setting(*server, "server_version")
+              << ", " << durability(*server)
               << "\n\n";
     std::cout << padRight("events/commit", 15) << padLeft("svc events/s", 14) << padLeft("p50 ms", 9) << padLeft("p99 ms", 9)
               << padLeft("floor events/s", 16) << padLeft("p50 ms", 9) << padLeft("share", 8) << "  target >= 50%\n";

@@ -33,6 +33,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -49,6 +50,8 @@
 #include <nlohmann/json.hpp>
 
 #include "BenchSupport.hpp"
+#include "DemoCluster.hpp"
+#include "GraphqlBenchQuery.hpp"
 
 namespace {
 
@@ -292,6 +295,10 @@ WrkResult parseWrk(const std::string& step, const std::string& out) {
 struct Options : WrkLoadOptions {
     size_t ids = 500;
     std::string node = "node";
+    // PostgreSQL: one node behind haproxy on a server's database (its URL), or on the throwaway server (--postgres).
+    std::string databaseUrl;
+    bool throwawayPostgres = false;
+    bool postgres() const { return throwawayPostgres || !databaseUrl.empty(); }
 };
 
 void printHelp() {
@@ -308,6 +315,13 @@ with wrk (-t2 -c32 --latency, a warm-up run before each timed run), in one run:
                                          target: >= 70% of (a)'s requests/s, p99 < 5 ms
   (c) the same POSTs against graphql-js (Node, one process, same schema, svc's answers held in memory)
 
+On PostgreSQL (--database-url URL, or --postgres for the store tests' throwaway server), as deployed (issue 24): the
+cluster suite's deployment with one node (bench/DemoCluster.hpp: the demo catalog in a database of the run's own,
+svc-server built with this tree, haproxy with deploy/haproxy/svc.cfg), measured through haproxy:
+  (a) GET /healthz through haproxy: the floor (it asks the database for a tenant every time)
+  (b) POST /graphql through haproxy, the same query   target: >= 70% of (a)'s requests/s
+(no graphql-js run; bench-cluster measures 1, 2 and 3 nodes and the SDK's content the same way).
+
 Options:
   --seconds N       length of each timed run (default 10)
   --warmup N        length of the warm-up run before each timed run, 0 for none (default 2)
@@ -322,6 +336,9 @@ Options:
               << SVC_SOURCE_DIR << R"()
   --node PATH       node binary (default: node on PATH)
   --wrk PATH        wrk binary (default: wrk on PATH)
+  --database-url URL  PostgreSQL: a postgresql:// URL of a server whose role may create databases (--server is not
+                    used: the nodes run the svc-server of this build tree)
+  --postgres        PostgreSQL: the throwaway server the cluster suite starts (fsync off: GraphQL only reads)
   --help            this text
 
 Needs wrk (Debian package wrk), Node and the graphql package in e2e/node_modules (npm ci in e2e/). Exit status: 0 when
@@ -342,18 +359,85 @@ int parseOptions(int argc, char** argv, Options& options) {
             options.ids = static_cast<size_t>(args.number(1, 1000000));
         } else if (args.is("--node")) {
             options.node = args.value();
+        } else if (args.is("--database-url")) {
+            options.databaseUrl = args.value();
+        } else if (args.isFlag("--postgres")) {
+            options.throwawayPostgres = true;
         } else {
             args.unknown();
         }
     }
     options.check();
+    if (options.throwawayPostgres && !options.databaseUrl.empty()) throw std::invalid_argument("--postgres and --database-url exclude each other");
     return 0;
 }
 
-// The benchmark query (issue 4), with the product id as a variable: one document for every request.
-constexpr const char* kBenchQuery =
-    "query Bench($id: ID!) { product(id: $id) { similarProducts(first: 12) { edges { node { id name brand url "
-    "images { edges { node { url } } } variants { edges { node { price { amount currencyCode } } } } } } } } }";
+// What a timed run watches: the process answering it (its CPU is measured), and a check that fails the step when it
+// died.
+struct Watched {
+    std::function<void()> checkAlive;
+    pid_t pid = -1;
+};
+
+// wrk with the bench's settings and bench/graphql/post.lua: a warm-up run, then the timed run, its answers checked.
+struct WrkRunner {
+    const Options& options;
+    std::string wrk, luaScript, dir;
+    std::vector<std::string>& notes;
+
+    std::vector<std::string> arguments(int port, int seconds, const std::vector<std::string>& scriptArgs) const {
+        std::vector<std::string> args{wrk,
+                                      "-t" + std::to_string(options.wrkThreads),
+                                      "-c" + std::to_string(options.connections),
+                                      "-d" + std::to_string(seconds) + "s",
+                                      "--latency",
+                                      "-s",
+                                      luaScript,
+                                      "http://127.0.0.1:" + std::to_string(port),
+                                      "--"};
+        args.insert(args.end(), scriptArgs.begin(), scriptArgs.end());
+        return args;
+    }
+
+    WrkResult measure(const char* label, const std::string& tag, const Watched& target, int port, const std::vector<std::string>& scriptArgs) {
+        std::cout << "  running " << label << " ..." << std::flush;
+        if (options.warmupSeconds > 0) {
+            ChildRun warm = runChild(tag + "-warmup", arguments(port, options.warmupSeconds, scriptArgs), dir);
+            WrkResult warmResult = parseWrk(std::string(label) + " warm-up", warm.out);
+            if (warmResult.responses == 0) throw StepFailure(std::string(label) + " warm-up: no responses");
+        }
+        target.checkAlive();
+        double cpuBefore = cpuSecondsOf(target.pid);
+        ChildRun timed = runChild(tag, arguments(port, options.seconds, scriptArgs), dir);
+        double cpuAfter = cpuSecondsOf(target.pid);
+        target.checkAlive();
+        WrkResult result = parseWrk(label, timed.out);
+        result.serverCpuSeconds = cpuAfter - cpuBefore;
+        result.seconds = timed.seconds;
+        std::cout << " " << withThousands(static_cast<uint64_t>(result.requestsPerSecond + 0.5)) << " req/s\n" << std::flush;
+        if (result.responses == 0) throw StepFailure(std::string(label) + ": no responses\n" + timed.out);
+        uint64_t bad = result.non200 + result.errors;
+        if (static_cast<double>(bad) > 0.001 * static_cast<double>(result.responses)) {
+            throw StepFailure(std::string(label) + ": " + withThousands(result.non200) + " responses not 200 and " +
+                              withThousands(result.errors) + " with GraphQL errors of " + withThousands(result.responses) +
+                              " (more than 0.1%)\n" + timed.out);
+        }
+        if (bad > 0) {
+            notes.push_back(std::string(label) + ": " + std::to_string(result.non200) + " responses not 200, " +
+                            std::to_string(result.errors) + " with GraphQL errors (within 0.1%)");
+        }
+        uint64_t socketErrors = result.socketConnect + result.socketRead + result.socketWrite + result.socketTimeout;
+        if (socketErrors > 0) {
+            notes.push_back(std::string(label) + ": wrk socket errors: connect " + std::to_string(result.socketConnect) +
+                            ", read " + std::to_string(result.socketRead) + ", write " + std::to_string(result.socketWrite) +
+                            ", timeout " + std::to_string(result.socketTimeout));
+        }
+        return result;
+    }
+};
+
+// The benchmark query, shared with bench-cluster.
+constexpr const char* kBenchQuery = kGraphqlBenchQuery;
 
 // The snapshot for graphql-js: the benchmark query's answer with every field of the schema's Product (all images and
 // variants), for the product itself and for its similar products.
@@ -402,9 +486,112 @@ std::vector<std::string> demoSkus(const std::string& dataDir) {
     return skus;
 }
 
+// `count` of the SKUs, drawn with a fixed seed.
+std::vector<std::string> randomIds(std::vector<std::string> skus, size_t count) {
+    std::mt19937 engine(20240604);
+    for (size_t i = skus.size(); i > 1; --i) {  // Fisher-Yates with raw engine output (portable)
+        size_t j = static_cast<size_t>((static_cast<uint64_t>(engine()) * i) >> 32);
+        std::swap(skus[i - 1], skus[j]);
+    }
+    if (skus.size() > count) skus.resize(count);
+    return skus;
+}
+
+void printDetail(const char* step, const WrkResult& r) {
+    auto ms = [](double value) { return fixed(value, value < 10 ? 2 : 1) + " ms"; };
+    double cpuShare = r.seconds > 0 ? r.serverCpuSeconds / r.seconds : 0;
+    double cpuPerRequest = r.requests > 0 ? 1e6 * r.serverCpuSeconds / static_cast<double>(r.requests) : 0;
+    std::cout << "  " << step << " " << withThousands(r.requests) << " requests; latency p50 " << ms(r.p50Ms) << ", p75 "
+              << ms(r.p75Ms) << ", p90 " << ms(r.p90Ms) << ", p99 " << ms(r.p99Ms) << ", max " << ms(r.maxMs)
+              << "; server CPU " << fixed(100 * cpuShare, 0) << "% of a core, " << fixed(cpuPerRequest, 0)
+              << " us/request\n";
+}
+
+// On PostgreSQL, as deployed: one node of the cluster suite's deployment behind haproxy, measured through haproxy.
+int runPostgres(const Options& options, const std::string& wrk) {
+    std::string helperDir = options.sourceDir + "/bench/graphql";
+    TempDir temp = createTempDir("bench-graphql", options.keep);
+    const std::string& dir = temp.path;
+    std::vector<std::string> notes;
+    std::string luaScript = dir + "/post.lua";
+    std::error_code copyError;
+    fs::copy_file(helperDir + "/post.lua", luaScript, copyError);
+    if (copyError) throw StepFailure("cannot copy " + helperDir + "/post.lua: " + copyError.message() + " (or pass --source-dir DIR)");
+    std::string wrkVersion = firstLine(runChild("wrk-version", {wrk, "-v"}, dir, 1).out);
+    wrkVersion = wrkVersion.substr(0, wrkVersion.find(" ["));
+
+    std::cout << "bench-graphql: PostgreSQL " << (options.databaseUrl.empty() ? "(throwaway)" : "(--database-url)")
+              << ", demo setup, one node, haproxy ..." << std::flush;
+    auto started = std::chrono::steady_clock::now();
+    DemoCluster demo(1, options.databaseUrl, {"--threads", std::to_string(options.svcThreads)});
+    std::string postgresVersion = svc::cluster::queryRows(demo.cluster().databaseUrl(), "SHOW server_version")[0][0];
+    std::cout << " " << fixed(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 1) << " s\n" << std::flush;
+    int port = demo.balancerPort();
+    const std::string& apiId = demo.apiId();
+
+    // ---- The ids, as on SQLite; each must answer the query through haproxy with a product and no error.
+    std::vector<std::string> skus = randomIds(demoSkus(demo.cluster().nodeDir(0)), options.ids);
+    std::vector<std::pair<std::string, std::string>> headers{{"content-type", "application/json"}, {"x-api-id", apiId}};
+    std::vector<std::string> ids;
+    size_t answerBytes = 0;
+    for (const auto& sku : skus) {
+        stopIfInterrupted();
+        HttpResponse response = httpPost(port, "/graphql", headers, graphqlBody(kBenchQuery, sku));
+        auto answer = json::parse(response.body, nullptr, false);
+        if (response.status != 200 || answer.is_discarded() || answer.contains("errors")) {
+            throw StepFailure("check: svc answered " + std::to_string(response.status) + " for " + sku + ": " + response.body.substr(0, 500));
+        }
+        if (answer["data"]["product"].is_null()) continue;
+        ids.push_back(sku);
+        answerBytes += response.body.size();
+    }
+    if (ids.empty()) throw StepFailure("check: product(id) was null for every id");
+    std::string idsPath = dir + "/ids.txt", queryPath = dir + "/query.graphql";
+    {
+        std::string text;
+        for (const auto& id : ids) text += id + "\n";
+        writeWholeFile(idsPath, text);
+    }
+    writeWholeFile(queryPath, kBenchQuery);
+
+    WrkRunner runner{options, wrk, luaScript, dir, notes};
+    svc::cluster::LoggedProcess& node = demo.cluster().process(0);
+    Watched watched{[&node] {
+                        if (node.hasExited()) throw StepFailure("the node exited: " + node.logTail());
+                    },
+                    node.pid()};
+    std::cout << "bench-graphql: wrk " << options.wrkThreads << " threads, " << options.connections << " connections, "
+              << options.seconds << " s per run after a " << options.warmupSeconds << " s warm-up, through haproxy\n";
+    WrkResult floor = runner.measure("(a) GET /healthz via haproxy", "a-healthz", watched, port, {"get", "/healthz"});
+    WrkResult graphql = runner.measure("(b) POST /graphql via haproxy", "b-graphql", watched, port, {"post", idsPath, apiId, queryPath});
+    long rssKiB = statusFieldOf(node.pid(), "VmRSS:");
+    std::cout << "\n";
+
+    double share = graphql.requestsPerSecond / floor.requestsPerSecond;
+    auto rate = [](const WrkResult& r) { return padLeft(withThousands(static_cast<uint64_t>(r.requestsPerSecond + 0.5)), 7) + " req/s"; };
+    auto ms = [](double value) { return fixed(value, value < 10 ? 2 : 1) + " ms"; };
+    std::cout << padRight("(a) GET /healthz via haproxy", 32) << rate(floor) << "                  p50 " << ms(floor.p50Ms) << "  p99 "
+              << ms(floor.p99Ms) << "\n";
+    std::cout << padRight("(b) POST /graphql via haproxy", 32) << rate(graphql) << "  = "
+              << padRight(fixed(100 * share, 0) + "% of (a)", 14) << "target >= 70%  " << (share >= 0.70 ? "PASS" : "FAIL") << "   p50 "
+              << ms(graphql.p50Ms) << "  p99 " << ms(graphql.p99Ms) << "\n";
+    std::cout << "\ndetails\n";
+    printDetail("(a)", floor);
+    printDetail("(b)", graphql);
+    std::cout << "  one svc-server node (" << SVC_SERVER_BINARY << ", serve --threads " << options.svcThreads << ", RSS " << rssKiB / 1024
+              << " MiB) on PostgreSQL " << postgresVersion << ", behind haproxy (deploy/haproxy/svc.cfg); " << ids.size()
+              << " random ids, answers avg " << withThousands(answerBytes / ids.size()) << " bytes; /healthz asks the database for a "
+              << "tenant every time, GraphQL answers from memory\n";
+    std::cout << "  wrk: " << wrkVersion << "; machine: " << std::thread::hardware_concurrency()
+              << " cores shared by wrk, haproxy, the node and PostgreSQL\n";
+    for (const auto& note : notes) std::cout << "  note: " << note << "\n";
+    return 0;
+}
+
 int run(const Options& options) {
     std::string wrk = findInPath(options.wrk);
     if (wrk.empty()) throw StepFailure("wrk not found (" + options.wrk + "; Debian package wrk, or pass --wrk PATH)");
+    if (options.postgres()) return runPostgres(options, wrk);
     std::string node = findInPath(options.node);
     if (node.empty()) throw StepFailure("node not found (" + options.node + "; pass --node PATH)");
     std::string schemaPath = options.sourceDir + "/docs/api/schema.graphql";
@@ -460,14 +647,7 @@ int run(const Options& options) {
     // ---- The random list: distinct variant SKUs, drawn with a fixed seed; kept when product(id) is non-null.
     std::vector<std::string> skus = demoSkus(dataDir);
     size_t available = skus.size();
-    {
-        std::mt19937 engine(20240604);
-        for (size_t i = skus.size(); i > 1; --i) {  // Fisher-Yates with raw engine output (portable)
-            size_t j = static_cast<size_t>((static_cast<uint64_t>(engine()) * i) >> 32);
-            std::swap(skus[i - 1], skus[j]);
-        }
-        if (skus.size() > options.ids) skus.resize(options.ids);
-    }
+    skus = randomIds(std::move(skus), options.ids);
 
     // ---- The snapshot for graphql-js, from svc's answers.
     std::cout << "bench-graphql: snapshot of svc's answers for " << skus.size() << " ids ..." << std::flush;
@@ -570,56 +750,11 @@ int run(const Options& options) {
     std::cout << " " << fixed(checkSeconds, 1) << " s, identical\n" << std::flush;
 
     // ---- The wrk runs.
-    auto wrkArgs = [&](int port, int seconds, const std::vector<std::string>& scriptArgs) {
-        std::vector<std::string> args{wrk,
-                                      "-t" + std::to_string(options.wrkThreads),
-                                      "-c" + std::to_string(options.connections),
-                                      "-d" + std::to_string(seconds) + "s",
-                                      "--latency",
-                                      "-s",
-                                      luaScript,
-                                      "http://127.0.0.1:" + std::to_string(port),
-                                      "--"};
-        args.insert(args.end(), scriptArgs.begin(), scriptArgs.end());
-        return args;
-    };
+    WrkRunner runner{options, wrk, luaScript, dir, notes};
     std::vector<std::string> getArgs{"get", "/healthz"};
     std::vector<std::string> postArgs{"post", idsPath, apiId, queryPath};
-    auto measure = [&](const char* label, const std::string& tag, ServerProcess& target, int port,
-                       const std::vector<std::string>& scriptArgs) {
-        std::cout << "  running " << label << " ..." << std::flush;
-        if (options.warmupSeconds > 0) {
-            ChildRun warm = runChild(tag + "-warmup", wrkArgs(port, options.warmupSeconds, scriptArgs), dir);
-            WrkResult warmResult = parseWrk(std::string(label) + " warm-up", warm.out);
-            if (warmResult.responses == 0) throw StepFailure(std::string(label) + " warm-up: no responses");
-        }
-        target.checkAlive();
-        double cpuBefore = target.cpuSeconds();
-        ChildRun timed = runChild(tag, wrkArgs(port, options.seconds, scriptArgs), dir);
-        double cpuAfter = target.cpuSeconds();
-        target.checkAlive();
-        WrkResult result = parseWrk(label, timed.out);
-        result.serverCpuSeconds = cpuAfter - cpuBefore;
-        result.seconds = timed.seconds;
-        std::cout << " " << withThousands(static_cast<uint64_t>(result.requestsPerSecond + 0.5)) << " req/s\n" << std::flush;
-        if (result.responses == 0) throw StepFailure(std::string(label) + ": no responses\n" + timed.out);
-        uint64_t bad = result.non200 + result.errors;
-        if (static_cast<double>(bad) > 0.001 * static_cast<double>(result.responses)) {
-            throw StepFailure(std::string(label) + ": " + withThousands(result.non200) + " responses not 200 and " +
-                              withThousands(result.errors) + " with GraphQL errors of " + withThousands(result.responses) +
-                              " (more than 0.1%)\n" + timed.out);
-        }
-        if (bad > 0) {
-            notes.push_back(std::string(label) + ": " + std::to_string(result.non200) + " responses not 200, " +
-                            std::to_string(result.errors) + " with GraphQL errors (within 0.1%)");
-        }
-        uint64_t socketErrors = result.socketConnect + result.socketRead + result.socketWrite + result.socketTimeout;
-        if (socketErrors > 0) {
-            notes.push_back(std::string(label) + ": wrk socket errors: connect " + std::to_string(result.socketConnect) +
-                            ", read " + std::to_string(result.socketRead) + ", write " + std::to_string(result.socketWrite) +
-                            ", timeout " + std::to_string(result.socketTimeout));
-        }
-        return result;
+    auto measure = [&](const char* label, const std::string& tag, ServerProcess& target, int port, const std::vector<std::string>& scriptArgs) {
+        return runner.measure(label, tag, {[&target] { target.checkAlive(); }, target.pid()}, port, scriptArgs);
     };
     std::cout << "bench-graphql: wrk " << options.wrkThreads << " threads, " << options.connections << " connections, "
               << options.seconds << " s per run after a " << options.warmupSeconds << " s warm-up\n";
@@ -656,17 +791,9 @@ int run(const Options& options) {
               << ms(jsGraphql.p99Ms) << "\n";
 
     std::cout << "\ndetails\n";
-    auto detail = [&](const char* step, const WrkResult& r) {
-        double cpuShare = r.seconds > 0 ? r.serverCpuSeconds / r.seconds : 0;
-        double cpuPerRequest = r.requests > 0 ? 1e6 * r.serverCpuSeconds / static_cast<double>(r.requests) : 0;
-        std::cout << "  " << step << " " << withThousands(r.requests) << " requests; latency p50 " << ms(r.p50Ms) << ", p75 "
-                  << ms(r.p75Ms) << ", p90 " << ms(r.p90Ms) << ", p99 " << ms(r.p99Ms) << ", max " << ms(r.maxMs)
-                  << "; server CPU " << fixed(100 * cpuShare, 0) << "% of a core, " << fixed(cpuPerRequest, 0)
-                  << " us/request\n";
-    };
-    detail("(a)", floor);
-    detail("(b)", svcGraphql);
-    detail("(c)", jsGraphql);
+    printDetail("(a)", floor);
+    printDetail("(b)", svcGraphql);
+    printDetail("(c)", jsGraphql);
     std::cout << "  svc-server: " << options.server << " (run as a copy made at the start), serve --threads "
               << options.svcThreads << " (" << svcThreadCount << " threads at the end), RSS " << svcRssKiB / 1024
               << " MiB\n";

@@ -80,6 +80,9 @@ struct ClusterOptions {
     std::vector<std::string> extraServeArguments;
     // More of the balancer's environment (deploy/haproxy/svc.cfg's variables, e.g. SVC_LB_EVENTS_PER_4S).
     std::map<std::string, std::string> balancerEnvironment;
+    // The PostgreSQL server the cluster's database is made on (its role may create databases); empty: the
+    // throwaway one (bench-graphql --database-url passes an operator's).
+    std::string serverUrl;
 };
 
 inline constexpr const char* kBlobAccessKey = "cluster-access-key";
@@ -91,11 +94,14 @@ public:
         std::string pattern = (std::filesystem::temp_directory_path() / "svc-cluster-XXXXXX").string();
         if (!::mkdtemp(pattern.data())) throw std::runtime_error("cluster: mkdtemp failed");
         root_ = pattern;
-        auto& postgres = svc::test::ThrowawayPostgres::shared();
-        if (!postgres.url()) throw std::runtime_error("cluster: no PostgreSQL: " + postgres.error());
+        serverUrl_ = options_.serverUrl;
+        if (serverUrl_.empty()) {
+            auto& postgres = svc::test::ThrowawayPostgres::shared();
+            if (!postgres.url()) throw std::runtime_error("cluster: no PostgreSQL: " + postgres.error());
+            serverUrl_ = *postgres.url();
+        }
         static std::atomic<int> sequence{0};
         database_ = "svc_cluster_" + std::to_string(::getpid()) + "_" + std::to_string(++sequence);
-        serverUrl_ = *postgres.url();
         queryRows(serverUrl_, "CREATE DATABASE " + database_);
         databaseUrl_ = serverUrl_.substr(0, serverUrl_.rfind('/') + 1) + database_;
         for (int node = 0; node < options_.nodes; ++node) {

@@ -1,6 +1,6 @@
 #pragma once
 // A PostgreSQL server of the test binary's own (docs/adr/0086): initdb into a temp dir, then
-// `postgres -c fsync=off` on a free loopback port with its socket in that dir; started once, on
+// `postgres -c fsync=off` (durable(): with fsync) on a free loopback port with its socket in that dir; started once, on
 // first use, and stopped when the binary exits. PostgreSQL refuses to run as root, so under root
 // initdb and postgres run as the `postgres` user (the Debian package's), the temp dir theirs.
 // The database's default collation is ICU's en-US, as a production database's often is (where
@@ -35,7 +35,13 @@ class ThrowawayPostgres {
 public:
     // The server of this binary, started on the first call.
     static ThrowawayPostgres& shared() {
-        static ThrowawayPostgres server;
+        static ThrowawayPostgres server(false);
+        return server;
+    }
+    // One with fsync, synchronous_commit and full_page_writes left on (PostgreSQL's defaults), for
+    // benchmarks whose figure must be durable before acknowledged (bench-events).
+    static ThrowawayPostgres& durable() {
+        static ThrowawayPostgres server(true);
         return server;
     }
 
@@ -83,7 +89,7 @@ public:
     ThrowawayPostgres& operator=(const ThrowawayPostgres&) = delete;
 
 private:
-    ThrowawayPostgres() {
+    explicit ThrowawayPostgres(bool durable) : durable_(durable) {
         auto started = std::chrono::steady_clock::now();
         error_ = start();
         if (url_) {
@@ -113,9 +119,15 @@ private:
         if (initdb != 0) return "initdb failed: " + tail(dir_ + "/initdb.log");
         for (int attempt = 0; attempt < 3; ++attempt) {  // another process may take the free port first
             int port = freePort();
-            pid_ = run({prefix + "postgres", "-D", dir_ + "/data", "-k", dir_, "-p", std::to_string(port), "-c", "listen_addresses=127.0.0.1",
-                        "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200"},
-                       dir_ + "/postgres.log", true);
+            std::vector<std::string> arguments{prefix + "postgres", "-D", dir_ + "/data", "-k", dir_, "-p", std::to_string(port),
+                                               "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"};
+            if (!durable_) {
+                for (const char* setting : {"fsync=off", "synchronous_commit=off", "full_page_writes=off"}) {
+                    arguments.push_back("-c");
+                    arguments.push_back(setting);
+                }
+            }
+            pid_ = run(arguments, dir_ + "/postgres.log", true);
             if (pid_ <= 0) return "cannot start postgres";
             std::string conninfo = "host=127.0.0.1 port=" + std::to_string(port) + " dbname=postgres user=svc connect_timeout=2";
             bool exited = false;
@@ -188,6 +200,7 @@ private:
         return all.size() > 600 ? all.substr(all.size() - 600) : all;
     }
 
+    bool durable_ = false;
     std::string dir_;
     uid_t uid_ = 0;
     gid_t gid_ = 0;
