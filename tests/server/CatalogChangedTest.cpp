@@ -21,7 +21,7 @@ int64_t generationOf(Storage& storage, int64_t tenantId) {
 
 TEST_CASE("a published change reaches every subscriber in order, then bumps the tenant's content generation") {
     TempDir dir;
-    auto storage = std::move(Storage::open(dir.path(), systemClock()).value());
+    auto storage = std::move(TestStorage::open(dir.path(), systemClock()).value());
     auto tenant = TenantService(storage->tenants()).create("Shop");
     REQUIRE(tenant);
     int64_t id = tenant->tenant.id;

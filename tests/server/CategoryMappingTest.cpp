@@ -167,7 +167,7 @@ TEST_CASE("category mapping: refused with the field named; tenants see only thei
     CHECK(fixture.server.client().Get("/operator/api/tenants/nope/category-mapping", fixture.auth())->status == 404);
 
     // Stored as saved, across a restart of the storage (the contract of CategoryMappingStore).
-    auto reopened = Storage::open(fixture.dir.path(), fixture.clock);
+    auto reopened = svc::test::TestStorage::open(fixture.dir.path(), fixture.clock);
     REQUIRE(reopened);
     CHECK(*(*reopened)->categoryMappings().categoryMapping(fixture.tenant.id) == std::vector<CategorySlotEntry>{{"Skinny Jeans", "bottom"}});
     CHECK((*reopened)->categoryMappings().categoryMapping(999)->empty());

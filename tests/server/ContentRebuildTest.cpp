@@ -103,7 +103,7 @@ TEST_CASE("a rebuild never shows a gap or a half state: every answer is the old 
 
 TEST_CASE("the catalog gives the content engine only what imports changed since its last read") {
     test::TempDir dir;
-    auto storage = Storage::open(dir.path(), systemClock());
+    auto storage = svc::test::TestStorage::open(dir.path(), systemClock());
     REQUIRE(storage);
     auto created = TenantService((*storage)->tenants()).create("Shop");
     REQUIRE(created);
@@ -176,7 +176,7 @@ CatalogChange importKeepingChange(Storage& storage, const Tenant& tenant, const 
 TEST_CASE("an import's change list names every row it stamped: reading by key gives what the scan of the stamps gives") {
     test::TempDir dir;
     test::ManualClock clock;
-    auto storage = Storage::open(dir.path(), clock);
+    auto storage = svc::test::TestStorage::open(dir.path(), clock);
     REQUIRE(storage);
     auto created = TenantService((*storage)->tenants()).create("Shop");
     REQUIRE(created);

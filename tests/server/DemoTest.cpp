@@ -46,7 +46,7 @@ TEST_CASE("demo setup is idempotent and the server serves the demo shop for the 
     test::TempDir dir;
     std::string apiId;
     {
-        auto storage = Storage::open(dir.path(), systemClock());
+        auto storage = svc::test::TestStorage::open(dir.path(), systemClock());
         REQUIRE(storage);
         auto keys = ServerKeys::loadOrCreate(dir.path());
         REQUIRE(keys);

@@ -26,7 +26,7 @@ struct Catalog {
     std::unique_ptr<Storage> storage;
     Tenant tenant;
     Catalog() {
-        auto opened = Storage::open(dir.path(), systemClock());
+        auto opened = svc::test::TestStorage::open(dir.path(), systemClock());
         REQUIRE(opened);
         storage = std::move(*opened);
         auto created = TenantService(storage->tenants()).create("Shop");
@@ -305,7 +305,7 @@ TEST_CASE("a catalog at schema version 1 is migrated on open, its rows kept") {
                                "DELETE FROM schema_migrations WHERE version >= 2"));
     }
     CHECK(indexNames() == "products_available_by_category products_by_main_sku products_by_sku");
-    auto reopened = Storage::open(catalog.dir.path(), systemClock());
+    auto reopened = svc::test::TestStorage::open(catalog.dir.path(), systemClock());
     REQUIRE(reopened);
     catalog.storage = std::move(*reopened);
     CHECK(catalog.variants("A-S").front().name == "Kept");
@@ -333,7 +333,7 @@ TEST_CASE("a server starting while another process runs a CLI import leaves it a
     FeedImportRecord live = runningImport("");
     FeedImportRecord finishing = runningImport("");
 
-    auto server = Storage::open(cli.dir.path(), systemClock());  // the server process, started now
+    auto server = svc::test::TestStorage::open(cli.dir.path(), systemClock());  // the server process, started now
     REQUIRE(server);
     auto statusOf = [&](const FeedImportRecord& record) {
         auto found = (*server)->imports().find(record.tenantId, record.id);
@@ -512,7 +512,7 @@ TEST_CASE("products stored before feeds owned them (catalog version 4) belong to
         REQUIRE(db);
         REQUIRE((*db)->execute("ALTER TABLE products DROP COLUMN feeds; DELETE FROM schema_migrations WHERE version >= 5"));
     }
-    auto reopened = Storage::open(catalog.dir.path(), systemClock());
+    auto reopened = svc::test::TestStorage::open(catalog.dir.path(), systemClock());
     REQUIRE(reopened);
     catalog.storage = std::move(*reopened);
     // A full feed named stock lists A and C: it claims them, and deletes B as every full feed did before.

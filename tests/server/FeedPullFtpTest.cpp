@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "ChildProcess.hpp"
+#include "TestStorage.hpp"
 #include "PullTestSupport.hpp"
 #include "TestSystemUser.hpp"
 #include "support/Skip.hpp"
@@ -148,7 +149,7 @@ TEST_CASE("FTP pulls: .csv and .csv.gz by file name, unchanged files skipped, fa
 TEST_CASE("an FTP pull of a loopback server is refused by the guard unless allow-listed") {
     test::TempDir dir;
     test::ManualClock clock;
-    auto storage = std::move(Storage::open(dir.path(), clock).value());
+    auto storage = std::move(svc::test::TestStorage::open(dir.path(), clock).value());
     auto keys = ServerKeys::loadOrCreate(dir.path()).value();
     auto runtime = std::move(PullRuntime::open(dir.path(), *storage, keys, {}).value());
     FetchRequest request;

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "PullTestSupport.hpp"
+#include "TestStorage.hpp"
 #include "support/S3TestServer.hpp"
 #include "support/Skip.hpp"
 
@@ -76,7 +77,7 @@ TEST_CASE("S3 pulls: signed private objects, anonymous public ones, the format b
 TEST_CASE("an S3 endpoint on loopback is refused by the guard unless allow-listed") {
     test::TempDir dir;
     test::ManualClock clock;
-    auto storage = std::move(Storage::open(dir.path(), clock).value());
+    auto storage = std::move(svc::test::TestStorage::open(dir.path(), clock).value());
     auto keys = ServerKeys::loadOrCreate(dir.path()).value();
     auto runtime = std::move(PullRuntime::open(dir.path(), *storage, keys, {}).value());
     auto tenant = TenantService(storage->tenants()).create("S3 shop").value().tenant;

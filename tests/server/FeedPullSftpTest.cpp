@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "ChildProcess.hpp"
+#include "TestStorage.hpp"
 #include "PullTestSupport.hpp"
 #include "TestSystemUser.hpp"
 #include "support/Skip.hpp"
@@ -195,7 +196,7 @@ TEST_CASE("SFTP pulls: password or none, the pinned host key only, the format by
 TEST_CASE("an SFTP pull of a loopback server is refused by the guard unless allow-listed") {
     test::TempDir dir;
     test::ManualClock clock;
-    auto storage = std::move(Storage::open(dir.path(), clock).value());
+    auto storage = std::move(svc::test::TestStorage::open(dir.path(), clock).value());
     auto keys = ServerKeys::loadOrCreate(dir.path()).value();
     auto runtime = std::move(PullRuntime::open(dir.path(), *storage, keys, {}).value());
     FetchRequest request;

@@ -40,7 +40,7 @@ struct Pulls {
     Tenant tenant;
 
     explicit Pulls(std::vector<std::string> allowList = {"127.0.0.1:*"}) {
-        auto opened = Storage::open(dir.path(), clock);
+        auto opened = svc::test::TestStorage::open(dir.path(), clock);
         REQUIRE(opened);
         storage = std::move(*opened);
         auto loaded = ServerKeys::loadOrCreate(dir.path());

@@ -70,7 +70,7 @@ struct PullFixture {
     std::unique_ptr<PullRuntime> runtime;
     Tenant tenant;
     PullFixture() {
-        storage = std::move(Storage::open(dir.path(), clock).value());
+        storage = std::move(TestStorage::open(dir.path(), clock).value());
         keys = ServerKeys::loadOrCreate(dir.path()).value();
         FetchLimits limits;
         limits.totalTimeoutMs = 20'000;  // a hung transfer fails the test in seconds, not minutes

@@ -1,6 +1,6 @@
 #pragma once
-// A real svc-server in the test process: real SQLite in a temporary data dir, the
-// real HTTP server on an ephemeral loopback port, a real HTTP client.
+// A real svc-server in the test process: real SQLite in a temporary data dir (or PostgreSQL:
+// TestStorage.hpp), the real HTTP server on an ephemeral loopback port, a real HTTP client.
 #include <httplib.h>
 
 #include <atomic>
@@ -20,6 +20,7 @@
 #include "store/EncryptedFileBlobStore.hpp"
 #include "store/Storage.hpp"
 #include "tenant/TenantService.hpp"
+#include "TestStorage.hpp"
 
 namespace svc::test {
 
@@ -54,7 +55,7 @@ public:
 
 // Another process's view of a data dir (the CLI's, a second server's): a Storage of its own.
 inline std::unique_ptr<Storage> openStorage(const std::string& dataDir, const Clock& clock = systemClock()) {
-    auto opened = Storage::open(dataDir, clock);
+    auto opened = TestStorage::open(dataDir, clock);
     if (!opened) throw std::runtime_error(opened.error().message);
     return std::move(*opened);
 }
@@ -79,7 +80,7 @@ class RunningServer {
 public:
     // `threads`: the HTTP workers; a concurrency test asks for the production count (ServerOptions{}.threads).
     explicit RunningServer(const std::string& dataDir, const Clock* clock = nullptr, ServerOptions options = {}, int threads = 4) {
-        auto opened = Storage::open(dataDir, clock ? *clock : systemClock());
+        auto opened = TestStorage::open(dataDir, clock ? *clock : systemClock());
         if (!opened) throw std::runtime_error(opened.error().message);
         storage = std::move(*opened);
         auto loaded = ServerKeys::loadOrCreate(dataDir);

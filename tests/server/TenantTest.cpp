@@ -13,7 +13,7 @@ using namespace svc;
 
 TEST_CASE("a tenant gets random UUIDs and a secret that is stored only as a hash") {
     test::TempDir dir;
-    auto storage = Storage::open(dir.path(), systemClock());
+    auto storage = svc::test::TestStorage::open(dir.path(), systemClock());
     REQUIRE(storage);
     TenantService tenants((*storage)->tenants());
     auto first = tenants.create("Shop One");
@@ -42,7 +42,7 @@ TEST_CASE("a tenant gets random UUIDs and a secret that is stored only as a hash
 
 TEST_CASE("authentication needs the matching API ID and secret") {
     test::TempDir dir;
-    auto storage = Storage::open(dir.path(), systemClock());
+    auto storage = svc::test::TestStorage::open(dir.path(), systemClock());
     REQUIRE(storage);
     TenantService tenants((*storage)->tenants());
     auto one = tenants.create("Shop One");
@@ -65,13 +65,13 @@ TEST_CASE("tenants survive a restart (reopened database, migrations idempotent)"
     test::TempDir dir;
     std::string apiId;
     {
-        auto storage = Storage::open(dir.path(), systemClock());
+        auto storage = svc::test::TestStorage::open(dir.path(), systemClock());
         REQUIRE(storage);
         auto created = TenantService((*storage)->tenants()).create("Persistent Shop");
         REQUIRE(created);
         apiId = created->tenant.apiId;
     }
-    auto reopened = Storage::open(dir.path(), systemClock());
+    auto reopened = svc::test::TestStorage::open(dir.path(), systemClock());
     REQUIRE(reopened);
     auto found = (*reopened)->tenants().findByApiId(apiId);
     REQUIRE(found);
@@ -102,7 +102,7 @@ TEST_CASE("TenantCache: entries expire, a clear() wins over a lookup that read b
 
 TEST_CASE("tenant lookups by API ID: the store's own writes show at once, another process's within two seconds") {
     test::TempDir dir;
-    auto server = Storage::open(dir.path(), systemClock());
+    auto server = svc::test::TestStorage::open(dir.path(), systemClock());
     REQUIRE(server);
     TenantService tenants((*server)->tenants());
     auto created = tenants.create("Shop");
@@ -116,7 +116,7 @@ TEST_CASE("tenant lookups by API ID: the store's own writes show at once, anothe
 
     // The CLI writes through its own connection; the server's cache may show the old value
     // for up to its lifetime, never longer.
-    auto cli = Storage::open(dir.path(), systemClock());
+    auto cli = svc::test::TestStorage::open(dir.path(), systemClock());
     REQUIRE(cli);
     REQUIRE((*cli)->tenants().setCurrency(created->tenant.id, "USD"));
     CHECK(lookup(**cli).currency == "USD");
