@@ -1,5 +1,9 @@
 #include "store/PgImageFactStore.hpp"
 
+#include <sodium.h>
+
+#include <array>
+
 #include "store/ImageFactColumns.hpp"
 
 namespace svc {
@@ -106,30 +110,26 @@ Result<std::vector<ImageFacts>> PgImageFactStore::fetched(int64_t tenantId) {
     });
 }
 
-// A claim is a lease (the leases table of every backend) named by tenant and the URL's SHA-256:
-// any URL length fits the key.
-#define SVC_FETCH_CLAIM_NAME "'image-fetch/' || $1::text || '/' || encode(sha256(convert_to($2::text, 'UTF8')), 'hex')"
+namespace {
+
+// A claim is a lease named by tenant and the URL's SHA-256: any URL length fits the key.
+std::string claimName(int64_t tenantId, const std::string& url) {
+    std::array<unsigned char, crypto_hash_sha256_BYTES> digest{};
+    crypto_hash_sha256(digest.data(), reinterpret_cast<const unsigned char*>(url.data()), url.size());
+    std::string hex(digest.size() * 2 + 1, '\0');
+    sodium_bin2hex(hex.data(), hex.size(), digest.data(), digest.size());
+    hex.pop_back();
+    return "image-fetch/" + std::to_string(tenantId) + "/" + hex;
+}
+
+}  // namespace
 
 Result<bool> PgImageFactStore::claimFetch(int64_t tenantId, const std::string& url, const std::string& owner, int64_t now, int64_t leaseSeconds) {
-    return database_.withConnection([&](PgConnection& connection) -> Result<bool> {
-        // One statement: inserted, or taken over only from the same owner or an expired claim.
-        auto claimed = connection.execute("claim image fetch",
-                                          "INSERT INTO leases(name, owner, expires_at) VALUES (" SVC_FETCH_CLAIM_NAME ", $3, $4) "
-                                          "ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
-                                          "WHERE leases.owner = excluded.owner OR leases.expires_at <= $5",
-                                          {tenantId, url, owner, now + leaseSeconds, now});
-        if (!claimed) return claimed.error();
-        return claimed->changedRows() == 1;
-    });
+    return leases_.claim(claimName(tenantId, url), owner, now, leaseSeconds);
 }
 
 Status PgImageFactStore::releaseFetch(int64_t tenantId, const std::string& url, const std::string& owner) {
-    return database_.withConnection([&](PgConnection& connection) -> Status {
-        auto released = connection.execute("release image fetch", "DELETE FROM leases WHERE name = " SVC_FETCH_CLAIM_NAME " AND owner = $3",
-                                            {tenantId, url, owner});
-        if (!released) return released.error();
-        return Status::success();
-    });
+    return leases_.release(claimName(tenantId, url), owner);
 }
 
 }  // namespace svc

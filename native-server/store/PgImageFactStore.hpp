@@ -3,13 +3,15 @@
 // an image URL of any length is a key; the URL itself is compared too, so two URLs never share
 // facts. Fetch claims are leases named image-fetch/<tenant>/<SHA-256 of the URL>.
 #include "store/ImageFactStore.hpp"
+#include "store/LeaseStore.hpp"
 #include "store/PgDatabase.hpp"
 
 namespace svc {
 
 class PgImageFactStore : public ImageFactStore {
 public:
-    explicit PgImageFactStore(PgDatabase& database) : database_(database) {}
+    // `leases`: where fetch claims are held.
+    PgImageFactStore(PgDatabase& database, LeaseStore& leases) : database_(database), leases_(leases) {}
 
     Status save(const ImageFacts& facts) override;
     Result<std::optional<ImageFacts>> find(int64_t tenantId, const std::string& url) override;
@@ -23,6 +25,7 @@ private:
     Result<std::optional<ImageFacts>> findOne(const char* purpose, const char* sql, int64_t tenantId, const std::string& value);
 
     PgDatabase& database_;
+    LeaseStore& leases_;
 };
 
 }  // namespace svc

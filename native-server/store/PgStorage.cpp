@@ -25,7 +25,7 @@ Result<std::unique_ptr<PgStorage>> PgStorage::open(const std::string& url, const
     storage->priceHistory_ = std::make_unique<PgPriceHistoryStore>(*storage->database_);
     storage->content_ = std::make_unique<PgContentStore>(*storage->database_, clock);
     storage->categoryMappings_ = std::make_unique<PgCategoryMappingStore>(*storage->database_);
-    storage->imageFacts_ = std::make_unique<PgImageFactStore>(*storage->database_);
+    storage->imageFacts_ = std::make_unique<PgImageFactStore>(*storage->database_, *storage->leases_);
     storage->fleet_ = std::make_unique<PgFleetStore>(*storage->database_);
     storage->events_ = std::make_unique<PgEventStore>(*storage->database_);
     storage->ledger_ = std::make_unique<PgLedgerStore>(*storage->database_);

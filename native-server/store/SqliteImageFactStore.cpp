@@ -13,10 +13,10 @@ std::string claimName(int64_t tenantId, const std::string& url) { return "image-
 
 }  // namespace
 
-Result<std::unique_ptr<SqliteImageFactStore>> SqliteImageFactStore::open(const std::string& mainDatabasePath) {
+Result<std::unique_ptr<SqliteImageFactStore>> SqliteImageFactStore::open(const std::string& mainDatabasePath, LeaseStore& leases) {
     auto db = SqliteDatabase::open(mainDatabasePath);
     if (!db) return db.error();
-    return std::unique_ptr<SqliteImageFactStore>(new SqliteImageFactStore(std::move(*db)));
+    return std::unique_ptr<SqliteImageFactStore>(new SqliteImageFactStore(std::move(*db), leases));
 }
 
 Status SqliteImageFactStore::save(const ImageFacts& facts) {
@@ -118,24 +118,11 @@ Result<std::vector<ImageFacts>> SqliteImageFactStore::fetched(int64_t tenantId) 
 }
 
 Result<bool> SqliteImageFactStore::claimFetch(int64_t tenantId, const std::string& url, const std::string& owner, int64_t now, int64_t leaseSeconds) {
-    std::lock_guard lock(mutex_);
-    // One statement: inserted, or taken over only from the same owner or an expired claim.
-    auto statement = db_->prepare(
-        "INSERT INTO leases(name, owner, expires_at) VALUES (?1, ?2, ?3) "
-        "ON CONFLICT(name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
-        "WHERE leases.owner = excluded.owner OR leases.expires_at <= ?4");
-    if (!statement) return statement.error();
-    statement->bind(1, claimName(tenantId, url)).bind(2, owner).bind(3, now + leaseSeconds).bind(4, now);
-    if (auto status = statement->run(); !status) return status.error();
-    return db_->changes() == 1;
+    return leases_.claim(claimName(tenantId, url), owner, now, leaseSeconds);
 }
 
 Status SqliteImageFactStore::releaseFetch(int64_t tenantId, const std::string& url, const std::string& owner) {
-    std::lock_guard lock(mutex_);
-    auto statement = db_->prepare("DELETE FROM leases WHERE name = ?1 AND owner = ?2");
-    if (!statement) return statement.error();
-    statement->bind(1, claimName(tenantId, url)).bind(2, owner);
-    return statement->run();
+    return leases_.release(claimName(tenantId, url), owner);
 }
 
 }  // namespace svc

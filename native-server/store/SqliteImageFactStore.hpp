@@ -7,6 +7,7 @@
 #include <string>
 
 #include "store/ImageFactStore.hpp"
+#include "store/LeaseStore.hpp"
 #include "store/SqliteDatabase.hpp"
 
 namespace svc {
@@ -14,7 +15,8 @@ namespace svc {
 class SqliteImageFactStore : public ImageFactStore {
 public:
     // `mainDatabasePath` must be migrated already (SqliteStorage::open does it).
-    static Result<std::unique_ptr<SqliteImageFactStore>> open(const std::string& mainDatabasePath);
+    // `leases`: where fetch claims are held.
+    static Result<std::unique_ptr<SqliteImageFactStore>> open(const std::string& mainDatabasePath, LeaseStore& leases);
 
     Status save(const ImageFacts& facts) override;
     Result<std::optional<ImageFacts>> find(int64_t tenantId, const std::string& url) override;
@@ -25,11 +27,12 @@ public:
     Status releaseFetch(int64_t tenantId, const std::string& url, const std::string& owner) override;
 
 private:
-    explicit SqliteImageFactStore(std::unique_ptr<SqliteDatabase> db) : db_(std::move(db)) {}
+    SqliteImageFactStore(std::unique_ptr<SqliteDatabase> db, LeaseStore& leases) : db_(std::move(db)), leases_(leases) {}
     Result<std::optional<ImageFacts>> findWhere(const char* column, int64_t tenantId, const std::string& value);
 
     std::mutex mutex_;
     std::unique_ptr<SqliteDatabase> db_;
+    LeaseStore& leases_;
 };
 
 }  // namespace svc

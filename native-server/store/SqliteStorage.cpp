@@ -51,7 +51,7 @@ Result<std::unique_ptr<SqliteStorage>> SqliteStorage::open(const std::string& da
     if (opened) opened = openStore("pull sources", SqlitePullSourceStore::open(dataDir), storage->pullSources_);
     if (opened) opened = openStore("shop registrations", SqliteShopRegistrationStore::open(dataDir), storage->shopRegistrations_);
     if (opened) opened = openStore("widget settings", SqliteWidgetSettingsStore::open(storage->mainPath_), storage->widgetSettings_);
-    if (opened) opened = openStore("image facts", SqliteImageFactStore::open(storage->mainPath_), storage->imageFacts_);
+    if (opened) opened = openStore("image facts", SqliteImageFactStore::open(storage->mainPath_, *storage->leases_), storage->imageFacts_);
     if (opened) opened = openStore("fleet", SqliteFleetStore::open(dataDir), storage->fleet_);
     if (opened) opened = openStore("metrics", SqliteMetricsReader::open(dataDir), storage->metrics_);
     if (!opened) return opened.error();
