@@ -87,3 +87,28 @@ test("fleet view: attention first with badges, search, pages; tenant text stays 
 async function totalTenants(page) {
   return (await (await page.request.get(base() + "/operator/api/tenants?limit=1")).json()).total;
 }
+
+// The gate saw it (session 33): the page's first list answer arrived after the operator's search
+// had been answered and replaced it with the whole fleet. The first request is held here until
+// the search's answer is shown.
+test("fleet view: a search answered before the page's first list keeps showing the search", async ({ page }) => {
+  await signedIn(page);
+  let releaseFirst;
+  const firstHeld = new Promise((resolve) => { releaseFirst = resolve; });
+  let seen = 0;
+  await page.route(/\/operator\/api\/tenants\?/, async (route) => {
+    seen += 1;
+    if (seen === 1) await firstHeld;
+    await route.continue();
+  });
+  await page.goto(base() + "/console/tenants.html");
+  await expect.poll(() => seen).toBe(1);
+  await page.getByLabel("Search by name, API ID or shop domain").fill(prefix.toUpperCase());
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  const searched = page.locator("#list-status");
+  await expect(searched).toContainText("match “" + prefix.toUpperCase() + "”");
+  releaseFirst();
+  await page.waitForLoadState("networkidle");
+  await expect(searched).toContainText("match “" + prefix.toUpperCase() + "”");
+  await expect(page.locator("#tenant-table tbody tr").first()).toContainText(prefix);
+});

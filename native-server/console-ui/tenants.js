@@ -104,13 +104,17 @@ function money(cents, tenant) {
   }
 }
 
+// Loads overlap (the first one is still on its way when a search is sent): only the newest
+// renders, so an older, wider answer never replaces the search's.
+let newestLoad = 0;
+
 async function load() {
+  const ticket = ++newestLoad;
   const state = listState();
-  searchForm.elements.q.value = state.q;
-  searchForm.elements.sort.value = state.sort;
   const params = new URLSearchParams({ sort: state.sort, page: String(state.page), limit: "50" });
   if (state.q) params.set("q", state.q);
   const list = await call("GET", "/tenants?" + params.toString());
+  if (ticket !== newestLoad) return;
   if (list.pages > 0 && state.page > list.pages) {
     // The list shrank under the page asked for (a bookmark, a narrower search): show the last page.
     setListState({ ...state, page: list.pages });
@@ -195,4 +199,8 @@ document.getElementById("secret-done").addEventListener("click", () => {
 });
 
 renderNav();
+// The search box shows the URL's search from the start; a load never writes it (the shopper's
+// operator may be typing while one is on its way).
+searchForm.elements.q.value = listState().q;
+searchForm.elements.sort.value = listState().sort;
 requireOperator().then(load).catch(showLoadError);
