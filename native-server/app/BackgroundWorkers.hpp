@@ -20,7 +20,7 @@ struct BackgroundWorker {
     std::string_view why;
 };
 
-inline constexpr std::array<BackgroundWorker, 10> kBackgroundWorkers{{
+inline constexpr std::array<BackgroundWorker, 11> kBackgroundWorkers{{
     {"leader election", WorkerPlacement::EveryNode, "",
      "each node tries for the lease leader (app/LeaderElection) every 3 s; the holder renews it, a dead holder's lapses after 15 s"},
     {"import worker", WorkerPlacement::ClaimedWork, "lease import/<id> (ImportLeases) after claimNextQueued",
@@ -34,6 +34,8 @@ inline constexpr std::array<BackgroundWorker, 10> kBackgroundWorkers{{
      "PostgreSQL drops the day partitions past the longest attribution window once; SQLite keeps its events (its reports count them)"},
     {"session and draft expiry", WorkerPlacement::ClaimedWork, "lease leader, every 5 minutes",
      "expired operator sessions and set previews are deleted from the shared tables once, whoever made them"},
+    {"rate-limit buckets forgotten", WorkerPlacement::ClaimedWork, "lease leader, every 5 minutes",
+     "buckets full again behave as new ones: the shared table keeps only the clients of the last minutes (docs/adr/0094)"},
     {"image bot", WorkerPlacement::ClaimedWork, "ImageFactStore::claimFetch per (tenant, url), released once its facts are saved",
      "each image is fetched once by whichever node claims it; its thumbnail goes to the shared bucket (--blob-url), so every node serves it"},
     {"content index rebuilds", WorkerPlacement::EveryNode, "", "each node serves from its own in-memory snapshot"},

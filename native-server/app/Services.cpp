@@ -57,6 +57,12 @@ Services::Services(Storage& storage, const ServerKeys& keys, const ServerOptions
                         if (auto status = storage.operators().deleteExpiredSessions(now); !status) return status;
                         return storage.operators().deleteExpiredSetPreviews(now);
                     }});
+    // Rate-limit buckets that filled up again behave as new ones: forgotten (docs/adr/0094).
+    leader_.addJob({"forget full rate-limit buckets", kExpirySweepSeconds, [&storage]() -> Status {
+                        auto forgotten = storage.rateLimits().forgetFull(storage.clock().nowMillis());
+                        if (!forgotten) return forgotten.error();
+                        return Status::success();
+                    }});
     leader_.addJob({"retention of interactions", kRetentionSeconds, [&storage]() -> Status {
                         auto dropped = storage.events().dropExpiredInteractions(storage.clock().nowSeconds());
                         if (!dropped) return dropped.error();
@@ -77,6 +83,7 @@ Services::Services(Storage& storage, const ServerKeys& keys, const ServerOptions
                 char* end = nullptr;
                 long long tenantId = std::strtoll(payload.c_str(), &end, 10);
                 if (end && *end == '\0') {
+                    storage_.tenants().changedElsewhere(tenantId);
                     std::lock_guard lock(settingsMutex_);
                     for (const auto& subscriber : settingsSubscribers_) subscriber(tenantId);
                 }

@@ -69,7 +69,7 @@ int OperatorCli::run() {
     std::string password = fromEnvironment ? fromEnvironment : readPassword();
     if (password.empty()) return failWith("password: give it in SVC_OPERATOR_PASSWORD or on standard input");
     if (auto valid = PasswordHasher::validNew(password, "password"); !valid) return failWith(valid.error().message);
-    OperatorAccounts accounts((*storage)->operators(), (*storage)->clock(), PasswordCost::interactive());
+    OperatorAccounts accounts((*storage)->operators(), (*storage)->rateLimits(), (*storage)->clock(), PasswordCost::interactive());
     if (password_->parsed()) {
         if (auto reset = accounts.resetPassword(email_, password); !reset) return failWith(reset.error().message);
         std::cout << nlohmann::ordered_json{{"email", std::string(email_)}, {"password", "changed"}, {"sessionsEnded", true}}.dump(2)

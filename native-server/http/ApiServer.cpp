@@ -54,7 +54,7 @@ ApiServer::ApiServer(ServerOptions options, Services& services)
       storage_(services.storage()),
       feedRoutes_(services.tenants(), storage_.imports(), services.imports(), services.files(), services.signer(), services.worker(),
                   storage_.clock(), options_.feeds, [this](const httplib::Request& request) { return baseUrl(request); }),
-      eventRoutes_(services.tenants(), storage_.events(), storage_.clock(), options_.events),
+      eventRoutes_(services.tenants(), storage_.events(), storage_.rateLimits(), storage_.clock(), options_.events),
       setRoutes_(services.tenants(), storage_.content(), storage_.operatorKeys(), services.contentIndex()),
       reportRoutes_(services.tenants(), storage_.events(), storage_.ledger(), services.attributor(), storage_.clock()),
       graphqlRoutes_(services.tenants(), services.graphql(), options_.graphql.deadline, options_.assetsDir,
@@ -77,8 +77,8 @@ ApiServer::ApiServer(ServerOptions options, Services& services)
     // A save on another node of a cluster shows here at once too, not after the cache's ttl.
     services.onSettingsChanged([this](int64_t tenantId) { presentation_->forget(tenantId); });
     contentAnswer_ = std::make_unique<ContentAnswer>(services.recommendations(), *presentation_, services.imageBot());
-    shopRoutes_ = std::make_unique<ShopRoutes>(services.tenants(), storage.shopRegistrations(), storage.clock(), options_.shops);
-    auto accounts = std::make_unique<OperatorAccounts>(storage.operators(), storage.clock(), options_.console.passwordCost,
+    shopRoutes_ = std::make_unique<ShopRoutes>(services.tenants(), storage.shopRegistrations(), storage.rateLimits(), storage.clock(), options_.shops);
+    auto accounts = std::make_unique<OperatorAccounts>(storage.operators(), storage.rateLimits(), storage.clock(), options_.console.passwordCost,
                                                        options_.console.passwordHashes);
     // One authenticator for every operator route class (sessions, CSRF, operator keys).
     operatorAuth_ = std::make_unique<OperatorAuth>(storage.tenants(), storage.operatorKeys(), std::move(accounts), options_.publicUrl);

@@ -90,11 +90,19 @@ std::optional<Error> EventRoutes::limitPurchases(const httplib::Request& request
         if (purchase->cid) ++byVisitor[std::to_string(tenantId) + ":" + *purchase->cid];
     }
     if (purchases == 0) return std::nullopt;
-    if (auto wait = addressPurchases_.takeTokens(purchaseClientKey(clientAddress(request)), purchases)) {
-        return tooMany(*wait, "too many purchases from this address", "svc.limit.302");
+    int64_t now = clock_.nowMillis();
+    if (options_.purchasesPerAddress.perSecond > 0) {
+        auto taken = sharedLimits_.take("purchases/address/" + purchaseClientKey(clientAddress(request)), purchases,
+                                        options_.purchasesPerAddress.bucket(), now);
+        if (!taken) return taken.error();
+        if (!taken->taken) return tooMany(taken->retryAfterSeconds, "too many purchases from this address", "svc.limit.302");
     }
-    for (const auto& [visitor, count] : byVisitor) {
-        if (auto wait = visitorPurchases_.takeTokens(visitor, count)) return tooMany(*wait, "too many purchases by this visitor (cid)", "svc.limit.303");
+    if (options_.purchasesPerVisitor.perSecond > 0) {
+        for (const auto& [visitor, count] : byVisitor) {
+            auto taken = sharedLimits_.take("purchases/visitor/" + visitor, count, options_.purchasesPerVisitor.bucket(), now);
+            if (!taken) return taken.error();
+            if (!taken->taken) return tooMany(taken->retryAfterSeconds, "too many purchases by this visitor (cid)", "svc.limit.303");
+        }
     }
     return std::nullopt;
 }

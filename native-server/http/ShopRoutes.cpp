@@ -23,9 +23,12 @@ void ShopRoutes::registerOn(httplib::Server& server) {
 }
 
 void ShopRoutes::registerShop(const httplib::Request& request, httplib::Response& response) {
-    if (auto retryAfter = limiter_.take(clientAddress(request))) {
-        return sendError(response, Error::rateLimited("too many registrations from this address; retry after " + std::to_string(*retryAfter) + " s",
-                                                      *retryAfter)
+    auto taken = sharedLimits_.take("shops/address/" + clientAddress(request), 1, options_.rateLimit, clock_.nowMillis());
+    if (!taken) return sendError(response, taken.error());
+    if (!taken->taken) {
+        int retryAfter = taken->retryAfterSeconds;
+        return sendError(response, Error::rateLimited("too many registrations from this address; retry after " + std::to_string(retryAfter) + " s",
+                                                      retryAfter)
                                        .withId("svc.limit.304"));
     }
     const std::string& apiId = request.matches[1];

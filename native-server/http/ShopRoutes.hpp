@@ -13,21 +13,23 @@
 #include <string>
 
 #include "core/Clock.hpp"
+#include "store/RateLimitStore.hpp"
 #include "store/ShopRegistrationStore.hpp"
 #include "tenant/TenantService.hpp"
-#include "tracking/ClientRateLimiter.hpp"
 
 namespace svc {
 
 struct ShopRoutesOptions {
     size_t maxBodyBytes = 64 * 1024;  // a record is well under 20 KB (plugin.config at most 16 KB)
-    RateLimit rateLimit{1.0, 10.0, 100'000};  // registrations per client address: a burst of 10, then one a second
+    // Registrations per client address, over every node (the RateLimitStore; docs/adr/0094): a burst of 10, then one a second.
+    TokenBucketLimit rateLimit{1.0, 10.0};
 };
 
 class ShopRoutes {
 public:
-    ShopRoutes(TenantService& tenants, ShopRegistrationStore& registrations, const Clock& clock, ShopRoutesOptions options)
-        : tenants_(tenants), registrations_(&registrations), clock_(clock), options_(options), limiter_(options.rateLimit) {}
+    ShopRoutes(TenantService& tenants, ShopRegistrationStore& registrations, RateLimitStore& sharedLimits, const Clock& clock,
+               ShopRoutesOptions options)
+        : tenants_(tenants), registrations_(&registrations), sharedLimits_(sharedLimits), clock_(clock), options_(options) {}
 
     void registerOn(httplib::Server& server);
     // Called after each stored registration (the process's pull scheduler wakes up); set before serving.
@@ -39,9 +41,9 @@ private:
 
     TenantService& tenants_;
     ShopRegistrationStore* registrations_;
+    RateLimitStore& sharedLimits_;
     const Clock& clock_;
     ShopRoutesOptions options_;
-    ClientRateLimiter limiter_;
     std::function<void()> waker_;
 };
 

@@ -10,11 +10,17 @@ constexpr const char* kBusyMessage = "the service is busy checking passwords: tr
 
 // The hash gate was full: nothing was counted, and asking again in a second may get in.
 Error busy() { return Error::unavailable(kBusyMessage).retryAfter(1).withId("svc.limit.306"); }
+
+// Failed sign-ins of one client address: 20 at once, then one more for every 45 s that pass.
+constexpr TokenBucketLimit kAddressFailures{static_cast<double>(OperatorAccounts::kMaxFailuresPerAddress) / OperatorAccounts::kLockSeconds,
+                                            OperatorAccounts::kMaxFailuresPerAddress};
+
+std::string addressKey(const std::string& clientAddress) { return "sign-in/address/" + clientAddress; }
 }
 
-OperatorAccounts::OperatorAccounts(OperatorStore& store, const Clock& clock, PasswordCost cost,
+OperatorAccounts::OperatorAccounts(OperatorStore& store, RateLimitStore& addressLimits, const Clock& clock, PasswordCost cost,
                                    PasswordHashLimits hashLimits)
-    : store_(&store), clock_(clock), hasher_(cost), gate_(hashLimits) {
+    : store_(&store), addressLimits_(&addressLimits), clock_(clock), hasher_(cost), gate_(hashLimits) {
     auto dummy = hasher_.hash(randomSecret());
     if (dummy) unknownAccountHash_ = *dummy;
 }
@@ -45,44 +51,32 @@ Result<std::string> OperatorAccounts::hashNew(const std::string& password) {
     return hasher_.hash(password);
 }
 
-Error OperatorAccounts::lockedError(int64_t until) const {
+Error OperatorAccounts::lockedError(int64_t until, int64_t retryAfterSeconds) const {
     int64_t minutes = (until - clock_.nowSeconds() + 59) / 60;
     if (minutes < 1) minutes = 1;
-    // Retry-After is the whole lock period, as the console has always been told, even when less of it is left.
+    // An account's Retry-After is the whole lock period, as the console has always been told, even
+    // when less of it is left; an address's is the time until its next attempt.
     return Error::rateLimited("too many failed sign-ins: signing in is locked for " + std::to_string(minutes) +
                                   (minutes == 1 ? " minute" : " minutes"),
-                              kLockSeconds)
+                              retryAfterSeconds)
         .withId("svc.limit.305");
 }
 
-bool OperatorAccounts::reserveAddressAttempt(const std::string& clientAddress) {
-    std::lock_guard lock(addressMutex_);
-    int64_t now = clock_.nowSeconds();
-    auto& failures = addressFailures_[clientAddress];
-    if (now - failures.windowStart >= kLockSeconds) failures = {0, now};
-    if (failures.count >= kMaxFailuresPerAddress) return false;
-    ++failures.count;
-    // Bounded: addresses whose window has passed are forgotten once the map grows.
-    if (addressFailures_.size() > 10000) {
-        std::erase_if(addressFailures_, [now](const auto& entry) { return now - entry.second.windowStart >= kLockSeconds; });
-    }
-    return true;
+Result<OperatorAccounts::AddressAttempt> OperatorAccounts::reserveAddressAttempt(const std::string& clientAddress) {
+    auto taken = addressLimits_->take(addressKey(clientAddress), 1, kAddressFailures, clock_.nowMillis());
+    if (!taken) return taken.error();
+    if (!taken->taken) return AddressAttempt{false, clock_.nowSeconds() + taken->retryAfterSeconds, false};
+    return AddressAttempt{true, 0, taken->left < 1};
 }
 
 void OperatorAccounts::releaseAddressAttempt(const std::string& clientAddress) {
-    std::lock_guard lock(addressMutex_);
-    auto found = addressFailures_.find(clientAddress);
-    if (found != addressFailures_.end() && found->second.count > 0) --found->second.count;
+    // Not given back when the store cannot be reached: the address keeps one attempt counted too many,
+    // which only delays it; refusing the sign-in for that would turn a blip into a lock-out.
+    (void)addressLimits_->giveBack(addressKey(clientAddress), 1, kAddressFailures, clock_.nowMillis());
 }
 
-bool OperatorAccounts::addressLocked(const std::string& clientAddress) {
-    std::lock_guard lock(addressMutex_);
-    auto found = addressFailures_.find(clientAddress);
-    return found != addressFailures_.end() && clock_.nowSeconds() - found->second.windowStart < kLockSeconds &&
-           found->second.count >= kMaxFailuresPerAddress;
-}
-
-Result<bool> OperatorAccounts::verifyReserved(const OperatorAccount& account, const std::string& password, const std::string& clientAddress) {
+Result<bool> OperatorAccounts::verifyReserved(const OperatorAccount& account, const std::string& password, const std::string& clientAddress,
+                                              const AddressAttempt& addressAttempt) {
     int64_t now = clock_.nowSeconds();
     // Counted before the hash: concurrent guesses cannot all read the same old count.
     auto reservation = store_->reserveSignIn(account.id, now, kMaxFailures, now + kLockSeconds);
@@ -112,13 +106,18 @@ Result<bool> OperatorAccounts::verifyReserved(const OperatorAccount& account, co
         if (auto status = store_->lockSignIn(account.id, now + kLockSeconds); !status) return status.error();
         return lockedError(now + kLockSeconds);
     }
-    if (addressLocked(clientAddress)) return lockedError(now + kLockSeconds);
+    if (addressAttempt.last) {
+        int64_t wait = static_cast<int64_t>(retryAfterSeconds(1, kAddressFailures.perSecond));
+        return lockedError(now + wait, wait);
+    }
     return false;
 }
 
 Result<SignedIn> OperatorAccounts::signIn(const std::string& email, const std::string& password, const std::string& clientAddress) {
     int64_t now = clock_.nowSeconds();
-    if (!reserveAddressAttempt(clientAddress)) return lockedError(now + kLockSeconds);
+    auto addressAttempt = reserveAddressAttempt(clientAddress);
+    if (!addressAttempt) return addressAttempt.error();
+    if (!addressAttempt->allowed) return lockedError(addressAttempt->lockedUntil, addressAttempt->lockedUntil - now);
     auto found = store_->findOperator(std::string(trim(email)));
     if (!found) {
         releaseAddressAttempt(clientAddress);
@@ -135,7 +134,7 @@ Result<SignedIn> OperatorAccounts::signIn(const std::string& email, const std::s
         return Error::unauthenticated("email or password is not valid");
     }
     OperatorAccount account = **found;
-    auto right = verifyReserved(account, password, clientAddress);
+    auto right = verifyReserved(account, password, clientAddress, *addressAttempt);
     if (!right) return right.error();
     if (!*right) return Error::unauthenticated("email or password is not valid");
     now = clock_.nowSeconds();
@@ -182,8 +181,10 @@ Status OperatorAccounts::changePassword(const std::string& email, const std::str
     if (auto valid = PasswordHasher::validNew(newPassword, "newPassword"); !valid) return valid.error();
     if (newPassword == currentPassword) return Error::invalidArgument("newPassword: must differ from the current password");
     int64_t now = clock_.nowSeconds();
-    if (!reserveAddressAttempt(clientAddress)) {
-        Error locked = lockedError(now + kLockSeconds);
+    auto addressAttempt = reserveAddressAttempt(clientAddress);
+    if (!addressAttempt) return addressAttempt.error();
+    if (!addressAttempt->allowed) {
+        Error locked = lockedError(addressAttempt->lockedUntil, addressAttempt->lockedUntil - now);
         locked.message = "currentPassword: " + locked.message;
         return std::move(locked).about("currentPassword");
     }
@@ -193,7 +194,7 @@ Status OperatorAccounts::changePassword(const std::string& email, const std::str
     if (!*found) return Error::unauthenticated("the session's account no longer exists: sign in again");
     OperatorAccount account = **found;
     // Counted like a sign-in: a stolen session must not become a password oracle.
-    auto right = verifyReserved(account, currentPassword, clientAddress);
+    auto right = verifyReserved(account, currentPassword, clientAddress, *addressAttempt);
     if (!right) return Error{right.error().code, "currentPassword: " + right.error().message};
     if (!*right) return Error::permissionDenied("currentPassword: not your current password");
     auto hash = hashNew(newPassword);

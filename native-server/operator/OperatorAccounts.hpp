@@ -1,13 +1,14 @@
 #pragma once
 // Operator sign-in (docs/adr/0039): Argon2id passwords, sessions as random tokens stored
-// hashed, and lock-out of guessing: 5 failed sign-ins lock the account for 15 minutes, 20
-// failures from one client address within 15 minutes lock that address. A locked account
-// refuses even the right password until the time is up, and says so.
-// Under concurrency (docs/adr/0059): every attempt is counted before its slow hash, in the store
-// for the account and here for the address, and the hashes themselves pass a PasswordHashGate.
-#include <map>
+// hashed, and lock-out of guessing: 5 failed sign-ins lock the account for 15 minutes; one
+// client address may fail 20 times, and then once more for every 45 s that pass (a token
+// bucket of 20 refilled over 15 minutes, kept in the RateLimitStore so that it holds over every
+// node of a cluster; docs/adr/0094). A locked account refuses even the right password until the
+// time is up, and says so.
+// Under concurrency (docs/adr/0059): every attempt is counted before its slow hash, in the
+// operator store for the account and in the rate-limit store for the address, and the hashes
+// themselves pass a PasswordHashGate.
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "security/PasswordHashGate.hpp"
 #include "security/PasswordHasher.hpp"
 #include "store/OperatorStore.hpp"
+#include "store/RateLimitStore.hpp"
 
 namespace svc {
 
@@ -31,7 +33,7 @@ public:
     static constexpr int kMaxFailuresPerAddress = 20;
     static constexpr int64_t kSessionSeconds = 8 * 60 * 60;
 
-    OperatorAccounts(OperatorStore& store, const Clock& clock, PasswordCost cost,
+    OperatorAccounts(OperatorStore& store, RateLimitStore& addressLimits, const Clock& clock, PasswordCost cost,
                      PasswordHashLimits hashLimits = {});
 
     // Errors name the field: "email: ...", "password: ...".
@@ -61,28 +63,28 @@ public:
     Status resetPassword(const std::string& email, const std::string& newPassword);
 
 private:
-    Error lockedError(int64_t until) const;
+    // An attempt of one client address, counted before it is verified.
+    struct AddressAttempt {
+        bool allowed = false;      // false: the address is locked, nothing was counted
+        int64_t lockedUntil = 0;   // when refused: until the address may try again
+        bool last = false;         // it took the address's last attempt: a wrong password locks the address
+    };
+
+    Error lockedError(int64_t until, int64_t retryAfterSeconds = kLockSeconds) const;
     // The account's reserved attempt, verified under the gate. Unavailable (busy) gives it back.
-    Result<bool> verifyReserved(const OperatorAccount& account, const std::string& password, const std::string& clientAddress);
+    Result<bool> verifyReserved(const OperatorAccount& account, const std::string& password, const std::string& clientAddress,
+                                const AddressAttempt& addressAttempt);
     Result<std::string> hashNew(const std::string& password);
-    // Counts an attempt of `clientAddress` before it is verified; false (nothing counted) when the address is locked.
-    bool reserveAddressAttempt(const std::string& clientAddress);
+    Result<AddressAttempt> reserveAddressAttempt(const std::string& clientAddress);
     // A success, or an attempt never verified, is not a guess.
     void releaseAddressAttempt(const std::string& clientAddress);
-    bool addressLocked(const std::string& clientAddress);
 
     OperatorStore* store_;
+    RateLimitStore* addressLimits_;
     const Clock& clock_;
     PasswordHasher hasher_;
     PasswordHashGate gate_;
     std::string unknownAccountHash_;  // verified against for unknown e-mail addresses: same time as a known one
-
-    struct AddressFailures {
-        int count = 0;
-        int64_t windowStart = 0;
-    };
-    std::mutex addressMutex_;
-    std::map<std::string, AddressFailures> addressFailures_;
 };
 
 }  // namespace svc

@@ -479,6 +479,16 @@ BEGIN
     END LOOP;
 END $$;
 )sql"},
+        // 7: rate limits shared by every node (docs/adr/0094): a token bucket per key. UNLOGGED:
+        // no WAL and no replication for counters whose loss in a crash only forgives a few clients.
+        {7, R"sql(
+CREATE UNLOGGED TABLE rate_buckets (
+    key text COLLATE "C" PRIMARY KEY,
+    tokens double precision NOT NULL,
+    updated_ms bigint NOT NULL,
+    full_at_ms bigint NOT NULL                  -- from then on the bucket is full: forgotten by the leader
+);
+)sql"},
     };
     return all;
 }

@@ -14,6 +14,7 @@ Result<std::unique_ptr<PgStorage>> PgStorage::open(const std::string& url, const
         return migrated.error();
     }
     storage->leases_ = std::make_unique<PgLeaseStore>(*storage->database_);
+    storage->rateLimits_ = std::make_unique<PgRateLimitStore>(*storage->database_);
     storage->tenants_ = std::make_unique<PgTenantStore>(*storage->database_, clock);
     storage->operatorKeys_ = std::make_unique<PgOperatorKeyStore>(*storage->database_, clock);
     storage->operators_ = std::make_unique<PgOperatorStore>(*storage->database_);

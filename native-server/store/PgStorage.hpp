@@ -20,6 +20,7 @@
 #include "store/PgOperatorStore.hpp"
 #include "store/PgPriceHistoryStore.hpp"
 #include "store/PgPullSourceStore.hpp"
+#include "store/PgRateLimitStore.hpp"
 #include "store/PgShopRegistrationStore.hpp"
 #include "store/PgTenantStore.hpp"
 #include "store/PgWidgetSettingsStore.hpp"
@@ -40,6 +41,7 @@ public:
     ShopRegistrationStore& shopRegistrations() override { return *shopRegistrations_; }
     FeedImportStore& imports() override { return *imports_; }
     LeaseStore& leases() override { return *leases_; }
+    RateLimitStore& rateLimits() override { return *rateLimits_; }
     ContentStore& content() override { return *content_; }
     CategoryMappingStore& categoryMappings() override { return *categoryMappings_; }
     ImageFactStore& imageFacts() override { return *imageFacts_; }
@@ -72,6 +74,7 @@ private:
     std::unique_ptr<PgEventStore> events_;
     std::unique_ptr<PgLedgerStore> ledger_;
     std::unique_ptr<PgMetricsReader> metrics_;
+    std::unique_ptr<PgRateLimitStore> rateLimits_;
     const Clock* clock_;
 };
 

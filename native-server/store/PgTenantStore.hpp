@@ -1,7 +1,7 @@
 #pragma once
 // TenantStore on PostgreSQL (docs/adr/0086). Lookups by API ID (one per shopper request) are
-// cached for 2 s as on SQLite (TenantCache: cleared by this node's writes; another node's write
-// shows within the ttl). The last answer per API ID is also kept beyond that: while the database
+// cached for 2 s as on SQLite (TenantCache: cleared by this node's writes, and by another node's
+// through its change notice; docs/adr/0088). The last answer per API ID is also kept beyond that: while the database
 // is unreachable (Unavailable), a lookup answers with it, so shoppers' content keeps coming from
 // memory through a database restart or failover (ADR 0091). Bounded: past kMaxLastKnown API IDs
 // that memory starts again.
@@ -30,6 +30,7 @@ public:
     Status setLocale(int64_t tenantId, const std::string& locale) override;
     Status setDisabled(int64_t tenantId, bool disabled) override;
     Status setSecretHash(int64_t tenantId, const std::string& secretHash) override;
+    void changedElsewhere(int64_t) override { byApiId_.clear(); }
 
     static constexpr size_t kMaxLastKnown = 100'000;
 

@@ -16,6 +16,7 @@
 #include "store/SqliteFeedImportStore.hpp"
 #include "store/SqliteFleetStore.hpp"
 #include "store/SqliteImageFactStore.hpp"
+#include "store/MemoryRateLimitStore.hpp"
 #include "store/SqliteLeaseStore.hpp"
 #include "store/SqliteLedgerStore.hpp"
 #include "store/SqliteMetricsReader.hpp"
@@ -51,6 +52,8 @@ public:
     FleetStore& fleet() override { return *fleet_; }
     MetricsReader& metrics() override { return *metrics_; }
     LeaseStore& leases() override { return *leases_; }
+    // In memory: a data dir has one serving process (its lock), and the CLI limits nothing (ADR 0094).
+    RateLimitStore& rateLimits() override { return rateLimits_; }
     const Clock& clock() const override { return *clock_; }
 
 private:
@@ -75,6 +78,7 @@ private:
     std::unique_ptr<SqliteImageFactStore> imageFacts_;
     std::unique_ptr<SqliteFleetStore> fleet_;
     std::unique_ptr<SqliteMetricsReader> metrics_;
+    MemoryRateLimitStore rateLimits_;
     const Clock* clock_;
 };
 

@@ -20,6 +20,7 @@ public:
     Status setLocale(int64_t tenantId, const std::string& locale) override;
     Status setDisabled(int64_t tenantId, bool disabled) override;
     Status setSecretHash(int64_t tenantId, const std::string& secretHash) override;
+    void changedElsewhere(int64_t) override { byApiId_.clear(); }
 
 private:
     // One column of one tenant; `column` is a constant of this file, never input.

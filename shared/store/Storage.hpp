@@ -22,6 +22,7 @@
 #include "store/OperatorStore.hpp"
 #include "store/PriceHistoryStore.hpp"
 #include "store/PullSourceStore.hpp"
+#include "store/RateLimitStore.hpp"
 #include "store/ShopRegistrationStore.hpp"
 #include "store/TenantStore.hpp"
 #include "store/WidgetSettingsStore.hpp"
@@ -56,6 +57,8 @@ public:
     virtual MetricsReader& metrics() = 0;
     // Work that must run once across processes and nodes is claimed here (app/BackgroundWorkers.hpp).
     virtual LeaseStore& leases() = 0;
+    // Rate limits that hold over every node (purchases, shop registrations, failed sign-ins; ADR 0094).
+    virtual RateLimitStore& rateLimits() = 0;
     // The clock the stores stamp rows with (the one given to open).
     virtual const Clock& clock() const = 0;
 };

@@ -29,6 +29,10 @@ public:
     virtual Status setDisabled(int64_t tenantId, bool disabled) = 0;
     // A rotated API secret: only its hash is stored; the old secret stops working at once.
     virtual Status setSecretHash(int64_t tenantId, const std::string& secretHash) = 0;
+    // Another process changed tenant `tenantId` (on a cluster, the change notice every node hears;
+    // docs/adr/0088): what this store keeps of tenants in memory is read again on the next lookup,
+    // so a disabled tenant or a rotated secret takes effect on every node at once, not after a cache's ttl.
+    virtual void changedElsewhere(int64_t tenantId) = 0;
 };
 
 }  // namespace svc

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <functional>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -12,6 +13,7 @@
 #include <tuple>
 
 #include "app/LeaderElection.hpp"
+#include "operator/OperatorAccounts.hpp"
 #include "cluster/Cluster.hpp"
 #include "server/LoopbackImageServer.hpp"
 #include "server/LoopbackFeedServer.hpp"
@@ -67,7 +69,7 @@ TEST_CASE("cluster: three nodes started at once on an empty database migrate it 
     for (int node = 0; node < 3; ++node) CHECK(cluster.node(node).Get("/readyz")->status == 200);
 }
 
-TEST_CASE("cluster: an operator signs in through the balancer, works on every node, signs out on A and is out on B" *
+TEST_CASE("cluster: an operator signs in through the balancer, works on every node, disables a tenant everywhere at once, signs out on A and is out on B" *
           svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres) *
           svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, haproxyInstalled(), kNoHaproxy)) {
     Cluster cluster;
@@ -109,6 +111,28 @@ TEST_CASE("cluster: an operator signs in through the balancer, works on every no
     REQUIRE(content);
     CHECK(content->status == 200);
     CHECK(content->body.find("TEE-M") != std::string::npos);
+
+    // A tenant disabled on A is refused by B and C at once, and taken back at once when enabled: the
+    // change notice drops their cached tenant (ADR 0088), which would otherwise answer for up to 2 s.
+    auto eventStatus = [&](int node) {
+        json batch{{"events", json::array({json{{"type", "view"}, {"cid", "c-1"}, {"widget", "SIMILAR"}, {"touchpoint", "product"}, {"sku", "TEE-M"}}})}};
+        auto response = cluster.node(node).Post("/events/validate", {{"x-api-id", apiId}}, batch.dump(), "application/json");
+        return response ? response->status : -1;
+    };
+    for (const auto& [action, expected] : {std::pair<std::string, int>{"disable", 403}, std::pair<std::string, int>{"enable", 200}}) {
+        CAPTURE(action);
+        for (int node = 1; node < 3; ++node) CHECK(eventStatus(node) == (expected == 403 ? 200 : 403));  // the tenant as it was, cached
+        auto changed = cluster.node(0).Post("/operator/api/tenants/" + apiId + "/" + action, session.headers(), "", "application/json");
+        REQUIRE(changed);
+        REQUIRE(changed->status == 200);
+        auto changedAt = std::chrono::steady_clock::now();
+        bool seenEverywhere = false;
+        while (!seenEverywhere && std::chrono::steady_clock::now() - changedAt < std::chrono::seconds(1)) {
+            seenEverywhere = eventStatus(1) == expected && eventStatus(2) == expected;
+            if (!seenEverywhere) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        CHECK_MESSAGE(seenEverywhere, "B and C still answered with the cached tenant 1 s after the change");
+    }
 
     auto signOut = cluster.node(0).Delete("/operator/api/session", session.headers());
     REQUIRE(signOut);
@@ -373,6 +397,111 @@ TEST_CASE("cluster: the balancer limits one client's events over all nodes toget
         }
     }
     CHECK(nodesThatTookEvents >= 2);
+}
+
+// The limits a client must not multiply by the number of nodes (docs/adr/0094): each is asked of the
+// three nodes in turn, straight (as haproxy's leastconn spreads them), from one client address.
+TEST_CASE("cluster: purchases, shop registrations and failed sign-ins are limited per client over all nodes together" *
+          svc::test::needs(svc::test::SkipReason::DependencyInstalledByScripts, postgresInstalled(), kNoPostgres)) {
+    constexpr int kPurchasesPerAddress = 3;  // --purchase-rate-limit: a burst of 3, one more every 20 s
+    Cluster cluster({.nodes = 3, .balancer = false,
+                     .extraServeArguments = {"--purchase-rate-limit", std::to_string(kPurchasesPerAddress), "--no-image-bot"}});
+    // One cluster for the four limits (each on addresses and keys of its own): a cluster takes seconds to start.
+    json tenant = createTenant(cluster, "Shop A");
+    std::string apiId = tenant["apiId"];
+    cluster.run({"operator", "create", "--email", kOperatorEmail}, {{"SVC_OPERATOR_PASSWORD", kOperatorPassword}});
+    cluster.shareKeys();
+    cluster.start();
+    auto from = [](const std::string& address) { return httplib::Headers{{"X-Forwarded-For", address}}; };
+    auto purchaseFrom = [&](int node, const std::string& address, const json& event) {
+        auto headers = from(address);
+        headers.emplace("x-api-id", apiId);
+        return cluster.node(node).Post("/events", headers, json{{"events", json::array({event})}}.dump(), "application/json");
+    };
+    auto errorId = [](const httplib::Result& response) {
+        std::string message = json::parse(response->body)["error"]["message"];
+        return message.substr(0, message.find(']') + 1);
+    };
+    // Asks `total` times, node after node; counts the answers refused with `limitId`.
+    auto spread = [&](int total, const std::function<httplib::Result(int node, int index)>& ask, const std::string& limitId) {
+        std::map<std::string, int> outcomes;
+        for (int index = 0; index < total; ++index) {
+            auto response = ask(index % 3, index);
+            REQUIRE(response);
+            if (response->status == 429) {
+                CHECK(errorId(response) == limitId);
+                CHECK(std::stoi(response->get_header_value("Retry-After")) >= 1);
+                ++outcomes["limited"];
+            } else {
+                ++outcomes[std::to_string(response->status)];
+            }
+        }
+        return outcomes;
+    };
+
+    {
+        INFO("purchases per client address");
+        auto outcomes = spread(3 * kPurchasesPerAddress, [&](int node, int index) {
+            json event = purchase("ADDRESS-" + std::to_string(index));
+            return purchaseFrom(node, "203.0.113.7", event);
+        }, "[svc.limit.302]");
+        // Each node alone would have taken a burst of its own: 9 in all.
+        CHECK(outcomes["200"] == kPurchasesPerAddress);
+        CHECK(outcomes["limited"] == 2 * kPurchasesPerAddress);
+        CHECK(purchaseFrom(0, "198.51.100.9", purchase("OTHER-ADDRESS"))->status == 200);
+    }
+    {
+        INFO("purchases per visitor of a tenant, from ever new addresses");
+        constexpr int kPerVisitor = 20;  // the default: 20 an hour
+        auto outcomes = spread(kPerVisitor + 10, [&](int node, int index) {
+            json event = purchase("VISITOR-" + std::to_string(index));
+            event["cid"] = "visitor-1";
+            return purchaseFrom(node, "10.1.0." + std::to_string(index + 1), event);
+        }, "[svc.limit.303]");
+        CHECK(outcomes["200"] == kPerVisitor);
+        CHECK(outcomes["limited"] == 10);
+        json other = purchase("OTHER-VISITOR");
+        other["cid"] = "visitor-2";
+        CHECK(purchaseFrom(0, "10.2.0.1", other)->status == 200);
+    }
+    {
+        INFO("shop registrations per client address");
+        constexpr int kBurst = 10;  // then one a second
+        auto started = std::chrono::steady_clock::now();
+        auto outcomes = spread(3 * kBurst, [&](int node, int) {
+            auto headers = from("203.0.113.8");
+            headers.emplace("svc-com-tid", apiId);
+            headers.emplace("svc-com-fid", "not-the-feed-id");
+            return cluster.node(node).Put("/shops/" + apiId + "/not-the-feed-id", headers, "{}", "application/json");
+        }, "[svc.limit.304]");
+        double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        MESSAGE("registrations: " << outcomes["limited"] << " of " << 3 * kBurst << " limited in " << seconds << " s");
+        // Refused after the limit (404: no tenant has this feed ID) ...
+        CHECK(outcomes["404"] >= kBurst);
+        // ... but no more than the one burst, and the tokens that came back while the test ran, got that far.
+        CHECK(outcomes["404"] <= kBurst + static_cast<int>(seconds) + 1);
+        CHECK(outcomes["limited"] >= 3 * kBurst - (kBurst + static_cast<int>(seconds) + 1));
+    }
+    {
+        INFO("failed sign-ins per client address");
+        auto outcomes = spread(OperatorAccounts::kMaxFailuresPerAddress, [&](int node, int index) {
+            json body{{"email", "guess" + std::to_string(index) + "@example.com"}, {"password", "wrong guess"}};
+            return cluster.node(node).Post("/operator/api/session", from("203.0.113.9"), body.dump(), "application/json");
+        }, "[svc.limit.305]");
+        CHECK(outcomes["401"] == OperatorAccounts::kMaxFailuresPerAddress);
+        json right{{"email", kOperatorEmail}, {"password", kOperatorPassword}};
+        for (int node = 0; node < 3; ++node) {
+            CAPTURE(node);
+            auto locked = cluster.node(node).Post("/operator/api/session", from("203.0.113.9"), right.dump(), "application/json");
+            REQUIRE(locked);
+            CHECK(locked->status == 429);
+            CHECK(errorId(locked) == "[svc.limit.305]");
+        }
+        // The account itself is not locked: from another address the right password signs in.
+        auto elsewhere = cluster.node(1).Post("/operator/api/session", from("198.51.100.10"), right.dump(), "application/json");
+        REQUIRE(elsewhere);
+        CHECK(elsewhere->status == 200);
+    }
 }
 
 // The nodes poll content versions only every 60 s here: within 5 s only the change notice

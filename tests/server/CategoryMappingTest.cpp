@@ -176,7 +176,7 @@ TEST_CASE("category mapping: refused with the field named; tenants see only thei
 TEST_CASE("category mapping: by console session, saving and previewing need the CSRF token; reading does not") {
     MappingFixture fixture;
     {
-        OperatorAccounts accounts(fixture.server.storage->operators(), fixture.clock, PasswordCost::minimal());
+        OperatorAccounts accounts(fixture.server.storage->operators(), fixture.server.storage->rateLimits(), fixture.clock, PasswordCost::minimal());
         REQUIRE(accounts.createOperator("ops@example.com", "correct horse battery"));
     }
     auto client = fixture.server.client();

@@ -50,7 +50,7 @@ struct AccountsFixture {
         auto storeStorage = test::openStorage(dir.path());
         auto* store = &storeStorage->operators();
         REQUIRE(store);
-        OperatorAccounts accounts(*store, clock, PasswordCost::minimal());
+        OperatorAccounts accounts(*store, storeStorage->rateLimits(), clock, PasswordCost::minimal());
         REQUIRE(accounts.createOperator(kEmail, kPassword));
     }
 

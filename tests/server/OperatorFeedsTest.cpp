@@ -60,7 +60,7 @@ struct FeedsFixture {
         auto storeStorage = test::openStorage(dir.path());
         auto* store = &storeStorage->operators();
         REQUIRE(store);
-        OperatorAccounts accounts(*store, clock, PasswordCost::minimal());
+        OperatorAccounts accounts(*store, storeStorage->rateLimits(), clock, PasswordCost::minimal());
         REQUIRE(accounts.createOperator(kEmail, kPassword));
         signIn();
         auto created = server.client().Post("/operator/api/tenants", session(), json{{"name", "Feed Shop"}}.dump(), "application/json");

@@ -339,7 +339,7 @@ TEST_CASE("operator sets: by console session, every state-changing call needs th
         auto storeStorage = test::openStorage(dir.path());
         auto* store = &storeStorage->operators();
         REQUIRE(store);
-        OperatorAccounts accounts(*store, clock, PasswordCost::minimal());
+        OperatorAccounts accounts(*store, storeStorage->rateLimits(), clock, PasswordCost::minimal());
         REQUIRE(accounts.createOperator("ops@example.com", "correct horse battery"));
     }
     Tenant tenant = TenantService(server.storage->tenants()).create("Shop")->tenant;

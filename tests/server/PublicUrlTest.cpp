@@ -120,7 +120,7 @@ struct PublicUrlFixture {
         auto storeStorage = test::openStorage(dir.path());
         auto* store = &storeStorage->operators();
         REQUIRE(store);
-        REQUIRE(OperatorAccounts(*store, server.storage->clock(), PasswordCost::minimal())
+        REQUIRE(OperatorAccounts(*store, storeStorage->rateLimits(), server.storage->clock(), PasswordCost::minimal())
                     .createOperator("operator@example.com", "correct horse battery"));
     }
     std::string listenOrigin() const { return "http://127.0.0.1:" + std::to_string(server.server->port()); }

@@ -416,7 +416,7 @@ TEST_CASE("shop registration: the SSRF guard refuses a registered plugin on a pr
 
 TEST_CASE("shop registration: a feed pulled from a file is not taken over; registrations are rate limited") {
     ServerOptions options;
-    options.shops.rateLimit = RateLimit{0.001, 3, 1000};
+    options.shops.rateLimit = TokenBucketLimit{0.001, 3};
     ShopServer shop({"127.0.0.1:*"}, options);
     test::ReferenceShopPlugin plugin(shop.tenant.apiId, shop.tenant.feedId);
     PullSource file;

@@ -80,7 +80,7 @@ void createOperator(const std::string& dataDir, const Clock& clock, PasswordCost
     auto storeStorage = test::openStorage(dataDir);
     auto* store = &storeStorage->operators();
     REQUIRE(store);
-    OperatorAccounts accounts(*store, clock, cost);
+    OperatorAccounts accounts(*store, storeStorage->rateLimits(), clock, cost);
     REQUIRE(accounts.createOperator(kEmail, kPassword));
 }
 

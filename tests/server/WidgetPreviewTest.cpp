@@ -42,7 +42,7 @@ struct PreviewFixture {
         auto storeStorage = test::openStorage(dir.path());
         auto* store = &storeStorage->operators();
         REQUIRE(store);
-        OperatorAccounts accounts(*store, clock, PasswordCost::minimal());
+        OperatorAccounts accounts(*store, storeStorage->rateLimits(), clock, PasswordCost::minimal());
         REQUIRE(accounts.createOperator(kEmail, kPassword));
         auto signedIn = server.client().Post("/operator/api/session", json{{"email", kEmail}, {"password", kPassword}}.dump(), "application/json");
         REQUIRE(signedIn->status == 200);

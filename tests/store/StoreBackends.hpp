@@ -60,7 +60,7 @@ inline const std::set<std::string>& postgresStores() {
     static const std::set<std::string> stores{"LeaseStore", "TenantStore", "OperatorKeyStore", "OperatorStore", "WidgetSettingsStore",
                                                   "PullSourceStore", "ShopRegistrationStore", "FeedImportStore",
                                                   "CatalogStore", "PriceHistoryStore", "ContentStore", "CategoryMappingStore", "ImageFactStore",
-                                                  "FleetStore", "EventStore", "LedgerStore", "MetricsReader"};
+                                                  "FleetStore", "EventStore", "LedgerStore", "MetricsReader", "RateLimitStore"};
     return stores;
 }
 
