@@ -14,7 +14,10 @@
 //   promtool...): under CI (CI=true) `needs` does not skip and SVC_SKIP fails the test, because
 //   the machine is broken, not the test;
 // - data outside the repository (../shared, which a user's clone and CI do not have): a skip
-//   everywhere while ../shared is absent; when ../shared is there, its data missing is a failure.
+//   everywhere while ../shared is absent; when ../shared is there, its data missing is a failure;
+// - a test of one storage backend's own machinery (SQLite's files, journal, WAL, the data dir's
+//   migrations and backups) in a run on another backend (tests/server/TestStorage.hpp): a skip
+//   everywhere, CI included, since nothing is missing: the test has nothing to test there.
 // Each test binary's main.cpp includes this header once with SVC_SKIP_LISTENER defined, so
 // the listener that knows the current test case's name is registered once per binary.
 #include <doctest/doctest.h>
@@ -30,7 +33,7 @@
 
 namespace svc::test {
 
-enum class SkipReason { DependencyInstalledByScripts, DataOutsideTheRepository };
+enum class SkipReason { DependencyInstalledByScripts, DataOutsideTheRepository, AnotherStorageBackend };
 
 inline std::string& currentTestCaseName() {
     static std::string name;
@@ -48,8 +51,12 @@ inline std::string sharedDataRoot() { return std::string(SVC_SOURCE_DIR) + "/../
 
 // Whether a missing `reason` may be a skip here; false: the test must fail instead.
 inline bool maySkip(SkipReason reason) {
-    if (reason == SkipReason::DependencyInstalledByScripts) return !underCi();
-    return !std::filesystem::exists(sharedDataRoot());
+    switch (reason) {
+        case SkipReason::DependencyInstalledByScripts: return !underCi();
+        case SkipReason::DataOutsideTheRepository: return !std::filesystem::exists(sharedDataRoot());
+        case SkipReason::AnotherStorageBackend: return true;
+    }
+    return false;
 }
 
 // Why each test case that `needs` skipped was skipped, by test case name.
