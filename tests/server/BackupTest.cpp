@@ -55,7 +55,8 @@ bool isPrivate(const std::filesystem::path& path) {
 
 }  // namespace
 
-TEST_CASE("Backup under purchase load: nothing acknowledged before it is lost, the restored ledger equals the source's") {
+TEST_CASE("Backup under purchase load: nothing acknowledged before it is lost, the restored ledger equals the source's" *
+          test::sqliteOnly("svc-server backup copies the data dir's SQLite files; a PostgreSQL database is backed up by PostgreSQL's own tools")) {
     test::TempDir dir;
     ServerOptions options;
     // Steady load from one address and four visitors: the limits are tested elsewhere.
@@ -147,7 +148,8 @@ TEST_CASE("Backup under purchase load: nothing acknowledged before it is lost, t
     }
 }
 
-TEST_CASE("Restore refuses a live or non-empty data dir and a damaged backup; nothing is written then") {
+TEST_CASE("Restore refuses a live or non-empty data dir and a damaged backup; nothing is written then" *
+          test::sqliteOnly("svc-server restore writes the data dir's SQLite files; a PostgreSQL database is restored by PostgreSQL's own tools")) {
     test::TempDir dir;
     {
         test::RunningServer server(dir.path() + "/data");

@@ -1,5 +1,5 @@
 // svc-server's command line as an operator uses it: the real binary, its exit codes,
-// its JSON on stdout and its messages on stderr.
+// its JSON on stdout and its messages on stderr; on the data dir's stores (TestStorage.hpp).
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ChildProcess.hpp"
+#include "DataDirSql.hpp"
 #include "ServerFixture.hpp"
 #include "app/BuildInfo.hpp"
 #include "store/DataDirLock.hpp"
@@ -31,6 +32,7 @@ struct Cli {
     std::string apiId;
 
     CliRun run(std::vector<std::string> arguments) {
+        arguments = test::TestStorage::withDatabaseUrl(std::move(arguments));
         arguments.insert(arguments.begin(), SVC_SERVER_BINARY);
         std::string out = dir.path() + "/out.txt";
         std::string err = dir.path() + "/err.txt";
@@ -128,7 +130,7 @@ TEST_CASE("CLI: tenant configure sets the currency the GraphQL API reports, and 
     auto share = cli.run(cli.tenantArgs({"tenant", "configure", "--max-delete-share", "0.8"}));
     REQUIRE(share.exitCode == 0);
     CHECK(json::parse(share.out)["currency"] == "PLN");
-    auto storage = Storage::open(cli.dir.path(), systemClock());
+    auto storage = test::TestStorage::open(cli.dir.path(), systemClock());
     REQUIRE(storage);
     auto tenant = (*storage)->tenants().findByApiId(json::parse(share.out)["apiId"]);
     REQUIRE(tenant);
@@ -249,16 +251,17 @@ TEST_CASE("CLI: set files, the content pool and operator keys; a bad file is ref
     CHECK(json::parse(keys.out) == json{{"keys", {"console"}}});
     CHECK(cli.run({"operator-key", "create", "--data-dir", cli.dir.path(), "console"}).exitCode == 1);  // the name is taken
     // Only the hash is stored.
-    auto db = SqliteDatabase::open(cli.dir.path() + "/svc.sqlite3");
+    auto db = test::DataDirSql::open(cli.dir.path(), "svc.sqlite3");
     REQUIRE(db);
-    auto query = (*db)->prepare("SELECT key_hash FROM operator_keys");
-    REQUIRE(query);
-    REQUIRE(query->step());
-    CHECK(query->text(0).find(secret) == std::string::npos);
-    CHECK(SecretHasher::matches(secret, query->text(0)));
+    auto hashes = db->column("SELECT key_hash FROM operator_keys");
+    REQUIRE(hashes);
+    REQUIRE(hashes->size() == 1);
+    CHECK(hashes->front().find(secret) == std::string::npos);
+    CHECK(SecretHasher::matches(secret, hashes->front()));
 }
 
-TEST_CASE("CLI: backup, verify and restore; a second serve on the same data dir fails at once") {
+TEST_CASE("CLI: backup, verify and restore; a second serve on the same data dir fails at once" *
+          test::sqliteOnly("svc-server backup and restore copy the data dir's SQLite files (docs/adr/0063)")) {
     Cli cli;
     std::string backupDir = cli.dir.path() + "-backup";
     std::string restoredDir = cli.dir.path() + "-restored";
@@ -344,8 +347,10 @@ TEST_CASE("CLI: the shipped example config, every option uncommented, starts a s
     std::string served = cli.dir.path() + "/served";
     std::string out = cli.dir.path() + "/serve.txt";
     // Where this machine differs from a real host: the command line wins over the file.
-    test::ChildProcess server({SVC_SERVER_BINARY, "--config", config, "serve", "--data-dir", served, "--listen", "127.0.0.1:0",
-                               "--metrics-listen", "127.0.0.1:0", "--assets-dir", SVC_ASSETS_DIR, "--no-image-bot"}, out);
+    test::ChildProcess server(test::TestStorage::withDatabaseUrl({SVC_SERVER_BINARY, "--config", config, "serve", "--data-dir", served, "--listen",
+                                                                  "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--assets-dir", SVC_ASSETS_DIR,
+                                                                  "--no-image-bot"}),
+                              out);
     for (int i = 0; i < 500 && Cli::read(out).find("metrics on") == std::string::npos; ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
@@ -392,6 +397,7 @@ TEST_CASE("CLI: serve's options from a --config file and SVC_* variables; the co
     std::string served = cli.dir.path() + "/served";
     std::string out = cli.dir.path() + "/serve.txt";
     setenv("SVC_LISTEN", "127.0.0.1:0", 1);
+    // On the data dir's SQLite whatever the suite's backend: its file shows which data dir won.
     test::ChildProcess server({SVC_SERVER_BINARY, "serve", "--config", good, "--data-dir", served}, out);
     unsetenv("SVC_LISTEN");
     for (int i = 0; i < 500 && Cli::read(out).find("listening on") == std::string::npos; ++i) {
@@ -417,7 +423,8 @@ std::string bytesOf(const std::string& path) { return Cli::read(path); }
 
 }  // namespace
 
-TEST_CASE("CLI: migrate --check names what an upgrade applies and changes nothing (exit 4); migrate applies it; a newer database is named") {
+TEST_CASE("CLI: migrate --check names what an upgrade applies and changes nothing (exit 4); migrate applies it; a newer database is named" *
+          test::sqliteOnly("svc-server migrate upgrades the data dir's SQLite files, built here as an older svc left them")) {
     test::TempDir dir;
     const std::string data = dir.path() + "/data";
     std::filesystem::create_directories(data + "/catalog");
@@ -534,7 +541,9 @@ TEST_CASE("CLI: serve --public-url is checked at start from the command line, SV
     // A good one from the file: loader.js names it, whatever Host the request carried.
     std::string good = cli.dir.file("good.conf", "[serve]\npublic-url = \"https://svc.example.com:8443\"\nno-image-bot = true\n");
     std::string out = cli.dir.path() + "/serve.txt";
-    test::ChildProcess server({SVC_SERVER_BINARY, "serve", "--config", good, "--data-dir", cli.dir.path(), "--listen", "127.0.0.1:0"}, out);
+    test::ChildProcess server(
+        test::TestStorage::withDatabaseUrl({SVC_SERVER_BINARY, "serve", "--config", good, "--data-dir", cli.dir.path(), "--listen", "127.0.0.1:0"}),
+        out);
     for (int i = 0; i < 500 && Cli::read(out).find("listening on") == std::string::npos; ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }

@@ -188,6 +188,9 @@ TEST_CASE("an import's change list names every row it stamped: reading by key gi
                                         "https://shop.example/" + mainSku + ".jpg", category, "Brand", "Blue", "Women"};
     };
     CatalogStore& catalog = (*storage)->catalog();
+    // SQLite keeps change lists in the process that imported (`known`); PostgreSQL stores every
+    // import's list, so any process reads it by key without being told (docs/adr/0087).
+    const bool listsStored = svc::test::TestStorage::onPostgres();
     KnownChanges known;
     int64_t since = 0;
     int step = 0;
@@ -244,10 +247,10 @@ TEST_CASE("an import's change list names every row it stamped: reading by key gi
     CHECK(compare(true) == std::vector<std::string>{"E/E-1 4 Women > Jeans"});
 
     // An import this process was not told of (the CLI's): the known list cannot account for
-    // it, so the read scans, even with a known import after it.
+    // it, so the read scans, even with a known import after it; unless the lists are stored.
     import({{"sku", "stock"}, {"A-2", "7"}}, true, /*keep=*/false);
     import({{"sku", "stock"}, {"B-1", "0"}}, true);
-    auto both = compare(false);
+    auto both = compare(listsStored);
     CHECK(std::count(both.begin(), both.end(), "A/A-2 7 Women > Jeans") == 1);
     CHECK(std::count(both.begin(), both.end(), "B/B-1 0 Women > Jeans") == 1);
 
@@ -410,14 +413,17 @@ TEST_CASE("after a delta pushed to the server, the rebuild reads just the change
     afterPush->reset();
 
     // An import by another process (the CLI): the server learns of it only through the
-    // content generation, and finds what changed by scanning the change stamps.
+    // content generation, and finds what changed by scanning the change stamps, or on
+    // PostgreSQL by the import's stored change list (docs/adr/0087).
+    const auto otherProcessRead = svc::test::TestStorage::onPostgres() ? ContentIndex::CatalogRead::ChangedByKey
+                                                                        : ContentIndex::CatalogRead::ChangedByScan;
     FeedImportOptions delta;
     delta.delta = true;
     REQUIRE(test::importFeedFile(*server.storage, tenant, dir.path(), dir.file("cli.csv", test::feedCsv({{"sku", "category-path"},
                                  {"N2-S", "Women > Bottomwear > Jeans"}, {"N2-M", "Women > Bottomwear > Jeans"},
                                  {"N2-L", "Women > Bottomwear > Jeans"}})), delta));
     index.catchUp();
-    CHECK(index.lastCatalogRead(tenant.id) == ContentIndex::CatalogRead::ChangedByScan);
+    CHECK(index.lastCatalogRead(tenant.id) == otherProcessRead);
     auto afterCli = index.snapshot(tenant.id);
     REQUIRE(afterCli);
     view = compareWithFull(**afterCli);
@@ -425,11 +431,12 @@ TEST_CASE("after a delta pushed to the server, the rebuild reads just the change
     afterCli->reset();
 
     // Another process's import, then a push before the server noticed the first: the push's
-    // change list cannot account for the CLI import, so that rebuild scans and shows both.
+    // change list cannot account for the CLI import, so that rebuild scans (or on PostgreSQL
+    // reads both stored lists) and shows both.
     REQUIRE(test::importFeedFile(*server.storage, tenant, dir.path(), dir.file("cli2.csv", test::feedCsv({{"sku", "stock"},
                                  {"J7-S", "0"}, {"J7-M", "0"}, {"J7-L", "0"}})), delta));
     push({{"sku", "stock"}, {"S5-S", "4"}});
-    CHECK(index.lastCatalogRead(tenant.id) == ContentIndex::CatalogRead::ChangedByScan);
+    CHECK(index.lastCatalogRead(tenant.id) == otherProcessRead);
     auto afterBoth = index.snapshot(tenant.id);
     REQUIRE(afterBoth);
     view = compareWithFull(**afterBoth);

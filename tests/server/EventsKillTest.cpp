@@ -1,6 +1,6 @@
 // An acknowledged event is durable: the real svc-server is killed with SIGKILL while
 // client threads post purchases, restarted, and what the clients saw acknowledged is
-// compared with what the events file holds: zero lost, zero duplicated, no half batch.
+// compared with what the events database holds: zero lost, zero duplicated, no half batch.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -17,8 +17,8 @@
 #include <nlohmann/json.hpp>
 
 #include "ChildProcess.hpp"
+#include "DataDirSql.hpp"
 #include "ServerFixture.hpp"
-#include "store/SqliteDatabase.hpp"
 
 using namespace svc;
 using nlohmann::json;
@@ -39,7 +39,8 @@ std::string readText(const std::string& path) {
 
 std::string createTenant(const std::string& dataDir) {
     std::string out = dataDir + "/tenant.json";
-    test::ChildProcess create({SVC_SERVER_BINARY, "tenant", "create", "--data-dir", dataDir, "--name", "Kill"}, out);
+    test::ChildProcess create(test::TestStorage::withDatabaseUrl({SVC_SERVER_BINARY, "tenant", "create", "--data-dir", dataDir, "--name", "Kill"}),
+                              out);
     REQUIRE(create.wait() == 0);
     return json::parse(readText(out))["apiId"];
 }
@@ -51,10 +52,11 @@ struct Server {
     Server(const std::string& dataDir, const std::string& log) {
         std::filesystem::remove(log);
         process = std::make_unique<test::ChildProcess>(
-            std::vector<std::string>{SVC_SERVER_BINARY, "serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0",
-                                     // Thousands of purchases a second from one address: what this test needs,
-                                     // what the purchase limit (docs/adr/0056) is there to refuse.
-                                     "--purchase-rate-limit", "0"}, log);
+            test::TestStorage::withDatabaseUrl({SVC_SERVER_BINARY, "serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0",
+                                                // Thousands of purchases a second from one address: what this test needs,
+                                                // what the purchase limit (docs/adr/0056) is there to refuse.
+                                                "--purchase-rate-limit", "0"}),
+            log);
         std::regex listening("listening on http://127\\.0\\.0\\.1:([0-9]+)");
         for (int attempt = 0; attempt < 400 && port == 0; ++attempt) {
             std::smatch match;
@@ -71,25 +73,24 @@ json order(const std::string& orderId) {
             {"products", {{{"sku", "A"}, {"amount", 1}, {"price", 1999}}, {{"sku", "B"}, {"amount", 3}, {"price", 500}}}}};
 }
 
-// order id -> number of rows, and the number of lines of each order, straight from the file.
+// order id -> number of rows (the browser's claims), and the number of lines of each order,
+// straight from the database.
 struct StoredOrders {
     std::map<std::string, int> rows;
     std::map<std::string, int> lines;
 };
 
 StoredOrders readStored(const std::string& dataDir) {
-    auto db = SqliteDatabase::open(dataDir + "/events.sqlite3");
+    auto db = test::DataDirSql::open(dataDir, "events.sqlite3");
     REQUIRE(db);
-    auto query = (*db)->prepare(
-        "SELECT e.order_id, (SELECT COUNT(*) FROM order_lines l WHERE l.event = e.sequence) FROM events e WHERE e.order_id IS NOT NULL");
-    REQUIRE(query);
+    auto claims = db->rows(
+        {"SELECT e.order_id, (SELECT COUNT(*) FROM order_lines l WHERE l.event = e.sequence) FROM events e WHERE e.order_id IS NOT NULL",
+         "SELECT c.order_id, (SELECT count(*) FROM order_lines l WHERE l.tenant_id = c.tenant_id AND l.claim = c.sequence) FROM order_claims c"});
+    REQUIRE(claims);
     StoredOrders stored;
-    while (true) {
-        auto row = query->step();
-        REQUIRE(row);
-        if (!*row) break;
-        stored.rows[query->text(0)] += 1;
-        stored.lines[query->text(0)] = static_cast<int>(query->integer(1));
+    for (const auto& claim : *claims) {
+        stored.rows[claim.at(0)] += 1;
+        stored.lines[claim.at(0)] = std::stoi(claim.at(1));
     }
     return stored;
 }

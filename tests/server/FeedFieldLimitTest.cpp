@@ -35,7 +35,7 @@ struct CliRun {
 
 CliRun importWithCli(const std::string& dataDir, const std::string& apiId, const std::string& feedPath) {
     std::string out = dataDir + "/import-output.json";
-    std::vector<std::string> arguments{SVC_SERVER_BINARY, "feed", "import", "--data-dir", dataDir, "--api-id", apiId, feedPath};
+    auto arguments = test::TestStorage::withDatabaseUrl({SVC_SERVER_BINARY, "feed", "import", "--data-dir", dataDir, "--api-id", apiId, feedPath});
     std::vector<char*> argv;
     for (auto& argument : arguments) argv.push_back(argument.data());
     argv.push_back(nullptr);
@@ -85,9 +85,8 @@ TEST_CASE("CSV limits: a 100 MB field is a row error, the other rows are importe
     test::TempDir dir;
     std::string apiId;
     {
-        auto storage = Storage::open(dir.path(), systemClock());
-        REQUIRE(storage);
-        auto created = TenantService((*storage)->tenants()).create("Shop");
+        auto storage = test::openStorage(dir.path());
+        auto created = TenantService(storage->tenants()).create("Shop");
         REQUIRE(created);
         apiId = created->tenant.apiId;
     }

@@ -1,4 +1,4 @@
-// Scheduled feed pulls end to end: sources in the real SQLite, the scheduler, the fetcher
+// Scheduled feed pulls end to end: sources in the real store, the scheduler, the fetcher
 // against a real HTTP server on loopback, imports into the real catalog, the shared import history.
 #include <doctest/doctest.h>
 
@@ -7,10 +7,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "DataDirSql.hpp"
 #include "LoopbackFeedServer.hpp"
 #include "ServerFixture.hpp"
 #include "feed/PullRuntime.hpp"
-#include "store/SqliteDatabase.hpp"
 
 using namespace svc;
 
@@ -174,13 +174,13 @@ TEST_CASE("basic auth credentials are sealed at rest, used for the pull, and a w
     REQUIRE(history.size() == 1);
     CHECK(history[0].status == ImportStatus::Applied);
 
-    // Neither the password nor the user is in the database file; the key file is private.
-    auto db = SqliteDatabase::open(pulls.dir.path() + "/svc.sqlite3");
+    // Neither the password nor the user is in the database; the key file is private.
+    auto db = test::DataDirSql::open(pulls.dir.path(), "svc.sqlite3");
     REQUIRE(db);
-    auto row = (*db)->prepare("SELECT credentials FROM pull_sources");
-    REQUIRE(row);
-    REQUIRE(*row->step());
-    std::string sealed = row->text(0);
+    auto credentials = db->column("SELECT credentials FROM pull_sources");
+    REQUIRE(credentials);
+    REQUIRE(credentials->size() == 1);
+    std::string sealed = credentials->front();
     CHECK_FALSE(sealed.empty());
     CHECK(sealed.find("s3cret") == std::string::npos);
     CHECK(sealed.find("shop") == std::string::npos);

@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "DataDirSql.hpp"
 #include "ServerFixture.hpp"
-#include "store/SqliteDatabase.hpp"
 
 using namespace svc;
 using nlohmann::json;
@@ -112,12 +112,11 @@ struct PushFixture {
     }
 
     int64_t countRows(const std::string& table) {
-        auto db = SqliteDatabase::open(dir.path() + "/svc.sqlite3");
+        auto db = test::DataDirSql::open(dir.path(), "svc.sqlite3");
         REQUIRE(db);
-        auto query = (*db)->prepare("SELECT COUNT(*) FROM " + table);
-        REQUIRE(query);
-        REQUIRE(query->step());
-        return query->integer(0);
+        auto count = db->integer("SELECT COUNT(*) FROM " + table);
+        REQUIRE(count);
+        return *count;
     }
 };
 

@@ -32,7 +32,9 @@ struct SourceCli {
         text << file.rdbuf();
         return text.str();
     }
+    // On the data dir's stores (TestStorage.hpp).
     Run run(std::vector<std::string> arguments) {
+        arguments = test::TestStorage::withDatabaseUrl(std::move(arguments));
         arguments.insert(arguments.begin(), SVC_SERVER_BINARY);
         std::string out = dir.path() + "/out.txt";
         std::string err = dir.path() + "/err.txt";
@@ -214,8 +216,8 @@ TEST_CASE("serve pulls a due source on its own, through the operator's allow-lis
     server.setFeed(test::feedCsv({{"sku", "name", "stock", "retail-price", "category-path"}, {"A", "Shirt", "2", "1000", "Men > Shirts"}}),
                    "\"v1\"");
     REQUIRE(cli.source("add", {"--url", server.url("/feed.csv")}).exitCode == 0);
-    test::ChildProcess serve({SVC_SERVER_BINARY, "serve", "--data-dir", cli.dir.path(), "--listen", "127.0.0.1:0", "--outbound-allow",
-                              "127.0.0.1:*"});
+    test::ChildProcess serve(test::TestStorage::withDatabaseUrl(
+        {SVC_SERVER_BINARY, "serve", "--data-dir", cli.dir.path(), "--listen", "127.0.0.1:0", "--outbound-allow", "127.0.0.1:*"}));
     REQUIRE(serve.started());
     json imports = json::array();
     // Until the pull's import has finished: its history entry exists (as "running") while the import runs.

@@ -1,6 +1,7 @@
 #pragma once
 // Runs `svc-server operator <command> --data-dir DIR --email EMAIL` as an operator does, the
-// password in SVC_OPERATOR_PASSWORD; gives the exit code and what it wrote to stderr.
+// password in SVC_OPERATOR_PASSWORD, on the data dir's stores (TestStorage.hpp); gives the exit
+// code and what it wrote to stderr.
 #include <stdlib.h>
 
 #include <fstream>
@@ -9,6 +10,7 @@
 #include <utility>
 
 #include "ChildProcess.hpp"
+#include "TestStorage.hpp"
 
 namespace svc::test {
 
@@ -16,8 +18,8 @@ inline std::pair<int, std::string> runOperatorCli(const std::string& command, co
                                                   const std::string& password) {
     setenv("SVC_OPERATOR_PASSWORD", password.c_str(), 1);
     std::string err = dataDir + "/operator-cli-stderr.txt";
-    ChildProcess child({"/bin/sh", "-c", "exec \"$0\" \"$@\" 2>\"" + err + "\"", SVC_SERVER_BINARY, "operator", command, "--data-dir",
-                        dataDir, "--email", email},
+    ChildProcess child(TestStorage::withDatabaseUrl({"/bin/sh", "-c", "exec \"$0\" \"$@\" 2>\"" + err + "\"", SVC_SERVER_BINARY, "operator",
+                                                     command, "--data-dir", dataDir, "--email", email}),
                        dataDir + "/operator-cli-stdout.txt");
     int code = child.wait();
     unsetenv("SVC_OPERATOR_PASSWORD");

@@ -1,18 +1,15 @@
-// The operator API end to end (docs/adr/0039-0041): a real server on port 0, real SQLite, real
+// The operator API end to end (docs/adr/0039-0041): a real server on port 0, real storage, real
 // Argon2id (at libsodium's minimum cost, so tests stay fast), a real HTTP client. Each case
 // fails when its feature is taken out: sign-in, cookie flags, lock-out, CSRF, authentication,
 // tenant creation, secret rotation, disabling, field-level validation.
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
 
+#include "DataDirSql.hpp"
 #include "OperatorCliRun.hpp"
 #include "ServerFixture.hpp"
 #include "operator/OperatorAccounts.hpp"
-#include "store/SqliteDatabase.hpp"
 #include "tenant/SecretHasher.hpp"
 
 using namespace svc;
@@ -120,13 +117,11 @@ TEST_CASE("Operator sign-in: the right password opens a session with a hardened 
     auto me = fixture.server.client().Get("/operator/api/me", fixture.session(false));
     REQUIRE(me->status == 200);
     CHECK(json::parse(me->body)["email"] == kEmail);
-    // The token is stored hashed only: the cookie's value is nowhere in the database file.
-    std::ifstream file(fixture.dir.path() + "/svc.sqlite3", std::ios::binary);
-    std::stringstream bytes;
-    bytes << file.rdbuf();
+    // The token is stored hashed only: the cookie's value is nowhere in the database.
+    std::string stored = test::DataDirSql::storedBytes(fixture.dir.path());
     std::string token = fixture.cookie.substr(fixture.cookie.find('=') + 1);
-    CHECK(bytes.str().find(token) == std::string::npos);
-    CHECK(bytes.str().find(kPassword) == std::string::npos);
+    CHECK(stored.find(token) == std::string::npos);
+    CHECK(stored.find(kPassword) == std::string::npos);
 
     // Sessions end by themselves after 8 hours.
     fixture.clock.advance(OperatorAccounts::kSessionSeconds - 1);
@@ -391,9 +386,9 @@ TEST_CASE("Operator widget settings: CSS that reaches outside the widgets is ref
 
     // CSS an older svc stored: the console lists what shops no longer get.
     {
-        auto db = SqliteDatabase::open(fixture.dir.path() + "/svc.sqlite3");
+        auto db = test::DataDirSql::open(fixture.dir.path(), "svc.sqlite3");
         REQUIRE(db);
-        REQUIRE((*db)->execute("UPDATE widget_settings SET css = '@import \"https://attacker.example/x.css\"; .svc-card { color: red }'"));
+        REQUIRE(db->execute("UPDATE widget_settings SET css = '@import \"https://attacker.example/x.css\"; .svc-card { color: red }'"));
     }
     auto legacy = json::parse(fixture.server.client().Get("/operator/api/tenants/" + apiId + "/widgets", fixture.session())->body);
     REQUIRE(legacy["cssProblems"].size() == 1);

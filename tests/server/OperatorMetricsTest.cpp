@@ -12,11 +12,11 @@
 #include <nlohmann/json.hpp>
 
 #include "ChildProcess.hpp"
+#include "DataDirSql.hpp"
 #include "PullTestSupport.hpp"
 #include "ServerFixture.hpp"
 #include "http/Metrics.hpp"
 #include "recommend/ContentIndex.hpp"
-#include "store/SqliteDatabase.hpp"
 #include "support/Promtool.hpp"
 #include "support/Skip.hpp"
 
@@ -182,27 +182,36 @@ TEST_CASE("Metrics: imports (applied, held, failed), their rows and duration, he
     CHECK(traffic.find("no-such-tenant") == std::string::npos);
     CHECK(valueOf(traffic, "svc_http_request_errors_total{route=\"GET /:apiId/loader.js\",class=\"4xx\"}") == 1);
 
-    // The database files, as the file system sees them.
-    auto svcBytes = std::filesystem::file_size(fixture.dir.path() + "/svc.sqlite3");
-    CHECK(valueOf(traffic, "svc_database_size_bytes{database=\"svc\"}") == static_cast<double>(svcBytes));
     std::string catalog = "catalog/tenant-" + std::to_string(fixture.tenant.id);
-    CHECK(valueOf(traffic, "svc_database_size_bytes{database=\"" + catalog + "\"}") > 0);
-    CHECK(valueOf(traffic, "svc_database_wal_size_bytes{database=\"svc\"}") > 0);
+    if (test::TestStorage::onPostgres()) {
+        // The database and its event tables, as PostgreSQL counts them; no files or write-ahead logs of svc's own.
+        CHECK(valueOf(traffic, "svc_database_size_bytes{database=\"svc\"}") > 0);
+        CHECK(valueOf(traffic, "svc_database_size_bytes{database=\"events\"}") > 0);
+        CHECK_FALSE(seriesValue(traffic, "svc_database_size_bytes{database=\"" + catalog + "\"}"));
+        CHECK(traffic.find("svc_database_wal_size_bytes{") == std::string::npos);
+    } else {
+        // The database files, as the file system sees them.
+        auto svcBytes = std::filesystem::file_size(fixture.dir.path() + "/svc.sqlite3");
+        CHECK(valueOf(traffic, "svc_database_size_bytes{database=\"svc\"}") == static_cast<double>(svcBytes));
+        CHECK(valueOf(traffic, "svc_database_size_bytes{database=\"" + catalog + "\"}") > 0);
+        CHECK(valueOf(traffic, "svc_database_wal_size_bytes{database=\"svc\"}") > 0);
+    }
 }
 
 TEST_CASE("Metrics: import queue depth counts queued and running imports") {
     MetricsFixture fixture;
     // A queued import the worker has not claimed yet: the record is the queue.
     auto* reader = &fixture.server.storage->metrics();
-    auto db = SqliteDatabase::open(fixture.dir.path() + "/svc.sqlite3");
-    REQUIRE(db);
-    REQUIRE((*db)->execute("INSERT INTO feed_imports(tenant_id, source, delta, identifier, delimiter, status, created_at) VALUES (" +
-                           std::to_string(fixture.tenant.id) + ", 'push', 0, 'sku', ';', 'running', 1)"));
-    for (int i = 0; i < 2; ++i) {
-        REQUIRE((*db)->execute("INSERT INTO feed_imports(tenant_id, source, delta, identifier, delimiter, status, created_at) VALUES (" +
-                               std::to_string(fixture.tenant.id) + ", 'push', 0, 'sku', ';', 'queued', " +
-                               std::to_string(fixture.clock.nowSeconds() - 300) + ")"));
-    }
+    auto record = [&](ImportStatus status, int64_t createdAt) {
+        FeedImportRecord pushed;
+        pushed.tenantId = fixture.tenant.id;
+        pushed.source = "push";
+        pushed.status = status;
+        pushed.createdAt = createdAt;
+        return pushed;
+    };
+    REQUIRE(fixture.server.storage->imports().create(record(ImportStatus::Running, 1)));
+    for (int i = 0; i < 2; ++i) REQUIRE(fixture.server.storage->imports().create(record(ImportStatus::Queued, fixture.clock.nowSeconds() - 300)));
     auto queue = reader->importQueue();
     REQUIRE(queue);
     CHECK(queue->queued == 2);
@@ -235,14 +244,15 @@ TEST_CASE("Metrics: event commits (batch size, lag, the oldest uncommitted reque
     CHECK(valueOf(booked, "svc_purchases_unbooked") == 0);
     CHECK(valueOf(booked, "svc_purchases_unbooked_oldest_age_seconds") == 0);
 
-    // A commit that cannot proceed (another connection holds the write lock) shows as age.
-    auto blocker = SqliteDatabase::open(fixture.dir.path() + "/events.sqlite3");
+    // A commit that cannot proceed (another connection holds the write lock, or on PostgreSQL
+    // the orders' tables) shows as age.
+    auto blocker = test::DataDirSql::open(fixture.dir.path(), "events.sqlite3");
     REQUIRE(blocker);
-    REQUIRE((*blocker)->execute("BEGIN IMMEDIATE"));
+    REQUIRE(blocker->execute({"BEGIN IMMEDIATE", "BEGIN; LOCK TABLE orders, order_claims, order_lines IN EXCLUSIVE MODE"}));
     std::thread waiting([&] { CHECK(fixture.postEvents(purchase("O-4"))); });
     std::this_thread::sleep_for(std::chrono::milliseconds(1300));
     double stalled = valueOf(fixture.metrics(), "svc_event_oldest_uncommitted_age_seconds");
-    REQUIRE((*blocker)->execute("COMMIT"));
+    REQUIRE(blocker->execute("COMMIT"));
     waiting.join();
     CHECK(stalled >= 1.0);
     CHECK(valueOf(fixture.metrics(), "svc_event_oldest_uncommitted_age_seconds") == 0);
@@ -297,7 +307,7 @@ TEST_CASE("Metrics: a pushed feed is stale 48 hours after its last applied impor
 TEST_CASE("Metrics: content behind a change, until the rebuild that includes it") {
     test::TempDir dir;
     test::ManualClock clock;
-    auto storage = Storage::open(dir.path(), clock);
+    auto storage = test::TestStorage::open(dir.path(), clock);
     REQUIRE(storage);
     auto tenant = TenantService((*storage)->tenants()).create("Shop");
     REQUIRE(tenant);

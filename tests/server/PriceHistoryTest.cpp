@@ -1,13 +1,13 @@
 // The lowest price of the 30 days before a reduction (EU price indication directive,
 // PAngV section 11): the catalog keeps each SKU's selling-price changes on import (bounded),
 // and the content carries the lowest one only for reduced items of tenants whose country
-// requires it. Real imports on a moved clock, real SQLite, the real content endpoint.
+// requires it. Real imports on a moved clock, real storage, the real content endpoint.
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
 
+#include "DataDirSql.hpp"
 #include "ServerFixture.hpp"
-#include "store/SqliteDatabase.hpp"
 
 using namespace svc;
 using nlohmann::json;
@@ -60,14 +60,17 @@ struct PriceFixture {
         for (const auto& item : body["widgets"][0]["items"]) out[item["mainSku"].get<std::string>()] = item;
         return out;
     }
+    test::DataDirSql catalogSql() {
+        auto sql = test::DataDirSql::open(dir.path(), "catalog/tenant-" + std::to_string(tenant.id) + ".sqlite3");
+        REQUIRE(sql);
+        return std::move(*sql);
+    }
     int64_t historyRows(const std::string& sku) {
-        auto db = SqliteDatabase::open(dir.path() + "/catalog/tenant-" + std::to_string(tenant.id) + ".sqlite3");
-        REQUIRE(db);
-        auto count = (*db)->prepare("SELECT COUNT(*) FROM price_history WHERE sku = ?");
+        auto count = catalogSql().integer(
+            {"SELECT COUNT(*) FROM price_history WHERE sku = $1", "SELECT count(*) FROM price_history WHERE sku = $1 AND tenant_id = $2"},
+            {sku, tenant.id});
         REQUIRE(count);
-        count->bind(1, sku);
-        REQUIRE(count->step());
-        return count->integer(0);
+        return *count;
     }
 };
 
@@ -154,13 +157,10 @@ TEST_CASE("price history: answers read no database: the snapshot carries the rec
     f.clock.advance(kDay);
     f.importPrices("4000");
     REQUIRE(f.items()["B"]["lowestPrice30Days"] == 5000);
-    // The history is gone from the catalog file, and nothing asks for a rebuild: an answer that
-    // read it now would have no lowest price; one from the snapshot still has it.
-    {
-        auto db = SqliteDatabase::open(f.dir.path() + "/catalog/tenant-" + std::to_string(f.tenant.id) + ".sqlite3");
-        REQUIRE(db);
-        REQUIRE((*db)->execute("DROP TRIGGER price_history_on_change; DROP TABLE price_history"));
-    }
+    // The history is gone from the catalog, and nothing asks for a rebuild: an answer that read
+    // it now would have no lowest price; one from the snapshot still has it. (SQLite's catalog
+    // file fills the table by a trigger, which goes first; PostgreSQL's imports write it themselves.)
+    REQUIRE(f.catalogSql().execute({"DROP TRIGGER price_history_on_change; DROP TABLE price_history", "DROP TABLE price_history"}));
     CHECK(f.items()["B"]["lowestPrice30Days"] == 5000);
     CHECK(!f.items()["C"].contains("lowestPrice30Days"));
 }

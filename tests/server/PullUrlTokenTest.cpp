@@ -1,11 +1,10 @@
 // A token in a pulled feed's URL (https://shop.example/feed.csv?token=SECRET) is a credential
 // (issue 18, docs/adr/0061): it is sealed with the source's credentials, and every answer shows
 // the URL with its query values redacted: the operator API (sources, history), the CLI
-// (feed source add/list/run, feed history), the scheduler's log line, and the database files.
+// (feed source add/list/run, feed history), the scheduler's log line, and the database.
 // A real server, a real loopback shop that insists on the token, the real CLI binary.
 #include <doctest/doctest.h>
 
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <mutex>
@@ -14,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ChildProcess.hpp"
+#include "DataDirSql.hpp"
 #include "ServerFixture.hpp"
 #include "feed/PullRuntime.hpp"
 #include "log/Log.hpp"
@@ -67,15 +67,6 @@ std::string fileBytes(const std::string& path) {
     return bytes.str();
 }
 
-// Everything svc keeps in the data dir, as bytes: the databases with their WAL, the history.
-std::string dataDirBytes(const std::string& dataDir) {
-    std::string all;
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(dataDir)) {
-        if (entry.is_regular_file()) all += fileBytes(entry.path().string());
-    }
-    return all;
-}
-
 struct CliRun {
     int exitCode;
     std::string out;
@@ -83,6 +74,7 @@ struct CliRun {
 };
 
 CliRun runCli(const std::string& dir, std::vector<std::string> arguments) {
+    arguments = test::TestStorage::withDatabaseUrl(std::move(arguments));
     arguments.insert(arguments.begin(), SVC_SERVER_BINARY);
     std::string out = dir + "/out.txt";
     std::string err = dir + "/err.txt";
@@ -191,7 +183,7 @@ TEST_CASE("pull URL tokens: sealed, never shown by the operator API, the history
         CHECK(sources.find(secret) == std::string::npos);
         CHECK(history.find(secret) == std::string::npos);
         CHECK(log.str().find(secret) == std::string::npos);
-        CHECK(dataDirBytes(dir.path()).find(secret) == std::string::npos);
+        CHECK(test::DataDirSql::storedBytes(dir.path()).find(secret) == std::string::npos);
     }
     CHECK(log.str().find("pulled feed") != std::string::npos);  // the log was captured
 }
@@ -220,17 +212,14 @@ TEST_CASE("pull URL tokens: the CLI's feed source add, list and run and feed his
         CHECK(run.out.find(kSecret) == std::string::npos);
         CHECK(run.err.find(kSecret) == std::string::npos);
     }
-    CHECK(dataDirBytes(dir.path()).find(kSecret) == std::string::npos);
+    CHECK(test::DataDirSql::storedBytes(dir.path()).find(kSecret) == std::string::npos);
 
     // A source stored whole by an older svc: sealed when the pull runtime next opens, and still pulled with its token.
     int64_t tenantId = 0;
     {
-        auto storage = Storage::open(dir.path(), systemClock());
-        REQUIRE(storage);
-        auto storeStorage = test::openStorage(dir.path());
-        auto* store = &storeStorage->pullSources();
-        REQUIRE(store);
-        auto tenant = (*storage)->tenants().findByApiId(apiId);
+        auto storage = test::openStorage(dir.path());
+        auto* store = &storage->pullSources();
+        auto tenant = storage->tenants().findByApiId(apiId);
         REQUIRE(tenant);
         REQUIRE(*tenant);
         tenantId = (*tenant)->id;

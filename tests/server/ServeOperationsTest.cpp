@@ -45,9 +45,11 @@ struct LoggedServer {
     std::unique_ptr<test::ChildProcess> process;
     int port = 0;
 
+    // The tenant, the operator and the server on the data dir's stores (TestStorage.hpp).
     explicit LoggedServer(std::vector<std::string> extra, const std::string& listen = "127.0.0.1:0") {
         std::string data = dir.path() + "/data";
-        auto created = json::parse(runForOutput({SVC_SERVER_BINARY, "tenant", "create", "--data-dir", data, "--name", "Logged shop"},
+        auto created = json::parse(runForOutput(test::TestStorage::withDatabaseUrl({SVC_SERVER_BINARY, "tenant", "create", "--data-dir", data,
+                                                                                     "--name", "Logged shop"}),
                                                 dir.path() + "/tenant.json"));
         apiId = created["apiId"];
         apiSecret = created["apiSecret"];
@@ -55,7 +57,7 @@ struct LoggedServer {
         std::vector<std::string> command{"/bin/sh", "-c", "exec \"$0\" \"$@\" 2>&1", SVC_SERVER_BINARY, "serve", "--data-dir", data,
                                          "--listen", listen, "--no-image-bot"};
         command.insert(command.end(), extra.begin(), extra.end());
-        process = std::make_unique<test::ChildProcess>(command, out);
+        process = std::make_unique<test::ChildProcess>(test::TestStorage::withDatabaseUrl(command), out);
         std::regex listening("listening on http://127\\.0\\.0\\.1:([0-9]+)");
         for (int i = 0; i < 1000 && port == 0; ++i) {
             std::smatch match;

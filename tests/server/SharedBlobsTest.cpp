@@ -1,9 +1,10 @@
 // Nodes sharing blobs through an S3-compatible bucket (serve --blob-url, docs/adr/0090): s3rver on
 // loopback behind the SigV4-checking front (tests/support/S3TestServer.hpp), real servers on real
 // ports. A photo uploaded on one node is served by another that shares only the bucket and the
-// key files (its database is a copy made before the upload); a node without the bucket has no
-// such photo, which is what these tests would see without --blob-url. A held feed is kept sealed
-// in the bucket, not in the data dir, and a node started on a copy of the database confirms it.
+// key files (and its stores: on SQLite a copy of the database made before the upload, on
+// PostgreSQL the one database of the deployment); a node without the bucket has no such photo,
+// which is what these tests would see without --blob-url. A held feed is kept sealed in the
+// bucket, not in the data dir, and another node confirms it.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -84,10 +85,12 @@ struct Cluster {
         return options;
     }
     std::string node(const std::string& name) const { return dir.path() + "/" + name; }
-    // Another node's database and key files: a copy of `from` (stopped) as it is now.
+    // Another node of the deployment: the key files of `from` (stopped) as they are now, and its
+    // stores (on SQLite copied with the data dir; on PostgreSQL the same database).
     void copyNode(const std::string& from, const std::string& to) const {
         std::filesystem::copy(node(from), node(to), std::filesystem::copy_options::recursive);
         std::filesystem::remove(node(to) + "/svc.lock");
+        test::TestStorage::shareDatabase(node(from), node(to));
     }
 };
 
@@ -266,6 +269,7 @@ struct ServeProcess {
         std::vector<std::string> arguments{"/bin/sh", "-c", "exec \"$0\" \"$@\" 2>\"$SVC_ERR\"", SVC_SERVER_BINARY, "serve", "--data-dir",
                                            dataDir, "--listen", "127.0.0.1:0", "--no-image-bot"};
         arguments.insert(arguments.end(), extra.begin(), extra.end());
+        arguments = test::TestStorage::withDatabaseUrl(std::move(arguments));
         setenv("SVC_ERR", err.c_str(), 1);
         process = std::make_unique<test::ChildProcess>(arguments, out);
         for (int attempt = 0; attempt < 500 && !process->hasExited(); ++attempt) {

@@ -1,5 +1,5 @@
 // Shop plugin registration end to end (spec endpoint 6, docs/adr/0035): PUT /shops/:apiId/:feedId
-// on the real server, the registration and its pull source in the real SQLite, the pull scheduler
+// on the real server, the registration and its pull source in the real store, the pull scheduler
 // woken by the registration, the fetcher (SSRF guard) against the reference shop plugin on
 // loopback, imports into the real catalog and the shared import history.
 #include <doctest/doctest.h>
@@ -81,17 +81,14 @@ struct ShopServer {
         REQUIRE(records);
         return *records;
     }
-    // Waits for the history to hold `count` finished entries (the pull runs on the scheduler's thread).
-    std::vector<FeedImportRecord> waitForPulls(size_t count) {
+    // Waits for the first pull to end (it runs on the scheduler's thread) and gives the history.
+    // Its end is the pull source's last write: the history entry is finished before its rejected
+    // products or its failure's reason are added to it, and the registration's result after that.
+    std::vector<FeedImportRecord> waitForFirstPull() {
         for (int attempt = 0; attempt < 500; ++attempt) {
-            auto records = history();
-            size_t finished = 0;
-            for (const auto& record : records) finished += record.status != ImportStatus::Queued && record.status != ImportStatus::Running;
-            if (finished >= count) {
-                // The registration's result is written right after the history entry.
-                std::this_thread::sleep_for(std::chrono::milliseconds(20));
-                return records;
-            }
+            auto source = runtime->sources().find(tenant.id, "default");
+            REQUIRE(source);
+            if (*source && (*source)->lastRunAt != 0) return history();
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
         FAIL("no pull within 5 s");
@@ -185,7 +182,7 @@ TEST_CASE("shop registration: headers, tenant, feed and body decide the status; 
     auto all = shop.runtime->registrations().list();
     REQUIRE(all);
     CHECK(all->size() == 1);
-    shop.waitForPulls(1);  // the prompt pull, before the plugin goes away
+    shop.waitForFirstPull();  // the prompt pull, before the plugin goes away
 }
 
 TEST_CASE("shop registration: a tenant the operator disabled takes no registration") {
@@ -205,7 +202,7 @@ TEST_CASE("shop registration: a tenant the operator disabled takes no registrati
     response = shop.registerShop(plugin.registration());
     REQUIRE(response);
     CHECK(response->status == 200);
-    shop.waitForPulls(1);  // the prompt pull, before the plugin goes away
+    shop.waitForFirstPull();  // the prompt pull, before the plugin goes away
 }
 
 TEST_CASE("shop registration: a registration is followed by a prompt pull that imports the plugin's products") {
@@ -216,7 +213,7 @@ TEST_CASE("shop registration: a registration is followed by a prompt pull that i
     REQUIRE(response);
     REQUIRE(response->status == 200);
 
-    auto history = shop.waitForPulls(1);
+    auto history = shop.waitForFirstPull();
     REQUIRE(history.size() == 1);
     CHECK(history[0].status == ImportStatus::Applied);
     CHECK(history[0].source == "plugin " + plugin.url("/svc/products"));
@@ -265,7 +262,7 @@ TEST_CASE("shop registration: plugin pulls page through the products; bad produc
     REQUIRE(response);
     REQUIRE(response->status == 200);
 
-    auto history = shop.waitForPulls(1);
+    auto history = shop.waitForFirstPull();
     REQUIRE(history.size() == 1);
     CHECK(history[0].status == ImportStatus::Applied);
     CHECK(plugin.productRequests == 3);  // 100 + 100 + 30
@@ -310,7 +307,7 @@ TEST_CASE("shop registration: a full plugin list that would delete most of the c
     auto response = shop.registerShop(plugin.registration());
     REQUIRE(response);
     REQUIRE(response->status == 200);
-    REQUIRE(shop.waitForPulls(1).front().status == ImportStatus::Applied);
+    REQUIRE(shop.waitForFirstPull().front().status == ImportStatus::Applied);
 
     // The plugin suddenly lists 2 of 10 products; re-registering makes the next pull full.
     plugin.setCatalog(attributes(), dimensions(), products(2));
@@ -346,7 +343,7 @@ TEST_CASE("shop registration: a plugin's error answer is the reason of the faile
     REQUIRE(response);
     REQUIRE(response->status == 200);
 
-    auto history = shop.waitForPulls(1);
+    auto history = shop.waitForFirstPull();
     REQUIRE(history.size() == 1);
     CHECK(history[0].status == ImportStatus::Failed);
     CHECK(history[0].message.find("pull failed: attributes: auth: 127.0.0.1 answered 403") == 0);
@@ -368,7 +365,7 @@ TEST_CASE("shop registration: a plugin answer nested 200,000 levels deep fails t
     auto response = shop.registerShop(plugin.registration());
     REQUIRE(response);
     REQUIRE(response->status == 200);
-    auto history = shop.waitForPulls(1);
+    auto history = shop.waitForFirstPull();
     REQUIRE(history.size() == 1);
     CHECK(history[0].status == ImportStatus::Failed);
     CHECK(history[0].message == "pull failed: attributes answer: line 1, column 72: nesting deeper than 64");
@@ -388,7 +385,7 @@ TEST_CASE("shop registration: each plugin call has its own time limit (5 s by de
     REQUIRE(response);
     REQUIRE(response->status == 200);
     CHECK(std::chrono::steady_clock::now() - started < std::chrono::milliseconds(500));  // the answer never waits for the pull
-    auto history = shop.waitForPulls(1);
+    auto history = shop.waitForFirstPull();
     REQUIRE(history.size() == 1);
     CHECK(history[0].status == ImportStatus::Failed);
     CHECK(history[0].message.find("pull failed: attributes: timeout:") == 0);
@@ -404,7 +401,7 @@ TEST_CASE("shop registration: the SSRF guard refuses a registered plugin on a pr
     REQUIRE(response);
     REQUIRE(response->status == 200);
 
-    auto history = shop.waitForPulls(1);
+    auto history = shop.waitForFirstPull();
     REQUIRE(history.size() == 1);
     CHECK(history[0].status == ImportStatus::Failed);
     CHECK(history[0].message.find("pull failed: attributes: SSRF:") == 0);
@@ -441,22 +438,17 @@ TEST_CASE("shop registration: a feed pulled from a file is not taken over; regis
     REQUIRE(response);
     CHECK(response->status == 429);
     CHECK_FALSE(response->get_header_value("Retry-After").empty());
-    shop.waitForPulls(1);
+    shop.waitForFirstPull();
 }
 
 TEST_CASE("shop registration: re-registering asks for a prompt pull at most every 5 minutes and makes the next pull full") {
     test::TempDir dir;
-    auto storage = Storage::open(dir.path(), systemClock());
-    REQUIRE(storage);
-    auto created = TenantService((*storage)->tenants()).create("Store shop");
+    auto storage = test::openStorage(dir.path());
+    auto created = TenantService(storage->tenants()).create("Store shop");
     REQUIRE(created);
     const Tenant& tenant = created->tenant;
-    auto registrationsStorage = test::openStorage(dir.path());
-    auto* registrations = &registrationsStorage->shopRegistrations();
-    REQUIRE(registrations);
-    auto sourcesStorage = test::openStorage(dir.path());
-    auto* sources = &sourcesStorage->pullSources();
-    REQUIRE(sources);
+    auto* registrations = &storage->shopRegistrations();
+    auto* sources = &storage->pullSources();
     auto record = shopRegistrationFromJson(test::ReferenceShopPlugin(tenant.apiId, tenant.feedId).registration());
     REQUIRE(record);
     auto nextRun = [&] {
@@ -491,6 +483,7 @@ TEST_CASE("shop registration: re-registering asks for a prompt pull at most ever
 TEST_CASE("shop registration: svc-server serve: a registration wakes its scheduler, which pulls the plugin through the operator's allow-list") {
     test::TempDir dir;
     auto runCli = [&](std::vector<std::string> arguments) {
+        arguments = test::TestStorage::withDatabaseUrl(std::move(arguments));
         arguments.insert(arguments.begin(), SVC_SERVER_BINARY);
         std::string out = dir.path() + "/out.txt";
         test::ChildProcess child(arguments, out);
@@ -507,8 +500,8 @@ TEST_CASE("shop registration: svc-server serve: a registration wakes its schedul
     plugin.setCatalog(attributes(), dimensions(), products(3));
 
     int port = test::unusedLoopbackPort();
-    test::ChildProcess serve({SVC_SERVER_BINARY, "serve", "--data-dir", dir.path(), "--listen", "127.0.0.1:" + std::to_string(port),
-                              "--outbound-allow", "127.0.0.1:*"});
+    test::ChildProcess serve(test::TestStorage::withDatabaseUrl(
+        {SVC_SERVER_BINARY, "serve", "--data-dir", dir.path(), "--listen", "127.0.0.1:" + std::to_string(port), "--outbound-allow", "127.0.0.1:*"}));
     REQUIRE(serve.started());
     httplib::Client http("127.0.0.1", port);
     for (int attempt = 0; attempt < 500 && !http.Get("/healthz"); ++attempt) std::this_thread::sleep_for(std::chrono::milliseconds(10));

@@ -42,7 +42,8 @@ int64_t rowCount(SqliteDatabase& db) {
 
 }  // namespace
 
-TEST_CASE("WalCheckpointer: a writer's log is checkpointed by the thread, the log stays bounded, nothing committed is lost") {
+TEST_CASE("WalCheckpointer: a writer's log is checkpointed by the thread, the log stays bounded, nothing committed is lost" *
+          test::sqliteOnly("the checkpointer bounds an SQLite file's write-ahead log")) {
     test::TempDir dir;
     std::string path = dir.path() + "/events.sqlite3";
     auto writer = SqliteDatabase::open(path);

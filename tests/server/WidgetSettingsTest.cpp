@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "ChildProcess.hpp"
+#include "DataDirSql.hpp"
 #include "ServerFixture.hpp"
-#include "store/SqliteDatabase.hpp"
 
 using namespace svc;
 using nlohmann::json;
@@ -32,6 +32,7 @@ std::string readAll(const std::string& path) {
 
 // Runs the real svc-server binary against `dataDir`.
 CliOutcome runCli(const test::TempDir& dir, std::vector<std::string> arguments) {
+    arguments = test::TestStorage::withDatabaseUrl(std::move(arguments));
     arguments.insert(arguments.begin(), SVC_SERVER_BINARY);
     arguments.insert(arguments.begin(), {"/bin/sh", "-c", "exec \"$0\" \"$@\" 2>\"$SVC_ERR\""});
     std::string out = dir.path() + "/cli-out.txt";
@@ -173,12 +174,9 @@ TEST_CASE("widgets.css: the operator's CSS is scoped to the widgets; CSS stored 
         "@font-face { font-family: Leak; src: url(https://attacker.example/f.woff) }\n"
         ".svc-card__name { color: navy !important }\n";
     {
-        auto db = SqliteDatabase::open(f.dir.path() + "/svc.sqlite3");
+        auto db = test::DataDirSql::open(f.dir.path(), "svc.sqlite3");
         REQUIRE(db);
-        auto insert = (*db)->prepare("INSERT INTO widget_settings(tenant_id, css, updated_at) VALUES (?, ?, 0)");
-        REQUIRE(insert);
-        insert->bind(1, f.other.id).bind(2, legacy);
-        REQUIRE(insert->run());
+        REQUIRE(db->execute("INSERT INTO widget_settings(tenant_id, css, updated_at) VALUES ($1, $2, 0)", {f.other.id, legacy}));
     }
     auto theirs = client.Get("/" + f.other.apiId + "/widgets.css");
     REQUIRE(theirs);
