@@ -71,11 +71,16 @@ FeedImportOptions optionsOf(const FeedImportRecord& record) {
     return options;
 }
 
-void copyReport(const FeedImportReport& report, FeedImportRecord& record) {
-    record.rowsRead = report.rowsRead;
-    record.rejected = report.rejected;
+// The report into the record; rows refused before the file was written (a shop plugin's) count as
+// rows read and rejected, and are listed first.
+void copyReport(const FeedImportReport& report, const std::vector<RowError>& refusedBeforeTheFile, FeedImportRecord& record) {
+    auto refused = static_cast<int64_t>(refusedBeforeTheFile.size());
+    record.rowsRead = report.rowsRead + refused;
+    record.rejected = report.rejected + refused;
     record.counts = report.counts;
-    record.rowErrors = report.errors;
+    record.rowErrors = refusedBeforeTheFile;
+    record.rowErrors.insert(record.rowErrors.end(), report.errors.begin(), report.errors.end());
+    if (record.rowErrors.size() > FeedImportReport::kMaxReportedErrors) record.rowErrors.resize(FeedImportReport::kMaxReportedErrors);
     record.warnings = report.warnings;
     record.describesProducts = report.describesProducts;
 }
@@ -187,7 +192,7 @@ Status FeedImportService::keepFile(const SourceOpener& open, FeedImportRecord& r
 }
 
 Result<ImportOutcome> FeedImportService::run(const Tenant& tenant, const SourceOpener& open, FeedImportRecord record, bool dryRun,
-                                             bool force) {
+                                             bool force, const std::vector<RowError>& refusedBeforeTheFile) {
     int64_t now = clock_.nowSeconds();
     auto started = std::chrono::steady_clock::now();
     auto reportEnd = [&](const FeedImportRecord& ended) {
@@ -238,7 +243,7 @@ Result<ImportOutcome> FeedImportService::run(const Tenant& tenant, const SourceO
         return fail(summary.error());
     }
     outcome.report = *summary;
-    copyReport(*summary, record);
+    copyReport(*summary, refusedBeforeTheFile, record);
     if (dryRun) {
         outcome.record = record;
         return outcome;  // the import is dropped unapplied here
@@ -277,7 +282,8 @@ Result<ImportOutcome> FeedImportService::importFile(const Tenant& tenant, const 
 }
 
 Result<ImportOutcome> FeedImportService::importPulled(const Tenant& tenant, const std::string& path, const FeedImportOptions& options,
-                                                      const std::string& source, const std::string& feed) {
+                                                      const std::string& source, const std::string& feed,
+                                                      std::vector<RowError> refusedBeforeTheFile) {
     if (auto valid = validateFeedName(feed, "feed"); !valid) return valid.error();
     FeedImportRecord record = newRecord(tenant, options, source, clock_.nowSeconds());
     record.feed = feed;
@@ -293,7 +299,7 @@ Result<ImportOutcome> FeedImportService::importPulled(const Tenant& tenant, cons
                       "); it runs, but cannot be requeued should this node stop during it",
                   std::to_string(tenant.id));
     }
-    return run(tenant, fileOpener(path), std::move(record), false, false);
+    return run(tenant, fileOpener(path), std::move(record), false, false, refusedBeforeTheFile);
 }
 
 Result<ImportOutcome> FeedImportService::dryRunFile(const Tenant& tenant, const std::string& path, const FeedImportOptions& options) {

@@ -34,9 +34,12 @@ public:
     Result<ImportOutcome> importFile(const Tenant& tenant, const std::string& path, const FeedImportOptions& options,
                                      const std::string& source, bool force = false, const std::string& feed = "default");
     // Imports a pulled file now, keeping a copy in the blob store first, so that another node can run
-    // it again should this one stop during the import (ImportWorker's requeue).
+    // it again should this one stop during the import (ImportWorker's requeue). `refusedBeforeTheFile`:
+    // rows the puller refused before writing the file (a shop plugin's products), counted and listed
+    // first in the import's one final record.
     Result<ImportOutcome> importPulled(const Tenant& tenant, const std::string& path, const FeedImportOptions& options,
-                                       const std::string& source, const std::string& feed);
+                                       const std::string& source, const std::string& feed,
+                                       std::vector<RowError> refusedBeforeTheFile = {});
     // What importing the file would change, without changing anything or recording history.
     Result<ImportOutcome> dryRunFile(const Tenant& tenant, const std::string& path, const FeedImportOptions& options);
     // A dry run of a file in the blob store (HTTP dry runs are spooled there, not held in memory).
@@ -54,7 +57,8 @@ public:
     void setMetrics(ServiceMetrics* metrics) { metrics_ = metrics; }
 
 private:
-    Result<ImportOutcome> run(const Tenant& tenant, const SourceOpener& open, FeedImportRecord record, bool dryRun, bool force);
+    Result<ImportOutcome> run(const Tenant& tenant, const SourceOpener& open, FeedImportRecord record, bool dryRun, bool force,
+                              const std::vector<RowError>& refusedBeforeTheFile = {});
     Result<FeedImportRecord> findHeld(const Tenant& tenant, int64_t importId, const char* action);
     Status keepFile(const SourceOpener& open, FeedImportRecord& record);
     // Reads the whole source through the importer, parsing on a second thread.

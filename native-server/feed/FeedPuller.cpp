@@ -104,10 +104,9 @@ Result<PullOutcome> recordPullFailure(FeedImportStore& history, int64_t now, Pul
     record.startedAt = now;
     record.finishedAt = now;
     record.message = "pull failed: " + reason;
-    auto id = history.create(record);
+    auto id = history.create(record);  // stored whole: never seen failed without its reason
     if (!id) return id.error();
     record.id = *id;
-    if (auto status = history.update(record); !status) return status.error();
     source.lastResult = "failed: " + reason;
     return PullOutcome{PullResult::Failed, record, source};
 }

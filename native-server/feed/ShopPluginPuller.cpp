@@ -188,17 +188,10 @@ Result<PullOutcome> ShopPluginPuller::run(PullSource source, const Tenant& tenan
 
     FeedImportOptions options;
     options.delta = delta;
-    auto imported = imports_.importPulled(tenant, feed.path, options, label, source.feed);
+    // The refused products go into the import's record as it is written, never added afterwards.
+    auto imported = imports_.importPulled(tenant, feed.path, options, label, source.feed, std::move(rejected));
     if (!imported) return imported.error();
-    FeedImportRecord record = imported->record;
-    if (!rejected.empty()) {
-        record.rowsRead += static_cast<int64_t>(rejected.size());
-        record.rejected += static_cast<int64_t>(rejected.size());
-        rejected.insert(rejected.end(), record.rowErrors.begin(), record.rowErrors.end());
-        if (rejected.size() > FeedImportReport::kMaxReportedErrors) rejected.resize(FeedImportReport::kMaxReportedErrors);
-        record.rowErrors = std::move(rejected);
-        if (auto status = history_.update(record); !status) return status.error();
-    }
+    const FeedImportRecord& record = imported->record;
     if (record.status == ImportStatus::Applied || record.status == ImportStatus::Held) {
         source.lastResult = std::string(importStatusName(record.status));
         return PullOutcome{PullResult::Imported, record, source};

@@ -129,7 +129,7 @@ void OperationalGauges::renderStorage(ExpositionWriter& out, int64_t now) {
 
 void OperationalGauges::renderFiles(ExpositionWriter& out) const {
     auto sizes = sources_.storage->databaseSizes();
-    out.family("svc_database_size_bytes", "gauge", "Bytes of each SQLite database file in the data dir (without its WAL).");
+    out.family("svc_database_size_bytes", "gauge", "Bytes of storage: on SQLite each database file of the data dir (without its WAL); on PostgreSQL the whole database (svc) and its event and ledger tables (events).");
     for (const auto& database : sizes) {
         if (database.bytes) out.sample("svc_database_size_bytes", {{"database", database.label}}, static_cast<double>(*database.bytes));
     }

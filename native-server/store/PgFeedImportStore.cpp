@@ -55,6 +55,24 @@ Result<int64_t> insertRecord(PgConnection& connection, const FeedImportRecord& r
     return inserted->integer(0, 0);
 }
 
+// Every column an import's run changes, for the record's id.
+Status writeProgress(PgConnection& connection, const FeedImportRecord& record) {
+    auto updated = connection.execute(
+        "update import record",
+        "UPDATE feed_imports SET status = $1, file_key = $2, started_at = $3, finished_at = $4, rows_read = $5, inserted = $6, "
+        "updated = $7, unchanged = $8, rejected = $9, marked_deleted = $10, message = $11, row_errors = $12, catalog_products = $13, "
+        "warnings = $14, unknown_skus = $15, describes_products = $16 WHERE id = $17 AND tenant_id = $18",
+        {importStatusName(record.status), record.fileKey, record.startedAt, record.finishedAt, record.rowsRead, record.counts.inserted,
+         record.counts.updated, record.counts.unchanged, record.rejected, record.counts.markedDeleted, record.message,
+         FeedImportColumns::rowErrorsJson(record.rowErrors),
+         record.catalogProducts < 0 ? std::optional<int64_t>() : std::optional<int64_t>(record.catalogProducts),
+         FeedImportColumns::warningsJson(record.warnings), record.counts.unknown,
+         record.describesProducts ? std::optional<std::string>(*record.describesProducts ? "true" : "false") : std::optional<std::string>(),
+         record.id, record.tenantId});
+    if (!updated) return updated.error();
+    return Status::success();
+}
+
 }  // namespace
 
 Result<std::vector<FeedImportRecord>> PgFeedImportStore::select(const char* purpose, const char* sql, std::initializer_list<PgParam> params,
@@ -69,8 +87,24 @@ Result<std::vector<FeedImportRecord>> PgFeedImportStore::select(const char* purp
 }
 
 Result<int64_t> PgFeedImportStore::create(const FeedImportRecord& record) {
-    if (record.status != ImportStatus::Running) {
+    if (record.status == ImportStatus::Queued) {
         return database_.withConnection([&](PgConnection& connection) { return insertRecord(connection, record); });
+    }
+    if (record.status != ImportStatus::Running) {
+        // Created finished: inserted with its outcome in one transaction, so nobody reads it ended without why.
+        return database_.withConnection([&](PgConnection& connection) -> Result<int64_t> {
+            int64_t id = 0;
+            auto stored = connection.inTransaction("create finished import record", [&]() -> Status {
+                auto inserted = insertRecord(connection, record);
+                if (!inserted) return inserted.error();
+                id = *inserted;
+                FeedImportRecord withId = record;
+                withId.id = id;
+                return writeProgress(connection, withId);
+            });
+            if (!stored) return stored.error();
+            return id;
+        });
     }
     // Created running (a CLI or pulled import run at once): its lease is written by the same statement.
     auto lease = leases_.rowForNewImport();
@@ -93,26 +127,12 @@ Result<int64_t> PgFeedImportStore::create(const FeedImportRecord& record) {
 Status PgFeedImportStore::update(const FeedImportRecord& record) {
     // Leased before it shows as running (a held import confirmed): a requeue never sees it ownerless.
     if (record.status == ImportStatus::Running) leases_.hold(record.id);
-    Status status = database_.withConnection([&](PgConnection& connection) -> Status {
-        auto updated = connection.execute(
-            "update import record",
-            "UPDATE feed_imports SET status = $1, file_key = $2, started_at = $3, finished_at = $4, rows_read = $5, inserted = $6, "
-            "updated = $7, unchanged = $8, rejected = $9, marked_deleted = $10, message = $11, row_errors = $12, catalog_products = $13, "
-            "warnings = $14, unknown_skus = $15, describes_products = $16 WHERE id = $17 AND tenant_id = $18",
-            {importStatusName(record.status), record.fileKey, record.startedAt, record.finishedAt, record.rowsRead, record.counts.inserted,
-             record.counts.updated, record.counts.unchanged, record.rejected, record.counts.markedDeleted, record.message,
-             FeedImportColumns::rowErrorsJson(record.rowErrors),
-             record.catalogProducts < 0 ? std::optional<int64_t>() : std::optional<int64_t>(record.catalogProducts),
-             FeedImportColumns::warningsJson(record.warnings), record.counts.unknown,
-             record.describesProducts ? std::optional<std::string>(*record.describesProducts ? "true" : "false") : std::optional<std::string>(),
-             record.id, record.tenantId});
-        if (!updated) return updated.error();
-        return Status::success();
-    });
+    Status status = database_.withConnection([&](PgConnection& connection) { return writeProgress(connection, record); });
     if (!status) return status;
     if (record.status != ImportStatus::Running) leases_.release(record.id);
     return Status::success();
 }
+
 
 Result<std::optional<FeedImportRecord>> PgFeedImportStore::find(int64_t tenantId, int64_t importId) {
     auto found = select("find import record", "SELECT " SVC_IMPORT_COLUMNS " FROM feed_imports WHERE tenant_id = $1 AND id = $2",

@@ -68,16 +68,24 @@ Status SqliteFeedImportStore::writeLease(int64_t importId) {
 
 Result<int64_t> SqliteFeedImportStore::create(const FeedImportRecord& record) {
     std::lock_guard lock(mutex_);
-    if (record.status != ImportStatus::Running) return insertRecord(record);
+    bool running = record.status == ImportStatus::Running;
+    if (record.status == ImportStatus::Queued) return insertRecord(record);
     // Created running (a CLI or pulled import run at once): its lease is written in the same
     // transaction, so the server's requeue never sees it running and ownerless (docs/adr/0091).
+    // Created finished: its outcome in the same transaction, so nobody reads it ended without why.
     auto transaction = SqliteTransaction::begin(db_);
     if (!transaction) return transaction.error();
     auto id = insertRecord(record);
     if (!id) return id.error();
-    if (auto status = writeLease(*id); !status) return status.error();
+    if (running) {
+        if (auto status = writeLease(*id); !status) return status.error();
+    } else {
+        FeedImportRecord stored = record;
+        stored.id = *id;
+        if (auto status = writeProgress(stored); !status) return status.error();
+    }
     if (auto status = transaction->commit(); !status) return status.error();
-    leases_.adopt(*id);
+    if (running) leases_.adopt(*id);
     return id;
 }
 
@@ -85,6 +93,12 @@ Status SqliteFeedImportStore::update(const FeedImportRecord& record) {
     std::lock_guard lock(mutex_);
     // Leased before it shows as running (a held import confirmed): a requeue never sees it ownerless.
     if (record.status == ImportStatus::Running) leases_.hold(record.id);
+    if (auto status = writeProgress(record); !status) return status;
+    if (record.status != ImportStatus::Running) leases_.release(record.id);
+    return Status::success();
+}
+
+Status SqliteFeedImportStore::writeProgress(const FeedImportRecord& record) {
     auto statement = db_.prepare(
         "UPDATE feed_imports SET status = ?, file_key = ?, started_at = ?, finished_at = ?, rows_read = ?, inserted = ?, "
         "updated = ?, unchanged = ?, rejected = ?, marked_deleted = ?, message = ?, row_errors = ?, catalog_products = ?, "
@@ -98,9 +112,7 @@ Status SqliteFeedImportStore::update(const FeedImportRecord& record) {
     statement->bind(14, FeedImportColumns::warningsJson(record.warnings)).bind(15, record.counts.unknown);
     statement->bind(16, record.describesProducts ? std::optional<int64_t>(*record.describesProducts ? 1 : 0) : std::optional<int64_t>());
     statement->bind(17, record.id).bind(18, record.tenantId);
-    if (auto status = statement->run(); !status) return status;
-    if (record.status != ImportStatus::Running) leases_.release(record.id);
-    return Status::success();
+    return statement->run();
 }
 
 Result<std::optional<FeedImportRecord>> SqliteFeedImportStore::find(int64_t tenantId, int64_t importId) {

@@ -29,6 +29,8 @@ public:
 
 private:
     Result<int64_t> insertRecord(const FeedImportRecord& record);
+    // Every column an import's run changes, for the record's id (the caller holds the mutex).
+    Status writeProgress(const FeedImportRecord& record);
     // This process's lease on a running import, in the caller's transaction (the caller holds the mutex).
     Status writeLease(int64_t importId);
     // Records of `sql` with ?1 the tenant and ?2 `limit` (when > 0); the caller holds the mutex.

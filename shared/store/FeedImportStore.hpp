@@ -23,6 +23,8 @@ struct FeedUpload {
 class FeedImportStore {
 public:
     virtual ~FeedImportStore() = default;
+    // Stores a new record and returns its id. A record created already finished (a pull that failed
+    // before its import began) is stored whole at once: no reader sees it ended without its message.
     virtual Result<int64_t> create(const FeedImportRecord& record) = 0;
     virtual Status update(const FeedImportRecord& record) = 0;
     virtual Result<std::optional<FeedImportRecord>> find(int64_t tenantId, int64_t importId) = 0;

@@ -82,8 +82,8 @@ struct ShopServer {
         return *records;
     }
     // Waits for the first pull to end (it runs on the scheduler's thread) and gives the history.
-    // Its end is the pull source's last write: the history entry is finished before its rejected
-    // products or its failure's reason are added to it, and the registration's result after that.
+    // Its end is the pull source's last write: the history entry is written whole before it (its
+    // rejected products and a failure's reason included), and the registration's result after that.
     std::vector<FeedImportRecord> waitForFirstPull() {
         for (int attempt = 0; attempt < 500; ++attempt) {
             auto source = runtime->sources().find(tenant.id, "default");

@@ -33,6 +33,33 @@ TEST_CASE("FeedImportStore: a tenant finds and lists only its own imports; an un
     });
 }
 
+TEST_CASE("FeedImportStore: a record created finished is stored whole by create, with its outcome") {
+    forEachBackend([](Backend& backend) {
+        Tenant a = newTenant(*backend.storage, "A");
+        FeedImportRecord failed = recordOf(a, 10, "");
+        failed.status = ImportStatus::Failed;
+        failed.startedAt = 10;
+        failed.finishedAt = 11;
+        failed.rowsRead = 3;
+        failed.rejected = 2;
+        failed.message = "pull failed: connect: refused";
+        failed.rowErrors = {RowError{RowErrorKind::InvalidProduct, 1, 0, "products?page=1: sku: required"}};
+        auto id = backend.storage->imports().create(failed);
+        REQUIRE(id);
+        // Read from another process, as the console of another node would: nothing is added later.
+        auto stored = backend.openAnother()->imports().find(a.id, *id).value();
+        REQUIRE(stored);
+        CHECK(stored->status == ImportStatus::Failed);
+        CHECK(stored->message == "pull failed: connect: refused");
+        CHECK(stored->startedAt == 10);
+        CHECK(stored->finishedAt == 11);
+        CHECK(stored->rowsRead == 3);
+        CHECK(stored->rejected == 2);
+        REQUIRE(stored->rowErrors.size() == 1);
+        CHECK(stored->rowErrors[0].message == "products?page=1: sku: required");
+    });
+}
+
 TEST_CASE("FeedImportStore: the oldest queued import is claimed once, by one of two processes") {
     forEachBackend([](Backend& backend) {
         Tenant a = newTenant(*backend.storage, "A");
