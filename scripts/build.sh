@@ -4,6 +4,8 @@
 # server, its assets (console, demo shop, loader) and the SDK; no tests, benchmarks or fuzzers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Printed at the end: the gate's time budget counts the build too (README, "Tests").
+trap 'echo "build: $SECONDS s"' EXIT
 JOBS=${JOBS:-$(nproc)}
 targets=()
 [[ ${1:-} == demo ]] && targets=(--target svc-server svc_assets)

@@ -17,11 +17,26 @@ skipped=0
 # line (and for fuzz the finding) to a summary printed just before the totals.
 failures=""
 note_failure() { failures+="$1"$'\n'; }
+# Each suite's wall time, printed with the summary: the gate has a time budget (README, "Tests"),
+# and CI's tail is where a suite that grew is seen.
+timings=""
+suite_name=""
+suite_started=0
+begin_suite() {
+  end_suite
+  suite_name=$1
+  suite_started=$SECONDS
+  echo "== $1"
+}
+end_suite() {
+  if [[ -n $suite_name ]]; then timings+="$suite_name $((SECONDS - suite_started)) s, "; fi
+  suite_name=""
+}
 
 # doctest prints: [doctest] test cases: 12 | 11 passed | 1 failed | 0 skipped
 run_doctest() {
   local name=$1 binary=$2 log=.test-output/$1.log
-  echo "== $name"
+  begin_suite "$name"
   "$binary" 2>&1 | tee "$log" | grep -E "^\[doctest\] (test cases|Status)|ERROR|FAILED|SKIPPED" || true
   local line
   line=$(grep -E "^\[doctest\] test cases:" "$log" | tail -1)
@@ -62,7 +77,7 @@ run_doctest store build/bin/svc-store-tests
 run_doctest hostile build/bin/svc-hostile-tests
 run_doctest cluster build/bin/svc-cluster-tests
 
-echo "== fuzz"
+begin_suite fuzz
 # Replays each target's corpus (seeds and every past finding) once: deterministic. Random
 # exploration is `make fuzz` (or SVC_FUZZ_SECONDS=N make test).
 if scripts/fuzz.sh "${SVC_FUZZ_SECONDS:---regression}" > .test-output/fuzz.log 2>&1; then
@@ -83,7 +98,7 @@ else
   done
 fi
 
-echo "== e2e"
+begin_suite e2e
 rm -f .test-output/e2e-results.json
 (cd e2e && npx playwright test) 2>&1 | tee .test-output/e2e.log | grep -vE "^\s*$" | tail -40
 if [[ -f .test-output/e2e-results.json ]]; then
@@ -102,7 +117,7 @@ else
   note_failure "e2e: no results (Playwright did not run)"
 fi
 
-echo "== engines"
+begin_suite engines
 # The shop-facing contract in Chromium, Firefox ESR and WebKitGTK, one engine after the other
 # (e2e/engines, docs/adr/0076). Node's test runner: its TAP summary gives the counts; a
 # cancelled test (a hook or the runner died under it) counts as failed.
@@ -126,7 +141,9 @@ else
   note_failure "engines: no results: $(tail -5 .test-output/engines.log | tr '\n' ' ')"
 fi
 
+end_suite
 echo
+echo "== timings: ${timings%, } (tests in all: $SECONDS s)"
 if [[ -n $failures ]]; then
   echo "== failures"
   printf '%s' "$failures"

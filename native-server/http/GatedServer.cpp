@@ -58,6 +58,23 @@ GatedServer::GatedServer(ConnectionLimits limits, int threads) : limits_(limits)
 
 GatedServer::~GatedServer() { ::close(stopFd_); }
 
+int GatedServer::bind_to_any_port(const std::string& host, int socketFlags) {
+    int port = httplib::Server::bind_to_any_port(host, socketFlags);
+    if (port > 0) widenAcceptQueue();
+    return port;
+}
+
+bool GatedServer::bind_to_port(const std::string& host, int port, int socketFlags) {
+    bool bound = httplib::Server::bind_to_port(host, port, socketFlags);
+    if (bound) widenAcceptQueue();
+    return bound;
+}
+
+// listen() on a listening socket only resizes its queue.
+void GatedServer::widenAcceptQueue() {
+    if (svr_sock_ != INVALID_SOCKET) ::listen(svr_sock_, SOMAXCONN);
+}
+
 bool GatedServer::serve() {
     room_ = std::make_unique<WaitingRoom>(limits_, [this](std::unique_ptr<GatedConnection> connection) {
         std::lock_guard<std::mutex> lock(workersMutex_);
@@ -72,9 +89,6 @@ bool GatedServer::serve() {
     });
     workers_ = std::make_unique<httplib::ThreadPool>(static_cast<size_t>(threads_));
     room_->start();
-    // cpp-httplib listens with a backlog of 5: a burst of connections overflowed it and waited
-    // for the kernel's retransmissions. listen() again only resizes the queue.
-    if (svr_sock_ != INVALID_SOCKET) ::listen(svr_sock_, SOMAXCONN);
     bool listened = listen_after_bind();
     stopping_ = true;
     uint64_t one = 1;

@@ -26,6 +26,15 @@ public:
     GatedServer(ConnectionLimits limits, int threads);
     ~GatedServer() override;
 
+    // cpp-httplib's, then the kernel's queue of connections not yet accepted widened to SOMAXCONN:
+    // Debian's libcpp-httplib listens with a backlog of 5 (compiled into the library, so its
+    // CPPHTTPLIB_LISTEN_BACKLOG cannot be set from here), and a burst of connections arriving
+    // before the accept loop runs (a node given traffic the moment it starts, an attack then)
+    // lost its handshakes past the fifth, which clients retry only a second later. These hide
+    // httplib::Server's own: called on a GatedServer, the queue is always the wide one.
+    int bind_to_any_port(const std::string& host, int socketFlags = 0);
+    bool bind_to_port(const std::string& host, int port, int socketFlags = 0);
+
     // Serves until stop() (after bind_to_port or bind_to_any_port); returns once every worker is
     // done and every held connection is closed. Body waits end at once when stopping.
     bool serve();
@@ -33,6 +42,7 @@ public:
 
 private:
     bool process_and_close_socket(socket_t sock) override;
+    void widenAcceptQueue();
     void work(std::unique_ptr<GatedConnection> connection);
     // The next request of a kept-alive connection, when it arrives within keepAliveHold.
     bool nextRequestReady(GatedConnection& connection);
