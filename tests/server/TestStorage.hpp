@@ -8,7 +8,7 @@
 // when asked:
 // - SVC_TEST_DATABASE_URL=postgresql://...: that server (its role may create schemas);
 // - SVC_TEST_POSTGRES=throwaway: a server of this binary's own (tests/support/ThrowawayPostgres.hpp),
-//   as `make test` runs it (the suite server-postgres). PostgreSQL missing is then a skip of the
+//   as `SVC_TEST_SERVER_POSTGRES=1 make test` runs it (the suite server-postgres). PostgreSQL missing is then a skip of the
 //   whole run (a failure under CI=true: scripts/install-deps.sh installs it), reported by the
 //   backend test (StorageBackendTest.cpp).
 // A test of SQLite's own machinery says so with sqliteOnly(): skipped on PostgreSQL.
