@@ -41,7 +41,7 @@ bool findColumns(const CsvRow& header, const std::vector<std::string>& names, st
     return true;
 }
 
-std::string quoted(std::string_view value) {
+std::string csvQuoted(std::string_view value) {
     std::string out = "\"";
     for (char c : value) {
         if (c == '"') out += '"';
@@ -160,7 +160,7 @@ std::string HmBaskets::feedCsv() const {
                                               a.colour,
                                               a.description,
                                               departmentOf(a.indexGroup)};
-        for (size_t i = 0; i < values.size(); ++i) out += (i ? ";" : "") + quoted(values[i]);
+        for (size_t i = 0; i < values.size(); ++i) out += (i ? ";" : "") + csvQuoted(values[i]);
         out += '\n';
     }
     return out;
