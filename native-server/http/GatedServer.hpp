@@ -26,7 +26,7 @@ public:
     GatedServer(ConnectionLimits limits, int threads);
     ~GatedServer() override;
 
-    // cpp-httplib's, then the kernel's queue of connections not yet accepted widened to SOMAXCONN:
+    // Bind as cpp-httplib does, then widen the kernel's queue of connections not yet accepted to SOMAXCONN:
     // Debian's libcpp-httplib listens with a backlog of 5 (compiled into the library, so its
     // CPPHTTPLIB_LISTEN_BACKLOG cannot be set from here), and a burst of connections arriving
     // before the accept loop runs (a node given traffic the moment it starts, an attack then)
