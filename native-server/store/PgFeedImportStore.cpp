@@ -133,7 +133,6 @@ Status PgFeedImportStore::update(const FeedImportRecord& record) {
     return Status::success();
 }
 
-
 Result<std::optional<FeedImportRecord>> PgFeedImportStore::find(int64_t tenantId, int64_t importId) {
     auto found = select("find import record", "SELECT " SVC_IMPORT_COLUMNS " FROM feed_imports WHERE tenant_id = $1 AND id = $2",
                         {tenantId, importId}, true);
