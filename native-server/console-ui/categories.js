@@ -4,7 +4,7 @@
 import { call, requireOperator } from "./api.js";
 import { renderNav } from "./nav.js";
 import { cell } from "./dom.js";
-import { busy, clearErrors, showErrors } from "./forms.js";
+import { busy, clearErrors, formLoaded, showErrors } from "./forms.js";
 
 const apiId = new URLSearchParams(location.search).get("apiId") || "";
 const path = "/tenants/" + encodeURIComponent(apiId);
@@ -138,6 +138,7 @@ requireOperator()
     renderNav(apiId, current.name);
     overview = await call("GET", path + "/category-mapping");
     render();
+    formLoaded(form);
     const subjects = await call("GET", path + "/widgets/preview");
     const list = document.getElementById("preview-products");
     for (const product of subjects.products) {

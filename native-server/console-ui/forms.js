@@ -61,3 +61,12 @@ export async function busy(form, label, work) {
     if (status && status.textContent === label) status.textContent = "";
   }
 }
+
+// A form filled from a request starts disabled (its `fieldset.form-body`, in the page's HTML) and
+// is enabled here once the stored values are shown: what an operator typed before they arrived
+// would otherwise be overwritten by them, and a save would send the stored values instead.
+export function formLoaded(form) {
+  const body = form.querySelector("fieldset.form-body");
+  if (body) body.disabled = false;
+  form.removeAttribute("aria-busy");
+}

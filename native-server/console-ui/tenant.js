@@ -1,6 +1,6 @@
 import { call, requireOperator } from "./api.js";
 import { renderNav } from "./nav.js";
-import { busy, clearErrors, showErrors } from "./forms.js";
+import { busy, clearErrors, formLoaded, showErrors } from "./forms.js";
 
 const apiId = new URLSearchParams(location.search).get("apiId") || "";
 const path = "/tenants/" + encodeURIComponent(apiId);
@@ -78,7 +78,10 @@ async function showLearning() {
 renderNav(apiId);
 requireOperator()
   .then(() => call("GET", path))
-  .then(show)
+  .then((current) => {
+    show(current);
+    formLoaded(form);
+  })
   .then(showLearning)
   .catch((error) => {
     document.getElementById("tenant-name").textContent = "Tenant not loaded: " + error.message;

@@ -1,6 +1,6 @@
 import { call, requireOperator } from "./api.js";
 import { renderNav } from "./nav.js";
-import { busy, clearErrors, showErrors } from "./forms.js";
+import { busy, clearErrors, formLoaded, showErrors } from "./forms.js";
 
 const apiId = new URLSearchParams(location.search).get("apiId") || "";
 const path = "/tenants/" + encodeURIComponent(apiId) + "/widgets";
@@ -245,6 +245,7 @@ requireOperator()
     document.title = "Widgets of " + tenant.name + " – svc operator console";
     renderNav(apiId, tenant.name);
     show(loaded);
+    formLoaded(form);
     return loadSubjects().catch((error) => {
       document.getElementById("preview-catalog").textContent = "The catalog could not be read: " + error.message;
     });

@@ -105,7 +105,12 @@ TEST_CASE("Backup under purchase load: nothing acknowledged before it is lost, t
         std::lock_guard lock(mutex);
         return std::set<std::string>(acknowledged.begin(), acknowledged.end());
     };
-    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    // The backup starts once orders are flowing (a fixed 700 ms here saw fewer than 20 on a busy
+    // machine); the deadline ends only a wait that would never end.
+    for (auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+         acknowledgedSoFar().size() <= 20 && std::chrono::steady_clock::now() < until;) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
     auto beforeBackup = acknowledgedSoFar();
     auto manifest = DataDirBackup::backup(dir.path() + "/data", dir.path() + "/backup", 1700000000);
     std::set<std::string> sentBeforeEnd;

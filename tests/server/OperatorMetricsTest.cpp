@@ -250,8 +250,13 @@ TEST_CASE("Metrics: event commits (batch size, lag, the oldest uncommitted reque
     REQUIRE(blocker);
     REQUIRE(blocker->execute({"BEGIN IMMEDIATE", "BEGIN; LOCK TABLE orders, order_claims, order_lines IN EXCLUSIVE MODE"}));
     std::thread waiting([&] { CHECK(fixture.postEvents(purchase("O-4"))); });
-    std::this_thread::sleep_for(std::chrono::milliseconds(1300));
-    double stalled = valueOf(fixture.metrics(), "svc_event_oldest_uncommitted_age_seconds");
+    // Until the waiting batch has been held a second (a fixed pause here read the figure before
+    // the batch reached the writer on a busy machine); the deadline ends only a wait that never ends.
+    double stalled = 0;
+    for (auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30); stalled < 1.0 && std::chrono::steady_clock::now() < until;) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        stalled = valueOf(fixture.metrics(), "svc_event_oldest_uncommitted_age_seconds");
+    }
     REQUIRE(blocker->execute("COMMIT"));
     waiting.join();
     CHECK(stalled >= 1.0);

@@ -87,10 +87,26 @@ struct LoggedServer {
         return *answer;
     }
 
-    // The server's JSON log lines so far (the listening banner on stdout is not one).
+    // The log as written so far, once it contains `needle`: the server writes a request's access
+    // line after answering it, so the answer can arrive first (a fixed pause here failed on a busy
+    // machine). The deadline only ends a wait that would never end.
+    std::string logOnceItHas(const std::string& needle) const {
+        auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+        std::string text = readFile(out);
+        while (text.find(needle) == std::string::npos && std::chrono::steady_clock::now() < until) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            text = readFile(out);
+        }
+        return text;
+    }
+
+    // The server's JSON log lines so far (the listening banner on stdout is not one); a last line
+    // still being written (no newline yet) is not one either.
     std::vector<json> entries() const {
         std::vector<json> lines;
-        std::istringstream text(readFile(out));
+        std::string written = readFile(out);
+        written.erase(written.rfind('\n') == std::string::npos ? 0 : written.rfind('\n') + 1);
+        std::istringstream text(written);
         for (std::string line; std::getline(text, line);) {
             if (line.find("listening on") != std::string::npos || line.find("svc-server: stopping") != std::string::npos) continue;
             auto parsed = json::parse(line, nullptr, false);
@@ -101,10 +117,15 @@ struct LoggedServer {
         return lines;
     }
 
+    // The request's access line, once written (see logOnceItHas).
     std::optional<json> accessEntryFor(const std::string& requestId) const {
-        for (const auto& entry : entries()) {
-            if (entry.value("message", "") == "request" && entry.value("request_id", "") == requestId) return entry;
-        }
+        auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+        do {
+            for (const auto& entry : entries()) {
+                if (entry.value("message", "") == "request" && entry.value("request_id", "") == requestId) return entry;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        } while (std::chrono::steady_clock::now() < until);
         return std::nullopt;
     }
 };
@@ -129,7 +150,6 @@ TEST_CASE("serve: request ids and client addresses, believed from a trusted prox
     auto spacedId = server.send(kProxy, "GET /healthz HTTP/1.1", "X-Request-Id: a\"b\r\n");
     CHECK(isGeneratedId(spacedId.header("x-request-id")));
 
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
     auto directEntry = server.accessEntryFor(direct.header("x-request-id"));
     REQUIRE(directEntry);
     CHECK((*directEntry)["client"] == "127.0.0.1");
@@ -205,8 +225,8 @@ TEST_CASE("serve: nothing secret reaches the log, at debug level with the access
     std::string newSecret = json::parse(rotated.body).value("apiSecret", "");
     REQUIRE_FALSE(newSecret.empty());
 
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    std::string log = readFile(server.out);
+    // The last request's line is written after its answer: the whole log is there once it is.
+    std::string log = server.logOnceItHas("POST /operator/api/tenants/" + server.apiId + "/secret 200");
     CHECK(log.find("POST /operator/api/session 200") != std::string::npos);  // the access log was on
     std::string sessionToken = session.substr(session.find('=') + 1);
     for (const std::string& secret : {server.apiSecret, newSecret, kPassword, signature, sessionToken, csrf}) {
@@ -218,8 +238,7 @@ TEST_CASE("serve: nothing secret reaches the log, at debug level with the access
 TEST_CASE("serve: a log line cannot be forged through a request path, and bad log options are refused naming them") {
     LoggedServer server({"--access-log", "-"});
     server.send("127.0.0.1", "GET /x%0a2026-01-01T00:00:00.000Z%20error%20forged HTTP/1.1");
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    std::string log = readFile(server.out);
+    std::string log = server.logOnceItHas("/x\\n2026-01-01T00:00:00.000Z error forged");
     CHECK(log.find("\n2026-01-01T00:00:00.000Z error forged") == std::string::npos);
     CHECK(log.find("/x\\n2026-01-01T00:00:00.000Z error forged") != std::string::npos);
 
@@ -237,9 +256,10 @@ TEST_CASE("serve: a log line cannot be forged through a request path, and bad lo
 }
 
 TEST_CASE("serve: /readyz is 503 while starting, 200 once content is loaded, 503 draining after SIGTERM while requests are served") {
-    LoggedServer server({"--drain-seconds", "2"});
+    LoggedServer server({"--drain-seconds", "3"});
     bool ready = false;
-    for (int i = 0; i < 500 && !ready; ++i) {
+    auto startUntil = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!ready && std::chrono::steady_clock::now() < startUntil) {
         auto answer = server.send("127.0.0.1", "GET /readyz HTTP/1.1");
         if (answer.status == 200) {
             ready = true;
@@ -255,14 +275,19 @@ TEST_CASE("serve: /readyz is 503 while starting, 200 once content is loaded, 503
 
     auto stopAsked = std::chrono::steady_clock::now();
     server.process->kill(SIGTERM);
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    auto draining = server.send("127.0.0.1", "GET /readyz HTTP/1.1");
+    // Ready until the signal is handled, then draining (a fixed pause here could ask before the
+    // signal was handled on a busy machine); the drain lasts 3 s from then.
+    test::RawAnswer draining = server.send("127.0.0.1", "GET /readyz HTTP/1.1");
+    while (draining.status == 200 && std::chrono::steady_clock::now() - stopAsked < std::chrono::seconds(3)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        draining = server.send("127.0.0.1", "GET /readyz HTTP/1.1");
+    }
     CHECK(draining.status == 503);
     CHECK(json::parse(draining.body)["status"] == "draining");
     CHECK(server.send("127.0.0.1", "GET /healthz HTTP/1.1").status == 200);
     CHECK(server.process->wait() == 0);
     server.stopped = true;
-    CHECK(std::chrono::steady_clock::now() - stopAsked >= std::chrono::seconds(2));
+    CHECK(std::chrono::steady_clock::now() - stopAsked >= std::chrono::seconds(3));
 }
 
 TEST_CASE("serve: a second server on a port in use fails with a message naming it, the first keeps serving") {

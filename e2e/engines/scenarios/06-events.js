@@ -25,7 +25,7 @@ module.exports = [
       assert.deepEqual(await s.eval(sentEvents), []);
       await s.eval(hideTab, false);
       await s.eval(() => document.getElementById("similar-widget").scrollIntoView({ block: "center" }));
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await s.waitFor(seenAsTheSdkSeesIt, ["similar-widget"], { what: "the widget on screen, reported to the SDK's observer" });
       await s.click("#similar-widget a.svc-card__link", 0);
       await s.waitFor(() => window.__svcTest.navigations.length === 1);
       await s.eval(hideTab, true);
@@ -73,11 +73,33 @@ module.exports = [
   },
 ];
 
-async function waitForStored(ctx, where, count) {
-  for (let attempt = 0; attempt < 50; attempt++) {
+// An IntersectionObserver of the test's own on the widget, made after the SDK's: observers are
+// told in the order they were made, in one task, so once this one reports the widget half on
+// screen (or covering half of it, the SDK's rule), the SDK's observer has counted the view. A
+// fixed pause here let a busy machine click and hide the tab before the view was counted.
+function seenAsTheSdkSeesIt(id) {
+  const seen = window.__svcSeen = window.__svcSeen || {};
+  if (!(id in seen)) {
+    seen[id] = false;
+    new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        const root = entry.rootBounds;
+        const covered = root && root.width * root.height > 0
+          ? entry.intersectionRect.width * entry.intersectionRect.height / (root.width * root.height) : 0;
+        if (entry.isIntersecting && (entry.intersectionRatio >= 0.5 || covered >= 0.5)) seen[id] = true;
+      }
+    }, { threshold: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1] }).observe(document.getElementById(id));
+  }
+  return seen[id];
+}
+
+// Until `count` events are stored: a beacon, the server's event writer and its commit take their
+// time on a busy machine; the deadline only ends a wait that would never end.
+async function waitForStored(ctx, where, count, deadlineMs = 30_000) {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
     const stored = ctx.storedEvents(where);
-    if (stored.length >= count) return stored;
+    if (stored.length >= count || Date.now() > until) return stored;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return ctx.storedEvents(where);
 }

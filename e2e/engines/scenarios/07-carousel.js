@@ -16,7 +16,13 @@ module.exports = [
       await s.press("Enter");
       const moved = await s.waitFor((at) => { const now = document.querySelector("#similar-widget .svc-widget__list").scrollLeft; return now > 100 && now; }, [],
                                     { what: "the row scrolled by next" });
-      await new Promise((resolve) => setTimeout(resolve, 600));  // a smooth scroll ends
+      // The smooth scroll ends: the row stands still over several frames (a fixed pause ran into a
+      // scroll still moving on a busy machine).
+      await s.waitFor(() => new Promise((resolve) => {
+        const list = document.querySelector("#similar-widget .svc-widget__list");
+        const at = list.scrollLeft;
+        requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => resolve(list.scrollLeft === at))));
+      }), [], { what: "the row's smooth scroll ended" });
       await s.eval(() => document.querySelector("#similar-widget .svc-widget__prev").focus());
       await s.press("Enter");
       await s.waitFor(() => document.querySelector("#similar-widget .svc-widget__list").scrollLeft < 5, [], { what: "back by previous" });
